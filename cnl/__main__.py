@@ -1,0 +1,5 @@
+import sys
+
+from cnl.cli import main
+
+sys.exit(main())

@@ -1,0 +1,49 @@
+"""The `cnl2sparql` command.
+
+Each sub-command lives in its own module exposing ``register(subparsers)``; the module sets
+``func`` on its parser. Errors derived from :class:`cnl.errors.CNLError` are printed as one
+clear message and turn into the error's exit code — never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from cnl.errors import CNLError
+
+# Sub-command modules, imported lazily so `cnl2sparql compile` never pays for torch.
+COMMAND_MODULES = [
+    "cnl.cli.cmd_compile",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cnl2sparql",
+        description="Compile controlled natural language (SQUALL, Sparklis) to SPARQL and run it.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CNLError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

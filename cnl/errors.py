@@ -1,0 +1,111 @@
+"""The error types every stage raises.
+
+Each carries what a person needs to fix the input (position, offending value, what was
+expected) and an exit code the CLI uses, so no stage ever needs to print a traceback.
+"""
+from __future__ import annotations
+
+
+class CNLError(Exception):
+    """Base of every error cnl2sparql raises on bad input."""
+
+    exit_code = 1
+
+
+class CNLSyntaxError(CNLError):
+    """Text that the grammar does not accept, with its position and a caret excerpt."""
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str = "",
+        line: int = 1,
+        column: int = 1,
+        token: str | None = None,
+        expected: tuple[str, ...] = (),
+        hint: str | None = None,
+    ) -> None:
+        self.reason = message
+        self.text = text
+        self.line = line
+        self.column = column
+        self.token = token
+        self.expected = tuple(expected)
+        self.hint = hint
+        super().__init__(self._render())
+
+    @property
+    def excerpt(self) -> str:
+        """The offending line with a caret under the offending column."""
+        lines = self.text.splitlines() or [""]
+        src = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+        return f"  {src}\n  {' ' * (self.column - 1)}^"
+
+    def _render(self) -> str:
+        where = f"line {self.line}, column {self.column}"
+        head = f"{self.reason} at {where}"
+        if self.token is not None:
+            head = f"{self.reason} at {where}: {self.token!r}"
+        parts = [head]
+        if self.expected:
+            parts.append("expected one of: " + ", ".join(self.expected))
+        if self.hint:
+            parts.append(self.hint)
+        if self.text:
+            parts.append(self.excerpt)
+        return "\n".join(parts)
+
+
+class LexiconError(CNLError):
+    """A label that cannot be resolved to exactly one IRI."""
+
+    exit_code = 3
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        label: str,
+        kind: str = "entity",
+        position: int | None = None,
+        suggestions: tuple[str, ...] = (),
+        candidates: tuple[str, ...] = (),
+    ) -> None:
+        self.label = label
+        self.kind = kind
+        self.position = position
+        self.suggestions = tuple(suggestions)
+        self.candidates = tuple(candidates)
+        parts = [message]
+        if position is not None:
+            parts[0] += f" (at character {position + 1})"
+        if candidates:
+            parts.append("it could be any of: " + ", ".join(candidates))
+        if suggestions:
+            parts.append("closest known labels: " + ", ".join(repr(s) for s in suggestions))
+        super().__init__("\n".join(parts))
+
+
+class CompileError(CNLError):
+    """A parsed query that the chosen KG profile cannot express."""
+
+    exit_code = 4
+
+
+class UnsupportedSPARQLError(CNLError):
+    """SPARQL using a construct the decompiler cannot express in CNL; names the construct."""
+
+    exit_code = 4
+
+    def __init__(self, construct: str, detail: str = "") -> None:
+        self.construct = construct
+        super().__init__(f"cannot express {construct} in CNL" + (f": {detail}" if detail else ""))
+
+
+class DataError(CNLError):
+    """A dataset file that is missing or not in the expected shape."""
+
+    exit_code = 5
