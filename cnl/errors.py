@@ -109,3 +109,9 @@ class DataError(CNLError):
     """A dataset file that is missing or not in the expected shape."""
 
     exit_code = 5
+
+
+class SPARQLParseError(CNLSyntaxError):
+    """SPARQL text that the SPARQL parser rejects, with the parser's line and column."""
+
+    exit_code = 2
