@@ -1,0 +1,62 @@
+"""Term notations: how entities, classes and properties are written, and how to read them.
+
+| notation | class        | entity                  | property          |
+|----------|--------------|-------------------------|-------------------|
+| ``ecai`` | ``<film>``   | ``<Jon_Favreau>``       | ``<P57:director>``|
+| ``id``   | ``<Q11424>`` | ``<Q295964:Jon_Favreau>``| ``<P57>``        |
+| ``label``| ``[film]``   | ``[Jon Favreau]``       | ``<director>``    |
+
+In the ECAI and ID notations underscores stand for spaces; the label notation writes labels
+verbatim. ``\\`` escapes the closing delimiter and itself inside ``<...>`` and ``[...]``.
+"""
+from __future__ import annotations
+
+import re
+
+NOTATIONS = ("ecai", "id", "label")
+
+ID_RE = re.compile(r"^([PQ])([1-9][0-9]*)(?::(.*))?$", re.S)
+_ANGLE_RE = re.compile(r"<((?:[^<>\\\n]|\\.)+)>")
+_BRACKET_RE = re.compile(r"\[((?:[^\[\]\\\n]|\\.)+)\]")
+_UNESCAPE_RE = re.compile(r"\\(.)")
+
+
+def unescape(text: str) -> str:
+    return _UNESCAPE_RE.sub(r"\1", text)
+
+
+def escape(text: str, closer: str) -> str:
+    """Escape a label for ``<...>`` (closer ``>``) or ``[...]`` (closer ``]``)."""
+    text = text.replace("\\", "\\\\")
+    if closer == ">":
+        return text.replace(">", "\\>").replace("<", "\\<")
+    return text.replace("]", "\\]").replace("[", "\\[")
+
+
+def detect_notation(text: str) -> str:
+    """``label`` if any ``[...]`` term is used; ``id`` if every ``<...>`` term is an ID;
+    otherwise ``ecai`` (the ECAI data's mix of ``<P57:director>`` and ``<Jon_Favreau>``)."""
+    if _BRACKET_RE.search(text):
+        return "label"
+    inner = _ANGLE_RE.findall(text)
+    if inner and all(ID_RE.match(unescape(t)) for t in inner):
+        return "id"
+    return "ecai"
+
+
+def split_angle(inner: str, notation: str) -> tuple[str | None, str | None, str | None]:
+    """``P57:director`` -> (``P57``, ``director``, ``P``); ``Jon_Favreau`` -> (None, ``Jon Favreau``, None)."""
+    inner = unescape(inner)
+    match = ID_RE.match(inner)
+    if match:
+        prefix, number, label = match.groups()
+        if label is not None:
+            label = _label_from(label, notation) or None
+        return prefix + number, label, prefix
+    return None, _label_from(inner, notation), None
+
+
+def _label_from(raw: str, notation: str) -> str:
+    if notation == "label":
+        return raw.strip()
+    return raw.replace("_", " ").strip()
