@@ -195,10 +195,12 @@ class Be:
 
 @dataclass(frozen=True, slots=True)
 class Compare:
-    """``greater than X``; op is one of > < >= <= = between."""
+    """``greater than X``; op is one of > < >= <= = between. ``temporal``: written
+    ``earlier``/``later``, so a bare year compares with dates."""
 
     op: str
     args: tuple[NP, ...]
+    temporal: bool = False
 
 
 @dataclass(frozen=True, slots=True)

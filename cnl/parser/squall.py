@@ -212,7 +212,7 @@ class _ToIR(Transformer):
         return ir.Coord("and", _flatten(ir.Coord, _values(args)))
 
     def np_or(self, *args):
-        return ir.Coord("or", _values(args))
+        return ir.Coord("or", tuple(_values(args)))
 
     def np_list(self, *args):
         op = "or" if any(isinstance(a, Token) and a.type == "OR" for a in args) else "and"
@@ -445,17 +445,17 @@ class _ToIR(Transformer):
         order, prop_tok = rest[-2], rest[-1]
         return ir.Qual(_prop(prop_tok), ir.Quant(det[0], None, (), order, det[1]))
 
-    def cmp_gt(self, _w, _than, np):
-        return ir.Compare(">", (np,))
+    def cmp_gt(self, word, _than, np):
+        return ir.Compare(">", (np,), _temporal(word))
 
-    def cmp_lt(self, _w, _than, np):
-        return ir.Compare("<", (np,))
+    def cmp_lt(self, word, _than, np):
+        return ir.Compare("<", (np,), _temporal(word))
 
-    def cmp_ge(self, _w, np):
-        return ir.Compare(">=", (np,))
+    def cmp_ge(self, word, np):
+        return ir.Compare(">=", (np,), _temporal(word))
 
-    def cmp_le(self, _w, np):
-        return ir.Compare("<=", (np,))
+    def cmp_le(self, word, np):
+        return ir.Compare("<=", (np,), _temporal(word))
 
     def cmp_eq(self, _w, _to, np):
         return ir.Compare("=", (np,))
@@ -474,6 +474,10 @@ class _ToIR(Transformer):
 
     def lit_string(self, tok):
         return ir.Ref(ir.Literal(_string(tok), "string"))
+
+
+def _temporal(word: Token) -> bool:
+    return word.value.lower().startswith(("earlier", "later"))
 
 
 def _string(tok: Token) -> str:
