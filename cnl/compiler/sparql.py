@@ -20,6 +20,8 @@ from cnl.parser import ir
 from cnl.compiler.profile import KGProfile, get_profile
 
 _VAR_SAFE = re.compile(r"[^A-Za-z0-9_]+")
+_PREFIX_USE = re.compile(r"(?<![\w?])([A-Za-z][\w-]*):")
+_KINDS = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}
 _ID_IN_TEXT = re.compile(r"^[PQ][1-9][0-9]*$")
 
 
@@ -156,8 +158,10 @@ def _indent(lines: list[str]) -> list[str]:
 class SparqlCompiler:
     """Compiles one resolved IR query. Create one per query (it holds the query's state)."""
 
-    def __init__(self, profile: KGProfile):
+    def __init__(self, profile: KGProfile, resolver: Resolver | None = None):
         self.profile = profile
+        self.resolver = resolver
+        self.resolved: dict[tuple[str, str | None], str] = {}
         self.group = _Group(hidden=False)
         self.var_names: set[str] = set()
         self.visible_vars: list[str] = []   # variables in scope at the top, in creation order
@@ -210,11 +214,25 @@ class SparqlCompiler:
             return self.profile.iri(self._id(term), "class")
         raise CompileError(f"cannot use {type(term).__name__} as a value")
 
-    @staticmethod
-    def _id(term) -> str:
-        if not term.id:
-            raise LexiconError(f"label {term.label!r} has no ID", label=term.label or "")
-        return term.id
+    def _id(self, term) -> str:
+        """The term's ID; a label is resolved through the resolver (once per label)."""
+        ident = term.id
+        if ident and not (isinstance(term, ir.Class) and ident[0] == "P"):
+            return ident
+        # ECAI data writes some classes as <P17:country>: the label names the class.
+        kind = _KINDS[type(term)]
+        key = (kind, term.label)
+        found = self.resolved.get(key)
+        if found is None:
+            if term.label is None:
+                raise LexiconError(f"{ident} is a property ID used as a class", label=ident or "", kind=kind)
+            if self.resolver is None:
+                raise LexiconError(
+                    f"{kind} label {term.label!r} has no ID: pass a lexicon, or write it by ID (<Q…>/<P…>)",
+                    label=term.label, kind=kind, position=term.span[0] if term.span else None,
+                )
+            found = self.resolved[key] = self.resolver.resolve(term.label, kind, term.span)
+        return found
 
     def coref_var(self, name: str, hint: str | None) -> str:
         if name not in self.coref:
@@ -604,7 +622,8 @@ class SparqlCompiler:
             group_by = []
         lines = []
         body = "\n".join(where)
-        used_prefixes = [p for p in profile.prefixes if re.search(rf"(?<![\w?]){re.escape(p)}:", body + head)]
+        used = set(_PREFIX_USE.findall(_strip_strings(body + "\n" + head)))
+        used_prefixes = [p for p in profile.prefixes if p in used]
         for prefix in used_prefixes:
             lines.append(f"PREFIX {prefix}: <{profile.prefixes[prefix]}>")
         lines.append(f"{head} WHERE {{")
@@ -623,6 +642,13 @@ class SparqlCompiler:
             elif profile.default_limit and not self.counted:
                 lines.append(f"LIMIT {profile.default_limit}")
         return "\n".join(lines) + "\n"
+
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _strip_strings(text: str) -> str:
+    return _STRING_LITERAL.sub('""', text) if '"' in text else text
 
 
 def _is_value_test(vp) -> bool:
@@ -686,5 +712,4 @@ def _noun_hint(noun) -> str | None:
 def compile_query(query: ir.Query, kg="wikidata", resolver: Resolver | None = None, **profile_options) -> str:
     """Resolve labels (through ``resolver``) and compile an IR query to SPARQL text."""
     profile = get_profile(kg, **profile_options)
-    resolved = resolve_query(query, resolver)
-    return SparqlCompiler(profile).compile(resolved)
+    return SparqlCompiler(profile, resolver).compile(query)

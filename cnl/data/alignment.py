@@ -16,7 +16,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.algebra import translateQuery
 
 from cnl.compiler.profile import WIKIDATA_PREFIXES, WikidataProfile
-from cnl.compiler.sparql import SparqlCompiler, resolve_query
+from cnl.compiler.sparql import SparqlCompiler
 from cnl.errors import CNLError
 from cnl.parser import ir
 
@@ -152,8 +152,7 @@ def _best_mapping(compiled: list[tuple], gold: list[tuple], placeholders: set[st
 def align(query: ir.Query, gold_sparql: str, candidates=()) -> Alignment:
     """Map every label of ``query`` to an ID, from the gold query first, then the candidates."""
     holders = _Placeholders()
-    resolved = resolve_query(query, holders)
-    compiled = SparqlCompiler(ALIGNMENT_PROFILE).compile(resolved)
+    compiled = SparqlCompiler(ALIGNMENT_PROFILE, holders).compile(query)
     mapping: dict[tuple[str, str], str] = {}
     source: dict[tuple[str, str], str] = {}
     if gold_sparql:

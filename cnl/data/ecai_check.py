@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from cnl.compiler.equivalence import equivalent, explain_difference
-from cnl.compiler.sparql import SparqlCompiler, resolve_query
+from cnl.compiler.sparql import SparqlCompiler
 from cnl.data.alignment import ALIGNMENT_PROFILE, MappingResolver, align, query_triples
 from cnl.data.ecai import EcaiRecord, load_all, normalize_gold_sparql
 from cnl.errors import CNLError, CNLSyntaxError
@@ -60,8 +60,7 @@ def check_record(record: EcaiRecord) -> RecordResult:
         return RecordResult(record, "mismatch", f"label(s) not in the gold query nor the candidates: {labels}",
                             "gold error", gold=gold)
     try:
-        resolved = resolve_query(query, MappingResolver(alignment.mapping))
-        sparql = SparqlCompiler(ALIGNMENT_PROFILE).compile(resolved)
+        sparql = SparqlCompiler(ALIGNMENT_PROFILE, MappingResolver(alignment.mapping)).compile(query)
     except CNLError as err:
         return RecordResult(record, "mismatch", f"compile error: {err}", "compiler gap", gold=gold)
     if equivalent(sparql, gold):

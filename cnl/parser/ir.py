@@ -301,7 +301,7 @@ def to_json(node):
             if f.name == "span":
                 continue
             value = getattr(node, f.name)
-            if value is None or value == () or (f.name == "dialect"):
+            if f.name == "dialect" or value == f.default:
                 continue
             out[f.name] = to_json(value)
         return out

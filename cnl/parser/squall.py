@@ -14,6 +14,7 @@ from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer
 
 from cnl.errors import CNLSyntaxError
 from cnl.parser import ir
@@ -23,28 +24,72 @@ _notation: contextvars.ContextVar[str] = contextvars.ContextVar("squall_notation
 _text: contextvars.ContextVar[str] = contextvars.ContextVar("squall_text", default="")
 
 
-class _RetypeTerms:
-    """Post-lexer: turns ANGLE/BRACKET/VERB_PROP tokens into ENT (entity or class) or PROP.
+class SquallLexer(Lexer):
+    """One-regex lexer built from the grammar's own terminal definitions.
 
-    ``<P..>`` is always a property and ``<Q..>``/``[...]`` an entity or class. A bare
-    ``<label>`` is a property in the label notation and an entity/class in the ECAI notation.
+    Lark's generic lexer spends most of a parse here; one combined regex (ordered by terminal
+    priority, then length, as Lark orders them) plus a keyword table does the same work in a
+    single ``match`` per token. It also retypes terms: ``<P..>`` is a PROP, ``<Q..>`` and
+    ``[...]`` an ENT, and a bare ``<label>`` a PROP in the label notation and an ENT in the
+    ECAI notation (see ``squall.lark``).
     """
 
-    always_accept = ("ANGLE", "BRACKET", "VERB_PROP")
+    def __init__(self, lexer_conf):
+        keywords: dict[str, str] = {}
+        patterns = []
+        for term in lexer_conf.terminals:
+            pattern = term.pattern
+            if term.name in lexer_conf.ignore:
+                continue
+            if pattern.type == "str" and pattern.value.isalpha():
+                keywords[pattern.value.lower()] = term.name
+                continue
+            patterns.append(term)
+        patterns.sort(key=lambda t: (-t.priority, -t.pattern.max_width, t.name))
+        self.keywords = keywords
+        self.master = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in patterns))
+        self.space = re.compile(r"\s*")
+
+    def lex(self, text):
+        label_notation = _notation.get() == "label"
+        keywords, master, space = self.keywords, self.master, self.space
+        pos, end, line, line_start = 0, len(text), 1, 0
+        while True:
+            pos = space.match(text, pos).end()
+            if pos >= end:
+                return
+            match = master.match(text, pos)
+            if match is None:
+                line = text.count("\n", 0, pos) + 1
+                column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+                raise UnexpectedCharacters(text, pos, line, column, allowed=None)
+            kind, value = match.lastgroup, match.group()
+            if kind == "WORD":
+                kind = keywords.get(value.lower(), "WORD")
+            elif kind == "ANGLE":
+                ident = ID_RE.match(unescape(value[1:-1]))
+                if ident:
+                    kind = "PROP" if ident.group(1) == "P" else "ENT"
+                else:
+                    kind = "PROP" if label_notation else "ENT"
+            elif kind == "BRACKET":
+                kind = "ENT"
+            if "\n" in text[line_start:pos]:
+                line = text.count("\n", 0, pos) + 1
+                line_start = text.rfind("\n", 0, pos) + 1
+            new_end = match.end()
+            yield Token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
+            pos = new_end
+
+
+class _KeepTermTokens:
+    """Keeps ANGLE/BRACKET in the lexer's terminal set: the grammar's rules only name ENT and
+    PROP, which SquallLexer derives from them."""
+
+    always_accept = ("ANGLE", "BRACKET")
 
     def process(self, stream):
-        label_notation = _notation.get() == "label"
-        for tok in stream:
-            kind = tok.type
-            if kind == "ANGLE":
-                match = ID_RE.match(unescape(tok.value[1:-1]))
-                if match:
-                    tok.type = "PROP" if match.group(1) == "P" else "ENT"
-                else:
-                    tok.type = "PROP" if label_notation else "ENT"
-            elif kind == "BRACKET":
-                tok.type = "ENT"
-            yield tok
+        return stream
 
 
 class _Head:
@@ -510,8 +555,8 @@ def _parser() -> Lark:
     return Lark(
         grammar,
         parser="lalr",
-        lexer="basic",
-        postlex=_RetypeTerms(),
+        lexer=SquallLexer,
+        postlex=_KeepTermTokens(),
         transformer=_ToIR(),
         propagate_positions=False,
         maybe_placeholders=False,

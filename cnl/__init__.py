@@ -1,0 +1,60 @@
+"""cnl2sparql: question answering over knowledge graphs through controlled natural languages.
+
+    >>> import cnl
+    >>> print(cnl.compile("which <Q11424> has <P57> <Q295964>?"))      # doctest: +SKIP
+
+Public API: :func:`parse`, :func:`compile`, :func:`to_cnl`, and the error types in
+:mod:`cnl.errors`. Heavy parts (models, embeddings) load lazily in their own modules.
+"""
+from __future__ import annotations
+
+from cnl.errors import CNLError, CNLSyntaxError, CompileError, LexiconError
+
+__version__ = "0.1.0"
+
+DIALECTS = ("squall",)
+
+
+def parse(text: str, dialect: str = "squall", *, notation: str | None = None):
+    """Parse CNL text into the typed IR (:class:`cnl.parser.ir.Query`).
+
+    The notation (``ecai``, ``id``, ``label``) is detected unless given."""
+    if dialect == "squall":
+        from cnl.parser.squall import parse_squall
+
+        return parse_squall(text, notation=notation)
+    if dialect == "sparklis":
+        try:
+            from cnl.parser.sparklis import parse_sparklis
+        except ImportError:
+            raise CNLError("the Sparklis dialect is not available in this version") from None
+        return parse_sparklis(text, notation=notation)
+    raise CNLError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
+
+
+def compile(text, *, dialect: str = "squall", kg="wikidata", lexicon=None, notation: str | None = None,
+            **profile_options) -> str:
+    """Compile CNL text (or an already parsed IR query) to SPARQL.
+
+    ``kg`` is a profile name (``wikidata``, ``rdf``) or a profile instance; profile options
+    (``statements``, ``subclasses``, ``label_columns``, ``default_limit``, ``projection``) may be
+    passed as keywords. ``lexicon`` (a :class:`cnl.linking.lexicon.Lexicon`, a file path or a dict
+    label -> ID) resolves labels written without IDs."""
+    from cnl.compiler.sparql import compile_query
+    from cnl.linking.lexicon import as_lexicon
+    from cnl.parser.ir import Query
+
+    query = text if isinstance(text, Query) else parse(text, dialect, notation=notation)
+    return compile_query(query, kg=kg, resolver=as_lexicon(lexicon), **profile_options)
+
+
+def to_cnl(query, notation: str = "label", dialect: str = "squall", *, id_labels: bool = True) -> str:
+    """Print an IR query as CNL text in ``notation``."""
+    if dialect != "squall":
+        raise CNLError(f"printing dialect {dialect!r} is not available")
+    from cnl.parser.printer import print_squall
+
+    return print_squall(query, notation, id_labels=id_labels)
+
+
+__all__ = ["parse", "compile", "to_cnl", "CNLError", "CNLSyntaxError", "CompileError", "LexiconError"]
