@@ -460,11 +460,14 @@ class SparqlCompiler:
 
     # ---------------------------------------------------------------- statements
     def statement(self, subject: str, prop: ir.Property, obj: str, quals, inverse: bool = False) -> None:
+        pid = self._id(prop)
+        if pid.startswith("^"):  # an inverse property: "member" = ^P463 "member of"
+            pid = pid[1:]
+            inverse = not inverse
         if inverse:
             subject, obj = obj, subject
-        if not subject.startswith(("?", "wd:", "<")) and ":" not in subject:
-            raise CompileError(f"a literal ({subject}) cannot be the subject of a statement")
-        pid = self._id(prop)
+        if subject.startswith('"') or subject[0].isdigit() or subject.startswith(("YEAR(", "(")):
+            raise CompileError(f"a value ({subject}) cannot be the subject of a statement")
         pending = self.pending_quals.pop() if self.pending_quals else []
 
         def emit(values, i):

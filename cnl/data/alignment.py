@@ -38,11 +38,13 @@ class Alignment:
 
 
 class _Placeholders:
-    """A resolver that hands out one fake ID per distinct (kind, label)."""
+    """A resolver that hands out one fake ID per distinct (kind, label); properties listed in
+    ``inverse`` get an inverse ID (``^P…``), for labels like "member" (= ^P463 "member of")."""
 
-    def __init__(self):
+    def __init__(self, inverse=frozenset()):
         self.ids: dict[tuple[str, str], str] = {}
         self.back: dict[str, tuple[str, str]] = {}
+        self.inverse = inverse
 
     def resolve(self, label, kind, span=None):
         key = (kind, label)
@@ -51,7 +53,8 @@ class _Placeholders:
             ident = f"{prefix}{_PLACEHOLDER_BASE + len(self.ids) + 1}"
             self.ids[key] = ident
             self.back[ident] = key
-        return self.ids[key]
+        ident = self.ids[key]
+        return "^" + ident if key in self.inverse else ident
 
 
 def _prefixed(sparql: str) -> str:
@@ -149,12 +152,10 @@ def _best_mapping(compiled: list[tuple], gold: list[tuple], placeholders: set[st
     return best["mapping"]
 
 
-def align(query: ir.Query, gold_sparql: str, candidates=()) -> Alignment:
-    """Map every label of ``query`` to an ID, from the gold query first, then the candidates."""
-    holders = _Placeholders()
+def _gold_mapping(query, gold_sparql, inverse=frozenset()):
+    holders = _Placeholders(inverse)
     compiled = SparqlCompiler(ALIGNMENT_PROFILE, holders).compile(query)
     mapping: dict[tuple[str, str], str] = {}
-    source: dict[tuple[str, str], str] = {}
     if gold_sparql:
         try:
             gold = query_triples(gold_sparql)
@@ -164,8 +165,22 @@ def align(query: ir.Query, gold_sparql: str, candidates=()) -> Alignment:
         for (kind, ident), gold_id in found.items():
             if kind == "id":
                 key = holders.back[ident]
-                mapping[key] = gold_id
-                source[key] = "gold"
+                mapping[key] = ("^" + gold_id) if key in inverse else gold_id
+    return holders, mapping
+
+
+def align(query: ir.Query, gold_sparql: str, candidates=()) -> Alignment:
+    """Map every label of ``query`` to an ID, from the gold query first, then the candidates."""
+    holders, mapping = _gold_mapping(query, gold_sparql)
+    qualifiers = {("property", n.prop.label) for n in ir.walk(query) if isinstance(n, (ir.Qual, ir.QualifierOf))}
+    unmatched_props = frozenset(k for k in holders.ids if k[0] == "property" and k not in mapping
+                                and k not in qualifiers)
+    if unmatched_props and gold_sparql:
+        # A property label may name the inverse of the gold's property ("member" / P463).
+        holders2, mapping2 = _gold_mapping(query, gold_sparql, unmatched_props)
+        if len(mapping2) > len(mapping):
+            holders, mapping = holders2, mapping2
+    source = {key: "gold" for key in mapping}
     by_label = {}
     for cand in candidates:
         by_label.setdefault(cand.label.casefold(), cand.id)

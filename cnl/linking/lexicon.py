@@ -37,7 +37,7 @@ def _group(kind: str) -> str:
 
 
 def _kind_of(ident: str) -> str:
-    return "property" if re.match(r"^P[0-9]+$", ident) else "item"
+    return "property" if re.match(r"^\^?P[0-9]+$", ident) else "item"
 
 
 class Lexicon:

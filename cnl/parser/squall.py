@@ -69,7 +69,7 @@ class SquallLexer(Lexer):
             elif kind == "ANGLE":
                 ident = ID_RE.match(unescape(value[1:-1]))
                 if ident:
-                    kind = "PROP" if ident.group(1) == "P" else "ENT"
+                    kind = "ENT" if ident.group(1) == "Q" else "PROP"
                 else:
                     kind = "PROP" if label_notation else "ENT"
             elif kind == "BRACKET":

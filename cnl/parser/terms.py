@@ -15,7 +15,8 @@ import re
 
 NOTATIONS = ("ecai", "id", "label")
 
-ID_RE = re.compile(r"^([PQ])([1-9][0-9]*)(?::(.*))?$", re.S)
+# Q123, P123, or ^P123 (the inverse of P123: "member" is the inverse of P463 "member of").
+ID_RE = re.compile(r"^(Q|\^?P)([1-9][0-9]*)(?::(.*))?$", re.S)
 _ANGLE_RE = re.compile(r"<((?:[^<>\\\n]|\\.)+)>")
 _BRACKET_RE = re.compile(r"\[((?:[^\[\]\\\n]|\\.)+)\]")
 _UNESCAPE_RE = re.compile(r"\\(.)")
