@@ -78,7 +78,16 @@ def _map_terms(node, fn):
 def sparql_string(value: str) -> str:
     """A SPARQL string literal; every character that could end or bend it is escaped."""
     out = ['"']
+    previous = ""
     for ch in value:
+        if previous == "\\" and ch in "uU":
+            # "\\u0022" would read as an escaped quote where \u escapes are decoded before
+            # parsing (SPARQL 1.1, 19.2). Writing this "u" as the fixed-length \U00000075 (so
+            # no following hex digit can join it) keeps the value intact for both readings.
+            out.append("\\U00000075" if ch == "u" else "\\U00000055")
+            previous = ch
+            continue
+        previous = ch
         if ch == "\\":
             out.append("\\\\")
         elif ch == '"':
@@ -89,7 +98,7 @@ def sparql_string(value: str) -> str:
             out.append("\\r")
         elif ch == "\t":
             out.append("\\t")
-        elif ord(ch) < 0x20 or ch in "\u2028\u2029":
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ch in "\u2028\u2029":
             out.append(f"\\u{ord(ch):04X}")
         else:
             out.append(ch)

@@ -54,10 +54,16 @@ class Lexicon:
             description: str | None = None) -> None:
         if not label or not ident:
             return
-        group = _group(kind) if kind else _kind_of(ident)
         key = normalize_label(label)
-        entries = self._index[group][key]
-        entries[ident] = entries.get(ident, False) or primary
+        if kind:
+            groups = [_group(kind)]
+        elif re.match(r"^(\^?P|Q)[0-9]+$", ident):
+            groups = [_kind_of(ident)]
+        else:  # an IRI without a stated kind may name an item or a property
+            groups = ["item", "property"]
+        for group in groups:
+            entries = self._index[group][key]
+            entries[ident] = entries.get(ident, False) or primary
         if primary and ident not in self._names:
             self._names[ident] = label
         if description:

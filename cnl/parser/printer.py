@@ -26,7 +26,7 @@ def _ordinal(n: int) -> str:
 
 
 _DET_WORDS = {
-    "a": "a", "the": "the", "every": "every", "no": "no", "maybe": "maybe",
+    "a": "a", "the": "the", "every": "every", "no": "no", "maybe": "maybe a",
     "which": "which", "how_many": "how many", "number_of": "the number of",
 }
 _CMP_WORDS = {">": "greater than", "<": "less than", ">=": "greater or equal to",
@@ -183,7 +183,7 @@ class SquallPrinter:
                 return "everything" + rels
             return f"{self.det(q)}{order} thing{rels}"
         if q.var is not None:
-            if not isinstance(q.noun, ir.ClassNoun) or q.det in ("which", "how_many"):
+            if not isinstance(q.noun, ir.ClassNoun) or q.det == "how_many":
                 raise PrintError("a variable label needs a determiner and a class noun")
             return f"{self.det(q)}{order} {self.entity(q.noun.cls)} ?{q.var}{rels}"
         if q.det == "how_many":
@@ -314,6 +314,8 @@ class SquallPrinter:
         obj = stmt.obj
         if stmt.order is not None:
             return f"the {self.order(stmt.order)} {prop} {self.np(obj, inner_closed)}{quals}"
+        if obj == ir.Quant("which"):
+            return f"which {prop}{quals}"
         if isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.det not in ("which", "how_many"):
             det = self.det(obj)
             if obj.order is not None and not obj.rels:

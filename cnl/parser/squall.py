@@ -302,6 +302,11 @@ class _ToIR(Transformer):
         order, rest = _take_order(rest)
         return ir.Quant("which", rest[0], tuple(rest[1:]), order)
 
+    def which_var(self, _which, *rest):
+        order, rest = _take_order(rest)
+        head, var = rest[0], rest[1]
+        return ir.Quant("which", ir.ClassNoun(head.as_class()), tuple(rest[2:]), order, None, var.value.lstrip("?"))
+
     def how_many(self, _how, _many, noun, *rels):
         return ir.Quant("how_many", noun, rels)
 
@@ -327,7 +332,7 @@ class _ToIR(Transformer):
     def det_no(self, _):
         return ("no", None)
 
-    def det_maybe(self, _):
+    def det_maybe(self, *_):
         return ("maybe", None)
 
     def det_at_least(self, _kw, n):
@@ -442,6 +447,9 @@ class _ToIR(Transformer):
 
     def has_superlative(self, det, order, prop_tok, *quals):
         return ir.Stmt(_prop(prop_tok), ir.Quant(det[0], None, (), order, det[1]), quals)
+
+    def has_which(self, _which, prop_tok, *quals):
+        return ir.Stmt(_prop(prop_tok), ir.Quant("which"), quals)
 
     def has_superlative_object(self, det, order, prop_tok, obj, *quals):
         return ir.Stmt(_prop(prop_tok), obj, quals, order=order)
@@ -611,6 +619,22 @@ _NAMED_ERRORS = {
     'two noun phrases in a row: join them with "and" or "of"': [
         "Which <film> has <P57:director> <A> <B>?",
         "Which <member> <Twice> has not a <P19:place_of_birth>?",
+        "Which <part(s)> of the <band> <Queen> has a <P570:date_of_death>?",
+    ],
+    "in 'How many <C> <S> did <P>?' the question word is the object: <P> takes no other object": [
+        "How many <film> <Clint_Eastwood> did <P166:award_received> <X> at <P1686:for_work>?",
+    ],
+    "a verb must be a property: write 'does <X> <P123:label>'": [
+        "Which <species> does <Chewbacca> belong to?",
+    ],
+    'a class needs a determiner here: write "a <film>"': [
+        "At which <P585:point_in_time> did <film> that is <P179:series> <X>?",
+    ],
+    'coordinate whole verb phrases: "has not <P19> <X> or has not <P27> <X>"': [
+        "Which <member> of <X> has not <P19:place_of_birth> or <P27:country> <Y>?",
+    ],
+    "an ordinal needs a superlative: write 'the 3rd earliest <P577:publication_date> of ...'": [
+        "What is the <P1476:title> of the 3rd <album> of <Led_Zeppelin>?",
     ],
 }
 
@@ -618,6 +642,8 @@ _NAMED_ERRORS = {
 def _expected_words(names) -> tuple[str, ...]:
     words = []
     for name in sorted(names):
+        if name == "WORD":  # only there to report bare labels
+            continue
         word = _TERMINAL_WORDS.get(name, f'"{name.lower()}"')
         if word not in words:
             words.append(word)
@@ -626,8 +652,14 @@ def _expected_words(names) -> tuple[str, ...]:
 
 def _to_syntax_error(err: UnexpectedInput, text: str) -> CNLSyntaxError:
     hint = None
+    tok = getattr(err, "token", None)
     if _SPARKLIS_HINT.search(text):
         hint = "this looks like Sparklis, not SQUALL: try dialect 'sparklis'"
+    elif tok is not None and tok.type == "WORD":
+        hint = (f"bare word {tok.value!r}: write properties as <P123:label> or <label>, "
+                "entities and classes as <Label> or [Label]")
+    elif tok is not None and tok.type == "PROP" and "ENT" in (err.expected or ()):
+        hint = f"{tok.value} is a property; an entity, a class or a value is expected here"
     else:
         try:
             hint = err.match_examples(_parse_raw, _NAMED_ERRORS, use_accepts=True)
@@ -646,7 +678,6 @@ def _to_syntax_error(err: UnexpectedInput, text: str) -> CNLSyntaxError:
             expected=_expected_words(err.expected), hint=hint,
         )
     assert isinstance(err, UnexpectedToken)
-    tok = err.token
     if tok.type == "$END":
         lines = text.splitlines() or [""]
         line, column, shown = len(lines), len(lines[-1]) + 1, None
@@ -682,6 +713,11 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
         return _parse_raw(stripped)
     except UnexpectedInput as err:
         raise _to_syntax_error(err, stripped) from None
+    except CNLSyntaxError as err:
+        if err.hint is None and _SPARKLIS_HINT.search(stripped):
+            err.hint = "this looks like Sparklis, not SQUALL: try dialect 'sparklis'"
+            err.args = (err._render(),)
+        raise
     finally:
         _notation.reset(tok_n)
         _text.reset(tok_t)

@@ -34,13 +34,20 @@ def escape(text: str, closer: str) -> str:
     return text.replace("]", "\\]").replace("[", "\\[")
 
 
+_TERM_TOKENS = re.compile(r'<((?:[^<>\\\n]|\\.)+)>|\[((?:[^\[\]\\\n]|\\.)+)\]|"(?:[^"\\\n]|\\.)*"')
+
+
 def detect_notation(text: str) -> str:
     """``label`` if any ``[...]`` term is used; ``id`` if every ``<...>`` term is an ID;
-    otherwise ``ecai`` (the ECAI data's mix of ``<P57:director>`` and ``<Jon_Favreau>``)."""
-    if _BRACKET_RE.search(text):
-        return "label"
-    inner = _ANGLE_RE.findall(text)
-    if inner and all(ID_RE.match(unescape(t)) for t in inner):
+    otherwise ``ecai`` (the ECAI data's mix of ``<P57:director>`` and ``<Jon_Favreau>``).
+    Terms are found as the lexer finds them, so ``[`` inside ``<...>`` or a string is no term."""
+    angles = []
+    for match in _TERM_TOKENS.finditer(text):
+        if match.group(2) is not None:
+            return "label"
+        if match.group(1) is not None:
+            angles.append(match.group(1))
+    if angles and all(ID_RE.match(unescape(t)) for t in angles):
         return "id"
     return "ecai"
 

@@ -1,0 +1,205 @@
+"""IR -> SPARQL: constructs, profile options, validity with rdflib and pyoxigraph, safety."""
+import pyoxigraph
+import pytest
+from rdflib.plugins.sparql import prepareQuery
+
+import cnl
+from cnl.compiler.equivalence import equivalent
+from cnl.compiler.profile import WikidataProfile
+from cnl.errors import CompileError, LexiconError
+
+LEX = {
+    "film": "Q11424", "human": "Q5", "director": "P57", "Jon Favreau": "Q295964",
+    "publication date": "P577", "cast member": "P161", "Scarlett Johansson": "Q34436",
+    "spouse": "P26", "Mark Antony": "Q51673", "series ordinal": "P1545", "part of the series": "P179",
+    "Twilight": "Q44523", "child": "P40", "title": "P1476", "award received": "P166",
+    "Academy Awards": "Q19020", "John Wayne": "Q40531", "point in time": "P585",
+    "start time": "P580", "position held": "P39", "President of the United States": "Q11696",
+    "Barack Obama": "Q76", "elevation": "P2044", "mountain": "Q8502", "date of birth": "P569",
+    "member": "^P463", "Blackpink": "Q25056945",
+}
+
+
+def compile_(text, **options):
+    return cnl.compile(text, lexicon=LEX, **options)
+
+
+def valid(sparql):
+    prepareQuery(sparql)
+    pyoxigraph.Store().query(sparql)
+    return sparql
+
+
+def same(sparql, expected_where, head="SELECT DISTINCT ?x WHERE"):
+    prefixes = "\n".join(f"PREFIX {p}: <{u}>" for p, u in WikidataProfile().prefixes.items())
+    return equivalent(sparql, f"{prefixes}\n{head} {{ {expected_where} }}")
+
+
+CASES = [
+    ("which [film] has <director> [Jon Favreau]?",
+     "?x wdt:P31 wd:Q11424 . ?x p:P57 [ ps:P57 wd:Q295964 ] ."),
+    ("Who is the <spouse> of [Mark Antony]?", "wd:Q51673 p:P26 [ ps:P26 ?x ] ."),
+    ("Who is the <spouse> at <series ordinal> 3 of [Mark Antony]?",
+     'wd:Q51673 p:P26 [ ps:P26 ?x ; pq:P1545 "3" ] .'),
+    ("which [film] has <part of the series> [Twilight] at <series ordinal> 2?",
+     '?x wdt:P31 wd:Q11424 . ?x p:P179 [ ps:P179 wd:Q44523 ; pq:P1545 "2" ] .'),
+    ("which [human] is a <member> of [Blackpink]?",
+     "?x wdt:P31 wd:Q5 . ?x p:P463 [ ps:P463 wd:Q25056945 ] ."),
+    ("which [film] has <director> [Jon Favreau] and has not <cast member> [Scarlett Johansson]?",
+     "?x wdt:P31 wd:Q11424 . ?x p:P57 [ ps:P57 wd:Q295964 ] . "
+     "FILTER NOT EXISTS { ?x p:P161 [ ps:P161 wd:Q34436 ] }"),
+]
+
+
+@pytest.mark.parametrize("text, where", CASES)
+def test_compiles_to_expected_pattern(text, where):
+    assert same(valid(compile_(text)), where)
+
+
+def test_superlative_orders_limits_and_projects_the_key():
+    sparql = valid(compile_("which [film] has <director> [Jon Favreau] and has the highest <publication date>?"))
+    assert "ORDER BY DESC(?publication_date)\nLIMIT 1" in sparql
+    assert "SELECT DISTINCT ?film ?publication_date" in sparql
+    sparql = valid(compile_("which [mountain] has the 2nd highest <elevation>?"))
+    assert "OFFSET 1\nLIMIT 1" in sparql
+    sparql = valid(compile_("which [mountain] has the 3rd to 5th highest <elevation>?"))
+    assert "OFFSET 2\nLIMIT 3" in sparql
+
+
+def test_counts_in_subject_and_object_position():
+    sparql = valid(compile_("How many [film] has <director> [Jon Favreau]?"))
+    assert "COUNT(DISTINCT ?film)" in sparql
+    sparql = valid(compile_("How many [Academy Awards] [John Wayne] did <award received>?"))
+    assert "wd:Q40531 p:P166 [ ps:P166 ?academy_awards ]" in sparql and "COUNT(DISTINCT ?academy_awards)" in sparql
+
+
+def test_grouping_count():
+    sparql = valid(compile_("How many [film] has which <director>?"))
+    assert "GROUP BY ?director" in sparql and "COUNT(DISTINCT ?film)" in sparql
+
+
+def test_yes_no_is_ask_and_year_comparisons():
+    sparql = valid(compile_("Has [Twilight] a <publication date> whose year is earlier than 2010?"))
+    assert sparql.splitlines()[-5].startswith("ASK") or "ASK WHERE" in sparql
+    assert "FILTER(YEAR(?publication_date) < 2010)" in sparql
+
+
+def test_temporal_comparison_with_a_bare_year_uses_dates():
+    sparql = valid(compile_("Has [Barack Obama] <position held> [President of the United States] "
+                            "at a <start time> earlier than 2010?"))
+    assert '"2010-01-01T00:00:00Z"^^xsd:dateTime' in sparql
+
+
+def test_qualifier_as_answer():
+    sparql = valid(compile_("At which earliest <start time> had [Barack Obama] <position held> "
+                            "[President of the United States]?"))
+    assert "pq:P580 ?start_time" in sparql and "ORDER BY ASC(?start_time)" in sparql
+
+
+def test_every_no_maybe_and_numeric_determiners():
+    assert "FILTER NOT EXISTS" in valid(compile_("Which [human] has no <child>?"))
+    every = valid(compile_("Every [film] that has <director> [Jon Favreau] has a <publication date>?"))
+    assert every.count("FILTER NOT EXISTS") == 2 and "ASK" in every
+    assert "OPTIONAL" in valid(compile_("Which [human] has maybe a <spouse>?"))
+    counted = valid(compile_("Which [human] has at least 3 <child>?"))
+    assert "GROUP BY ?human" in counted and "FILTER(?n >= 3)" in counted
+
+
+def test_string_tests():
+    sparql = valid(compile_('Which [film] has a <title> that contains "Ring"?'))
+    assert 'CONTAINS(LCASE(STR(?title)), LCASE("Ring"))' in sparql
+    sparql = valid(compile_('Which [film] has a <title> that starts with "The"?'))
+    assert "STRSTARTS" in sparql
+
+
+def test_coreference_variable():
+    sparql = valid(compile_("Which [human] ?x is the <director> of a [film] that has <cast member> ?x?"))
+    assert "?film p:P57 [ ps:P57 ?human ]" in sparql and "?film p:P161 [ ps:P161 ?human ]" in sparql
+
+
+def test_give_me_and_arithmetic():
+    sparql = valid(compile_("Give me 2023 - the year of the <date of birth> of [Jon Favreau]."))
+    assert "BIND((2023 - YEAR(?date_of_birth)) AS ?value)" in sparql
+
+
+def test_profile_options():
+    text = "which [film] has <director> [Jon Favreau]?"
+    truthy = valid(compile_(text, statements="qualified"))
+    assert "?film wdt:P57 wd:Q295964 ." in truthy
+    sub = valid(compile_(text, subclasses=True))
+    assert "wdt:P31/wdt:P279* wd:Q11424" in sub
+    labels = valid(compile_(text, label_columns=True))
+    assert "?filmLabel" in labels and "rdfs:label" in labels
+    limited = valid(compile_(text, default_limit=200))
+    assert limited.rstrip().endswith("LIMIT 200")
+    assert compile_(text) == compile_(text)  # deterministic
+
+
+def test_prefixes_are_declared_only_when_used():
+    sparql = compile_("Who is the <spouse> of [Mark Antony]?")
+    assert "PREFIX pq:" not in sparql and "PREFIX wdt:" not in sparql and "PREFIX p:" in sparql
+
+
+def test_ids_in_text_need_no_lexicon():
+    assert valid(cnl.compile("which <Q11424> has <P57> <Q295964>?"))
+
+
+def test_missing_lexicon_and_unknown_label_are_lexicon_errors():
+    with pytest.raises(LexiconError) as info:
+        cnl.compile("which [film] has <director> [Jon Favreau]?")
+    assert info.value.label == "film" and info.value.position == 6
+    with pytest.raises(LexiconError) as info:
+        compile_("which [film] has <director> [Jon Favrau]?")
+    assert "Jon Favreau" in info.value.suggestions
+
+
+def test_unknown_profile_and_bad_options():
+    with pytest.raises(CompileError):
+        cnl.compile("which <Q1> has <P2> <Q3>?", kg="nope")
+    with pytest.raises(CompileError):
+        cnl.compile("which <Q1> has <P2> <Q3>?", statements="sometimes")
+
+
+def test_plain_rdf_profile_uses_iris_from_the_lexicon():
+    lex = {"film": "http://example.org/Film", "director": "http://example.org/director",
+           "Jon Favreau": "http://example.org/JonFavreau"}
+    sparql = valid(cnl.compile("which [film] has <director> [Jon Favreau]?", kg="rdf", lexicon=lex))
+    assert "?film rdf:type <http://example.org/Film> ." in sparql
+    assert "?film <http://example.org/director> <http://example.org/JonFavreau> ." in sparql
+
+
+@pytest.mark.parametrize("evil", [
+    'x" } ; DROP ALL ; SELECT * WHERE { "',
+    "a\nb } UNION { ?s ?p ?o",
+    "# comment }",
+    "\\u0022 }",
+])
+def test_string_literals_cannot_break_out(evil):
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    from cnl.parser import ir
+
+    q = ir.Query(ir.Quant("which", ir.ClassNoun(ir.Class("Q11424"))),
+                 ir.Stmt(ir.Property("P1476"), ir.Quant("a", None, (ir.StrTest("contains", evil),))))
+    sparql = valid(cnl.compile(q))
+    algebra = prepareQuery(sparql).algebra
+    assert any(str(lit) == evil for lit in _literals(algebra))
+    # the query's structure is untouched: one class test, one statement, one filter
+    assert parseQuery(sparql) and sparql.count("FILTER") == 1
+
+
+def _literals(node, seen=None):
+    from rdflib import Literal
+
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, Literal):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _literals(v, seen)
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            yield from _literals(v, seen)

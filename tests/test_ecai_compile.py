@@ -1,0 +1,43 @@
+"""The real-data test: the 550 ECAI SQUALL strings compiled and compared with their gold SPARQL.
+
+Figures are regression guards for `scripts/ecai_compile_report.py`, which prints them with the
+list of mismatches and their causes."""
+import collections
+
+import pytest
+
+from cnl.compiler.equivalence import equivalent
+
+pytestmark = pytest.mark.data
+
+
+@pytest.fixture(scope="module")
+def results(shared_data):
+    from cnl.data.ecai_check import check_all
+    from cnl.data.ecai import load_all
+
+    return check_all(load_all(shared_data))
+
+
+def test_every_record_is_accounted_for(results):
+    assert len(results) == 550
+    counts = collections.Counter(r.status for r in results)
+    assert counts["rejected"] == 28
+    for r in results:
+        if r.status != "equivalent":
+            assert r.cause and r.kind in ("gold error", "gold convention", "compiler gap"), r
+
+
+def test_equivalence_figures(results):
+    equivalent_n = sum(r.status == "equivalent" for r in results)
+    kinds = collections.Counter(r.kind for r in results if r.status == "mismatch")
+    agreeing = equivalent_n + kinds["gold convention"] + kinds["compiler gap"]
+    assert equivalent_n >= 280
+    assert (equivalent_n + kinds["gold convention"]) / agreeing >= 0.9
+    assert kinds["compiler gap"] <= 26
+
+
+def test_equivalent_results_really_are(results):
+    for r in results:
+        if r.status == "equivalent":
+            assert equivalent(r.sparql, r.gold)

@@ -1,0 +1,147 @@
+"""The SQUALL grammar: constructs, notations, positioned errors, and the real ECAI data."""
+import json
+from pathlib import Path
+
+import pytest
+
+import cnl
+from cnl.errors import CNLSyntaxError
+from cnl.parser import ir
+from cnl.parser.terms import detect_notation
+
+REJECTS = json.loads((Path(__file__).parent / "data" / "squall_rejects.json").read_text())
+
+
+def ent(label=None, id=None):
+    return ir.Ref(ir.Entity(id, label))
+
+
+def test_three_notations_give_one_ir():
+    ecai = cnl.parse("Which <film> has <P57:director> <Jon_Favreau>?")
+    label = cnl.parse("which [film] has <director> [Jon Favreau]?")
+    ids = cnl.parse("which <Q11424:film> has <P57:director> <Q295964:Jon_Favreau>?")
+    assert ecai.subject == label.subject == ir.Quant("which", ir.ClassNoun(ir.Class(None, "film")))
+    assert ecai.vp == ir.Stmt(ir.Property("P57", "director"), ent("Jon Favreau"))
+    assert label.vp == ir.Stmt(ir.Property(None, "director"), ent("Jon Favreau"))
+    assert ids.vp == ir.Stmt(ir.Property("P57", "director"), ent("Jon Favreau", "Q295964"))
+
+
+@pytest.mark.parametrize("text, notation", [
+    ("Which <film> has <P57:director> <Jon_Favreau>?", "ecai"),
+    ("which <Q11424> has <P57> <Q295964>?", "id"),
+    ("which [film] has <director> [Jon Favreau]?", "label"),
+])
+def test_notation_detection(text, notation):
+    assert detect_notation(text) == notation
+
+
+def test_surface_variants_share_an_ir():
+    a = cnl.parse("Which <film> is-<P179:part_of_the_series> <Twilight>?")
+    b = cnl.parse("which <film> has <P179:part_of_the_series> <Twilight>?")
+    assert a == b
+
+
+CONSTRUCTS = [
+    "Which <film> that is-<P179:part_of_the_series> <The_Hobbit_trilogy> has the highest <P2047:duration>?",
+    "Who is the <P26:spouse> of <Mark_Antony>?",
+    "Who was the <P26:spouse> at <P1545:series_ordinal> 3 of <Mark_Antony>?",
+    "Which <film> is-<P179:part_of_the_series> <Twilight> at <P1545:series_ordinal> 3?",
+    "Which <film> whose <P57:director> is <Martin_Scorsese> has the earliest <P577:publication_date>?",
+    "Which <mountain> has the 7th highest <P2044:elevation>?",
+    "How many <film> is-<P179:part_of_the_series> <Marvel_Cinematic_Universe>?",
+    "How many <Academy_Awards> <John_Wayne> did <P166:award_received>?",
+    "Which <film> has <P57:director> <X> and has not <P161:cast_member> <Y>?",
+    "Which <human> has not a <P40:child>?",
+    "Which <mountain> has an <P2044:elevation> greater than 15000?",
+    "Which <film> has a <P577:publication_date> whose year is earlier than 2003?",
+    "Which <film> has a <P577:publication_date> whose year is between 1970 and 1979?",
+    "Which <film> has a <P577:publication_date> equal to 2003-01-01?",
+    "Has <Avatar> a <P577:publication_date> whose year is earlier than 2000?",
+    "Is the <P2043:length> of <Missouri_River> greater than the <P2043:length> of <Mississippi_River>?",
+    "At which earliest <P580:start_time> had <Barack_Obama> <P39:position_held> <President_of_the_United_States>?",
+    "give me every <film> that has <P50:author> <X> and that has a <P577:publication_date>",
+    "Which <film> has <P57:director> <A> or has <P57:director> <B>?",
+    "Every <film> that has <P57:director> <X> has a <P577:publication_date>?",
+    "Which <human> has no <P40:child>?",
+    "Which <human> has maybe a <P26:spouse>?",
+    "Which <human> has at least 3 <P40:child>?",
+    "Give me the number of <P40:child> of <X>.",
+    "How many <film> has which <P57:director>?",
+    "Which <mountain> has the 10 highest <P2044:elevation>?",
+    "Which <mountain> has the 3rd to 5th highest <P2044:elevation>?",
+    "Which <film> has a <P1476:title> that contains \"Ring\"?",
+    "Which <film> has a <P1476:title> that starts with \"The\"?",
+    "Which <human> ?x is the <P57:director> of a <film> that has <P161:cast_member> ?x?",
+    "How many <P26:spouse> of <Woodrow_Wilson> are there?",
+    "What is the year of the <P569:date_of_birth> of <Madonna>?",
+    "Give me 2023 - the year of the <P569:date_of_birth> of <Christian_Slater>.",
+]
+
+
+@pytest.mark.parametrize("text", CONSTRUCTS)
+def test_constructs_parse_and_print_back(text):
+    query = cnl.parse(text)
+    for notation in ("ecai", "label"):
+        printed = cnl.to_cnl(query, notation)
+        from cnl.parser.printer import for_notation
+        assert cnl.parse(printed) == for_notation(query, notation)
+
+
+def test_determiners_in_ir():
+    q = cnl.parse("Which <human> has at least 3 <P40:child>?")
+    assert q.vp.obj == ir.Quant("at_least", None, number=3)
+    q = cnl.parse("Which <mountain> has the 3rd to 5th highest <P2044:elevation>?")
+    assert q.vp.obj.order == ir.Order("highest", rank=3, to_rank=5)
+    q = cnl.parse("Which <human> ?x is the <P57:director> of a <film> that has <P161:cast_member> ?x?")
+    assert q.subject.var == "x"
+
+
+def test_syntax_error_carries_position_token_expected_and_caret():
+    with pytest.raises(CNLSyntaxError) as info:
+        cnl.parse("which [film] has has <director> [Jon Favreau]?")
+    err = info.value
+    assert (err.line, err.column, err.token) == (1, 18, "has")
+    assert any("property" in e for e in err.expected)
+    assert err.excerpt.splitlines()[1].index("^") == 2 + 17
+    assert "line 1, column 18" in str(err)
+
+
+def test_named_errors_give_hints():
+    with pytest.raises(CNLSyntaxError) as info:
+        cnl.parse("How many <part(s)> has <NSYNC>?")
+    assert "How many <P> of <X> are there" in info.value.hint
+    with pytest.raises(CNLSyntaxError) as info:
+        cnl.parse("Kylie Jenner has a <P569:date_of_birth>")
+    assert "bare label" in str(info.value)
+    with pytest.raises(CNLSyntaxError) as info:
+        cnl.parse("give me every film that has as a <P179:part_of_the_series> Twilight")
+    assert "Sparklis" in info.value.hint
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "?", "which", "<unclosed", "which [film has <director>?", "\x00"])
+def test_bad_input_is_a_syntax_error(bad):
+    with pytest.raises(CNLSyntaxError):
+        cnl.parse(bad)
+
+
+def test_id_of_wrong_kind_is_rejected():
+    with pytest.raises(CNLSyntaxError) as info:
+        cnl.parse("which <Q11424> has <Q57> <Q295964>?")
+    assert "Q57" in str(info.value)
+
+
+@pytest.mark.data
+def test_every_wellformed_ecai_squall_parses(shared_data):
+    from cnl.data.ecai import load_all
+
+    expected = {(r["split"], r["index"]): r["why"] for r in REJECTS}
+    rejected = {}
+    records = load_all(shared_data)
+    assert len(records) == 550
+    for record in records:
+        try:
+            cnl.parse(record.squall)
+        except CNLSyntaxError as err:
+            rejected[(record.split, record.index)] = err.hint or err.reason
+    assert rejected == expected
+    assert len(rejected) == 28
