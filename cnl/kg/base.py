@@ -40,7 +40,8 @@ class KnowledgeGraph(ABC):
         parsed = parse_sparql(sparql)
         if parsed.is_update and not self.allow_updates:
             raise QueryRejected(
-                "refused a SPARQL Update: this connection is read-only (open it with allow_updates=True)"
+                "refused a SPARQL Update: the connection is read-only "
+                "(pass --allow-updates, or allow_updates=True in Python)"
             )
         if expected and parsed.form != expected:
             raise QueryRejected(f"expected a {expected} query, got {parsed.form}")

@@ -50,7 +50,8 @@ class RemoteKG(KnowledgeGraph):
         from SPARQLWrapper import GET, JSON, POST, URLENCODED, SPARQLWrapper
 
         wrapper = SPARQLWrapper(self.endpoint, updateEndpoint=self.update_endpoint, agent=USER_AGENT)
-        wrapper.setTimeout(self.timeout)
+        # setTimeout() truncates to int, so 0.5 s would become 0 = no timeout at all.
+        wrapper.timeout = float(self.timeout)
         wrapper.setQuery(sparql)
         wrapper.setReturnFormat(JSON)
         if update or len(sparql) > _MAX_GET_CHARS:
