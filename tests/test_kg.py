@@ -263,3 +263,14 @@ def test_slice_sample_same_results(shared_data, tmp_path):
             assert sorted(local.select(q).values(), key=str) == sorted(remote.select(q).values(), key=str)
     finally:
         srv.stop()
+
+
+def test_cli_run_compiles_and_executes(tiny_file, tmp_path, capsys):
+    pytest.importorskip("cnl.compiler.sparql")
+    store = str(tmp_path / "store")
+    assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet"]) == 0
+    assert cli_main(["run", "What has <P57:director> <Q25191:Christopher_Nolan>?", "--store", store]) == 0
+    out = capsys.readouterr().out  # the profile queries p:/ps: statements: only Inception has one here
+    assert "Inception (wd:Q25188)" in out and "(1 row)" in out
+    proc = run_cli("run", "which film has", "--store", store)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

@@ -21,6 +21,14 @@ def register(subparsers) -> None:
     add_kg_options(query)
     query.set_defaults(func=run_query)
 
+    run = subparsers.add_parser("run", help="compile CNL to SPARQL and run it")
+    run.add_argument("cnl", help="the CNL question")
+    run.add_argument("--dialect", default="squall", help="CNL dialect (default: squall)")
+    run.add_argument("--lexicon", default=None, help="label → ID lexicon file for labels written without IDs")
+    run.add_argument("--show-sparql", action="store_true", help="print the compiled SPARQL to stderr")
+    add_kg_options(run)
+    run.set_defaults(func=run_cnl)
+
 
 def add_kg_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by every command that runs queries (`query`, `run`)."""
@@ -74,3 +82,13 @@ def run_load(args) -> int:
     print(f"loaded {added:,} triples into {args.store} in {time.perf_counter() - start:.1f} s "
           f"({total:,} in the store)", file=sys.stderr)
     return 0
+
+
+def run_cnl(args) -> int:
+    import cnl
+
+    sparql = cnl.compile(args.cnl, dialect=args.dialect, kg="wikidata", lexicon=args.lexicon)
+    if args.show_sparql:
+        print(sparql, file=sys.stderr)
+    with open_from_args(args) as kg:
+        return execute_and_print(kg, sparql, args)
