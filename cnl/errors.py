@@ -115,3 +115,75 @@ class SPARQLParseError(CNLSyntaxError):
     """SPARQL text that the SPARQL parser rejects, with the parser's line and column."""
 
     exit_code = 2
+
+
+# --- Knowledge-graph access (cnl.kg). Exit codes 10-19 are reserved for this layer. ---
+
+
+class KGError(CNLError):
+    """A query that could not be answered by the knowledge graph."""
+
+    exit_code = 10
+
+
+class EndpointUnreachable(KGError):
+    """The SPARQL endpoint cannot be reached (connection refused, unknown host, DNS)."""
+
+    exit_code = 11
+
+
+class QueryTimeout(KGError):
+    """The endpoint did not answer within the timeout."""
+
+    exit_code = 12
+
+
+class QueryRejected(KGError):
+    """A query refused before it was sent, e.g. a SPARQL Update on a read-only connection."""
+
+    exit_code = 13
+
+
+class SPARQLSyntaxError(KGError):
+    """SPARQL that does not parse, with line and column when known."""
+
+    exit_code = 14
+
+
+class EndpointError(KGError):
+    """The endpoint answered with an error (HTTP status) that retrying did not fix."""
+
+    exit_code = 15
+
+
+class ResultTooLarge(KGError):
+    """A result bigger than the configured size cap."""
+
+    exit_code = 16
+
+
+class StoreError(KGError):
+    """The embedded store cannot be opened, or a file cannot be loaded into it."""
+
+    exit_code = 17
+
+
+# --- Entity linking and search indices (cnl.linking). ---
+
+
+class LinkingError(CNLError):
+    """An index, entity map or linker that cannot be built or used."""
+
+    exit_code = 18
+
+
+class OptionalDependencyMissing(CNLError):
+    """A feature needs an optional package that is not installed; the message says which."""
+
+    exit_code = 19
+
+    def __init__(self, feature: str, package: str, hint: str = "") -> None:
+        self.feature = feature
+        self.package = package
+        msg = f"{feature} needs the optional package {package!r}, which is not installed"
+        super().__init__(msg + (f"; {hint}" if hint else ""))

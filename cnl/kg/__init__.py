@@ -1,0 +1,28 @@
+"""Knowledge-graph access: one interface, an embedded (pyoxigraph) and a remote (HTTP) backend.
+
+This layer only runs SPARQL; it never imports the parser or compiler.
+"""
+from __future__ import annotations
+
+from cnl.kg.base import KnowledgeGraph
+from cnl.kg.results import ResultTable, Term, compact_iri
+from cnl.kg.sparql import WIKIDATA_PREFIXES, parse_sparql
+
+
+def open_kg(*, store=None, endpoint=None, timeout: float = 30.0, allow_updates: bool = False,
+            read_only: bool = True, max_rows: int | None = 10_000) -> KnowledgeGraph:
+    """The embedded store at ``store`` or the endpoint at ``endpoint`` (exactly one)."""
+    if (store is None) == (endpoint is None):
+        raise ValueError("give exactly one of store= or endpoint=")
+    if store is not None:
+        from cnl.kg.embedded import EmbeddedKG
+
+        return EmbeddedKG(store, read_only=read_only and not allow_updates,
+                          allow_updates=allow_updates, max_rows=max_rows)
+    from cnl.kg.remote import RemoteKG
+
+    return RemoteKG(endpoint, timeout=timeout, allow_updates=allow_updates, max_rows=max_rows)
+
+
+__all__ = ["KnowledgeGraph", "ResultTable", "Term", "compact_iri", "WIKIDATA_PREFIXES",
+           "parse_sparql", "open_kg"]

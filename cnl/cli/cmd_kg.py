@@ -1,0 +1,94 @@
+"""`cnl2sparql kg load FILE --store DIR` and `cnl2sparql query "SPARQL" (--store DIR | --endpoint URL)`."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def register(subparsers) -> None:
+    kg = subparsers.add_parser("kg", help="manage the embedded knowledge-graph store")
+    kg_sub = kg.add_subparsers(dest="kg_command", metavar="KG_COMMAND")
+    kg_sub.required = True
+    load = kg_sub.add_parser("load", help="bulk-load an RDF file (N-Triples, Turtle…, .gz too) into a store")
+    load.add_argument("file", help="RDF file to load")
+    load.add_argument("--store", required=True, help="store folder (created when missing)")
+    load.add_argument("--quiet", action="store_true", help="no progress bar")
+    load.set_defaults(func=run_load)
+
+    query = subparsers.add_parser("query", help="run a SPARQL query on a store or an endpoint")
+    query.add_argument("sparql", help="the SPARQL query ('-' reads it from standard input)")
+    add_kg_options(query)
+    query.set_defaults(func=run_query)
+
+    run = subparsers.add_parser("run", help="compile CNL to SPARQL and run it")
+    run.add_argument("cnl", help="the CNL question")
+    run.add_argument("--dialect", default="squall", help="CNL dialect (default: squall)")
+    run.add_argument("--lexicon", default=None, help="label → ID lexicon file for labels written without IDs")
+    run.add_argument("--show-sparql", action="store_true", help="print the compiled SPARQL to stderr")
+    add_kg_options(run)
+    run.set_defaults(func=run_cnl)
+
+
+def add_kg_options(parser: argparse.ArgumentParser) -> None:
+    """The options shared by every command that runs queries (`query`, `run`)."""
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--store", help="embedded store folder (see `kg load`)")
+    where.add_argument("--endpoint", help="SPARQL endpoint URL, e.g. https://query.wikidata.org/sparql")
+    parser.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per request (endpoint only)")
+    parser.add_argument("--max-rows", type=int, default=10_000, help="truncate results after this many rows")
+    parser.add_argument("--no-labels", action="store_true", help="do not look up labels for IRIs")
+    parser.add_argument("--allow-updates", action="store_true", help="allow SPARQL Update (refused by default)")
+
+
+def open_from_args(args):
+    from cnl.kg import open_kg
+
+    return open_kg(store=args.store, endpoint=args.endpoint, timeout=args.timeout,
+                   allow_updates=args.allow_updates, max_rows=args.max_rows)
+
+
+def execute_and_print(kg, sparql: str, args) -> int:
+    """Run a query and print its result in the chosen format; shared with `run`."""
+    import json
+
+    result = kg.query(sparql)
+    if isinstance(result, bool):
+        print({"json": json.dumps({"head": {}, "boolean": result}), "csv": f"boolean\n{str(result).lower()}"}
+              .get(args.format, "yes" if result else "no"))
+    elif result is None:
+        print("update applied", file=sys.stderr)
+    else:
+        if not args.no_labels:
+            kg.add_labels(result)
+        print(result.render(args.format).rstrip("\n"))
+    return 0
+
+
+def run_query(args) -> int:
+    sparql = sys.stdin.read() if args.sparql == "-" else args.sparql
+    with open_from_args(args) as kg:
+        return execute_and_print(kg, sparql, args)
+
+
+def run_load(args) -> int:
+    from cnl.kg.embedded import EmbeddedKG
+
+    start = time.perf_counter()
+    with EmbeddedKG(args.store) as kg:
+        added = kg.load(args.file, progress=not args.quiet)
+        total = len(kg)
+    print(f"loaded {added:,} triples into {args.store} in {time.perf_counter() - start:.1f} s "
+          f"({total:,} in the store)", file=sys.stderr)
+    return 0
+
+
+def run_cnl(args) -> int:
+    import cnl
+
+    sparql = cnl.compile(args.cnl, dialect=args.dialect, kg="wikidata", lexicon=args.lexicon)
+    if args.show_sparql:
+        print(sparql, file=sys.stderr)
+    with open_from_args(args) as kg:
+        return execute_and_print(kg, sparql, args)

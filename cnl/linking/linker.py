@@ -1,0 +1,209 @@
+"""Entity linking: find mentions in a question and propose KG entities for each.
+
+The built-in linker matches word n-grams against the entity index (exact label, alias, and
+fuzzy via rapidfuzz) and scores each candidate with a probability-like number (see
+``BuiltinLinker._score``). ReFinED is an optional backend (``get_linker("refined")``).
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+from dataclasses import asdict, dataclass
+
+from rapidfuzz import fuzz, process
+
+from cnl.errors import LinkingError, OptionalDependencyMissing
+from cnl.linking.entity_index import EntityIndex
+from cnl.linking.text import STOPWORDS, token_spans
+
+
+@dataclass(frozen=True)
+class Candidate:
+    mention: str
+    start: int
+    end: int
+    id: str
+    label: str
+    description: str
+    score: float
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class BuiltinLinker:
+    """n-gram matching over an EntityIndex.
+
+    ``max_per_mention`` candidates are kept per mention and at most ``max_candidates`` per
+    question, all scoring at least ``min_score``.
+    """
+
+    def __init__(self, index: EntityIndex, *, max_ngram: int = 8, fuzzy_threshold: float = 88.0,
+                 max_per_mention: int = 8, max_candidates: int = 30, min_score: float = 0.02) -> None:
+        self.index = index
+        self.max_ngram = max_ngram
+        self.fuzzy_threshold = fuzzy_threshold
+        self.max_per_mention = max_per_mention
+        self.max_candidates = max_candidates
+        self.min_score = min_score
+        self._names = [key for _, key, _ in index.names]
+
+    def link(self, question: str) -> list[Candidate]:
+        words = token_spans(question)
+        found: dict[tuple[int, int], list[tuple[int, float]]] = {}  # span → (name index, match quality)
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + self.max_ngram) + 1):
+                gram = words[i:j]
+                if all(w[0] in STOPWORDS for w in gram) or gram[-1][0] in STOPWORDS:
+                    continue
+                key = " ".join(w[0] for w in gram)
+                hits = self._exact(key, gram)
+                if gram[0][0] in STOPWORDS:  # "the Lion King" only as a whole name
+                    if hits:
+                        found[(i, j)] = hits
+                    continue
+                if not hits and self._fuzzy_worthy(gram, key):
+                    hits = self._fuzzy(key, gram) + self._partial(key, gram)
+                if hits:
+                    found[(i, j)] = hits
+        return self._rank(question, words, found)
+
+    def _exact(self, key: str, gram) -> list[tuple[int, float]]:
+        hits = [(ni, 1.0) for ni in self.index.exact.get(key, ())]
+        if not hits and key.endswith("s") and len(key) > 4:  # "Oscars" → "Oscar"
+            hits = [(ni, 0.9) for ni in self.index.exact.get(key[:-1], ())]
+        acronym = len(gram) == 1 and gram[0][3].isupper() and len(key) >= 2
+        if not hits and (len(gram) > 1 or acronym or gram[0][3][:1].isupper()):
+            variants = self.index.variants.get(key, ())
+            if not variants and key.endswith("s"):
+                variants = self.index.variants.get(key[:-1], ())
+            # acronyms only for all-caps mentions; article-less forms for any name-like mention
+            hits = [(ni, 0.9) for ni in variants
+                    if acronym or not self._is_acronym_of(key, self.index.names[ni][1])]
+        return hits
+
+    @staticmethod
+    def _is_acronym_of(key: str, name: str) -> bool:
+        return " " not in key and len(name.split()) > 1 and not name.endswith(key)
+
+    def _partial(self, key: str, gram) -> list[tuple[int, float]]:
+        # the mention's words all inside a longer name: "Best Picture" → "Academy Award for Best Picture"
+        content = [w[0] for w in gram if w[0] not in STOPWORDS]
+        if not content or not all(w[3][:1].isupper() for w in gram if w[0] not in STOPWORDS):
+            return []
+        postings = sorted((self.index.postings.get(w, []) for w in content), key=len)
+        if not postings[0] or len(postings[0]) > 3000:
+            return []
+        common = set(postings[0]).intersection(*postings[1:])
+        out = []
+        for ni in common:
+            name_words = [w for w in self.index.names[ni][1].split() if w not in STOPWORDS]
+            if len(name_words) <= 7:
+                out.append((ni, 0.55 + 0.35 * len(content) / max(len(name_words), 1)))
+        return sorted(out, key=lambda h: h[1], reverse=True)[:30]
+
+    @staticmethod
+    def _fuzzy_worthy(gram, key: str) -> bool:
+        # fuzzy only for name-like n-grams: a capitalised word and enough letters to misspell
+        return len(key) >= 5 and any(w[3][:1].isupper() for w in gram) and gram[-1][0] not in STOPWORDS
+
+    def _fuzzy(self, key: str, gram) -> list[tuple[int, float]]:
+        # candidates share the gram's rarest non-stopword keyword (or a 4-letter prefix of it)
+        content = [w[0] for w in gram if w[0] not in STOPWORDS]
+        pool: set[int] = set()
+        rarest = min(content, key=lambda w: len(self.index.postings.get(w, ())) or 10**9)
+        pool.update(self.index.postings.get(rarest, ()))
+        if len(rarest) >= 5:
+            for kw in self.index.prefix_keywords(rarest[:4], limit=50):
+                pool.update(self.index.postings[kw])
+        if not pool or len(pool) > 5000:
+            return []
+        pool_list = list(pool)
+        choices = [self._names[ni] for ni in pool_list]
+        matches = process.extract(key, choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold, limit=10)
+        return [(pool_list[pos], score / 100 * 0.85) for _, score, pos in matches]
+
+    def _rank(self, question: str, words, found) -> list[Candidate]:
+        spans = sorted(found, key=lambda s: s[0] - s[1])  # longest first
+        candidates: list[Candidate] = []
+        covered: list[tuple[int, int]] = []
+        for (i, j) in spans:
+            start, end = words[i][1], words[j - 1][2]
+            mention = question[start:end]
+            inside_longer = any(a <= i and j <= b and (a, b) != (i, j) for a, b in covered)
+            best: dict[int, float] = {}
+            hits = found[(i, j)]
+            pops = [self.index.entities[self.index.names[ni][0]].popularity for ni, _ in hits]
+            total = sum(math.log1p(p) + 1 for p in pops)
+            for (ni, quality), pop in zip(hits, pops):
+                ei, _, alias = self.index.names[ni]
+                share = (math.log1p(pop) + 1) / total
+                score = self._score(words[i:j], quality, alias, share, pop, inside_longer)
+                best[ei] = max(best.get(ei, 0.0), score)
+            top = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[: self.max_per_mention]
+            kept = False
+            for ei, score in top:
+                if score >= self.min_score:
+                    e = self.index.entities[ei]
+                    candidates.append(Candidate(mention, start, end, e.id, e.label, e.description, round(score, 4)))
+                    kept = True
+            if kept and any(w[3][:1].isupper() for w in words[i:j]):
+                covered.append((i, j))
+        candidates.sort(key=lambda c: c.score, reverse=True)
+        return candidates[: self.max_candidates]
+
+    def _score(self, gram, quality: float, alias: bool, share: float, popularity: int, inside_longer: bool) -> float:
+        """A probability-like score from match quality, ambiguity and how name-like the mention is.
+
+        Hand-set weights, checked against Mintaka (scripts/eval_entity_linking.py prints the
+        reliability table): candidates scored ~p are right about p of the time.
+        """
+        capitalised = sum(w[3][:1].isupper() for w in gram) / len(gram)
+        name_like = 0.35 + 0.65 * capitalised
+        if len(gram) == 1 and capitalised == 0:
+            name_like *= 0.4  # a lone lower-case word ("film", "book") is rarely the entity asked about
+        prominence = 0.6 + 0.4 * math.log1p(popularity) / max(self.index.log_pop_max, 1.0)
+        logit = (3.0 * quality - (0.4 if alias else 0.0) + 2.2 * share + 1.5 * name_like + 1.0 * prominence
+                 + 0.25 * min(len(gram), 4) - (1.2 if inside_longer else 0.0) - 5.0)
+        return 1 / (1 + math.exp(-logit))
+
+
+class ReFinEDLinker:
+    """ReFinED (Amazon; pip install 'refined@git+https://github.com/amazon-science/ReFinED') as a backend.
+
+    It downloads its own Wikidata model (several GB) on first use and needs network access;
+    it cannot be installed in this offline environment. Enable it with::
+
+        pip install torch==2.13.0
+        pip install "refined @ git+https://github.com/amazon-science/ReFinED"
+        cnl2sparql link "QUESTION" --linker refined
+    """
+
+    def __init__(self, model_name: str = "questions_model", entity_set: str = "wikidata") -> None:
+        if importlib.util.find_spec("refined") is None:
+            raise OptionalDependencyMissing(
+                "the ReFinED linker", "refined",
+                'install it with `pip install "refined @ git+https://github.com/amazon-science/ReFinED"` '
+                "(needs network access to fetch its model), or use the built-in linker")
+        from refined.inference.processor import Refined
+
+        self.model = Refined.from_pretrained(model_name=model_name, entity_set=entity_set)
+
+    def link(self, question: str) -> list[Candidate]:
+        out = []
+        for span in self.model.process_text(question):
+            for qid, prob in (span.top_k_predicted_entities or [])[:5]:
+                if qid.wikidata_entity_id:
+                    out.append(Candidate(span.text, span.start, span.start + span.ln, qid.wikidata_entity_id,
+                                         qid.wikipedia_entity_title or "", "", round(float(prob), 4)))
+        return sorted(out, key=lambda c: c.score, reverse=True)
+
+
+def get_linker(name: str = "builtin", index: EntityIndex | None = None, **options):
+    if name == "builtin":
+        if index is None:
+            raise LinkingError("the built-in linker needs an entity index (build one from a store)")
+        return BuiltinLinker(index, **options)
+    if name == "refined":
+        return ReFinEDLinker(**options)
+    raise LinkingError(f"unknown linker {name!r}: use 'builtin' or 'refined'")

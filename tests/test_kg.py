@@ -1,0 +1,276 @@
+"""KG layer: embedded store vs. a real oxigraph server, errors and exit codes, rendering."""
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cnl.cli import main as cli_main
+from cnl.errors import (EndpointError, EndpointUnreachable, QueryRejected, QueryTimeout,
+                        SPARQLSyntaxError, StoreError)
+from cnl.kg import open_kg, parse_sparql
+from cnl.kg.embedded import EmbeddedKG
+from cnl.kg.remote import RemoteKG
+from tests.kg_fixtures import FlakyServer, OxigraphServer, SilentServer, free_port
+
+TINY_TTL = """\
+@prefix wd: <http://www.wikidata.org/entity/> .
+@prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix p: <http://www.wikidata.org/prop/> .
+@prefix ps: <http://www.wikidata.org/prop/statement/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix schema: <http://schema.org/> .
+wd:Q25191 rdfs:label "Christopher Nolan"@en ; skos:altLabel "Chris Nolan"@en ;
+    schema:description "British-American filmmaker"@en ; wdt:P31 wd:Q5 .
+wd:Q25188 rdfs:label "Inception"@en ; rdfs:label "Origine"@fr ; wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ;
+    p:P57 [ ps:P57 wd:Q25191 ] .
+wd:Q163872 rdfs:label "The Dark Knight"@en ; wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 .
+wd:Q429969 wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 .
+wd:Q11424 rdfs:label "film"@en .
+wd:Q5 rdfs:label "human"@en .
+wd:Q42 rdfs:label "Douglas Adams"@en ; wdt:P31 wd:Q5 .
+"""
+
+SAME_RESULT_QUERIES = [
+    "SELECT ?film WHERE { ?film wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 } ORDER BY ?film",
+    "SELECT ?film ?label WHERE { ?film wdt:P57 wd:Q25191 OPTIONAL { ?film rdfs:label ?label "
+    "FILTER(LANG(?label) = 'en') } } ORDER BY ?film",
+    "SELECT ?c (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 ?c } GROUP BY ?c ORDER BY ?c",
+    "SELECT ?film WHERE { ?film p:P57 ?st . ?st ps:P57 wd:Q25191 }",
+    "PREFIX e: <http://www.wikidata.org/entity/> SELECT ?s WHERE { ?s wdt:P31 e:Q5 } ORDER BY ?s",
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rdf") / "tiny.ttl"
+    path.write_text(TINY_TTL)
+    return path
+
+
+@pytest.fixture(scope="module")
+def embedded(tiny_file, tmp_path_factory):
+    kg = EmbeddedKG(tmp_path_factory.mktemp("store") / "s")
+    kg.load(tiny_file, progress=False)
+    yield kg
+    kg.close()
+
+
+@pytest.fixture(scope="module")
+def server(tiny_file, tmp_path_factory):
+    srv = OxigraphServer(tmp_path_factory.mktemp("oxi") / "db", tiny_file)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def remote(server):
+    return RemoteKG(server.query_url, update_endpoint=server.update_url, timeout=10)
+
+
+@pytest.mark.parametrize("sparql", SAME_RESULT_QUERIES)
+def test_embedded_and_server_agree(embedded, remote, sparql):
+    local, served = embedded.select(sparql), remote.select(sparql)
+    assert local.columns == served.columns
+    assert sorted(local.values(), key=str) == sorted(served.values(), key=str)
+    assert len(local) > 0
+
+
+def test_ask_and_labels_agree(embedded, remote):
+    q = "ASK { wd:Q25188 wdt:P57 wd:Q25191 }"
+    assert embedded.ask(q) is True and remote.ask(q) is True
+    assert embedded.ask("ASK { wd:Q42 wdt:P57 ?x }") is False
+    table = "SELECT ?film WHERE { ?film wdt:P57 wd:Q25191 }"
+    assert embedded.add_labels(embedded.select(table)).labels == remote.add_labels(remote.select(table)).labels
+    rendered = embedded.add_labels(embedded.select(table)).to_text()
+    assert "Inception (wd:Q25188)" in rendered and "wd:Q429969" in rendered  # unlabelled stays an id
+
+
+def test_renderings(embedded):
+    table = embedded.add_labels(embedded.select("SELECT ?film WHERE { ?film wdt:P57 wd:Q25191 } ORDER BY ?film"))
+    doc = json.loads(table.to_json())
+    assert doc["head"]["vars"] == ["film"]
+    assert {b["film"].get("label") for b in doc["results"]["bindings"]} >= {"Inception", "The Dark Knight"}
+    csv_lines = table.to_csv().splitlines()
+    assert csv_lines[0] == "film,filmLabel" and len(csv_lines) == 4
+
+
+def test_row_cap_truncates(tiny_file, tmp_path):
+    kg = EmbeddedKG(tmp_path / "s", max_rows=2)
+    kg.load(tiny_file, progress=False)
+    table = kg.select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }")
+    assert len(table) == 2 and table.truncated and "truncated" in table.to_text()
+
+
+def test_parse_detects_forms_and_updates():
+    assert parse_sparql("SELECT * WHERE { ?s ?p ?o }").form == "SELECT"
+    assert parse_sparql("ASK { ?s ?p ?o }").form == "ASK"
+    assert parse_sparql("PREFIX x: <http://x/> DELETE WHERE { ?s x:p ?o }").is_update
+    # a comment mentioning INSERT is not an update: the query is parsed, not grepped
+    assert not parse_sparql("# INSERT DATA { }\nSELECT * WHERE { ?s ?p ?o }").is_update
+    with pytest.raises(SPARQLSyntaxError, match="line 1, column"):
+        parse_sparql("SELECT ?x WHERE { ?x ?y }")
+
+
+@pytest.mark.parametrize("kg_name", ["embedded", "remote"])
+def test_update_refused_by_default(request, kg_name):
+    kg = request.getfixturevalue(kg_name)
+    with pytest.raises(QueryRejected, match="read-only"):
+        kg.query("INSERT DATA { wd:Q1 wdt:P1 wd:Q2 }")
+    assert not kg.ask("ASK { wd:Q1 wdt:P1 wd:Q2 }")
+
+
+def test_update_allowed_when_asked(server, tmp_path):
+    remote = RemoteKG(server.query_url, update_endpoint=server.update_url, allow_updates=True)
+    remote.query("INSERT DATA { wd:Q900 wdt:P900 wd:Q901 }")
+    assert remote.ask("ASK { wd:Q900 wdt:P900 wd:Q901 }")
+    local = EmbeddedKG(tmp_path / "s", allow_updates=True)
+    local.update("INSERT DATA { wd:Q900 wdt:P900 wd:Q901 }")
+    assert local.ask("ASK { wd:Q900 wdt:P900 wd:Q901 }")
+
+
+@pytest.mark.parametrize("kg_name", ["embedded", "remote"])
+def test_malformed_sparql(request, kg_name):
+    with pytest.raises(SPARQLSyntaxError):
+        request.getfixturevalue(kg_name).select("SELECT ?x WHERE { ?x wdt:P31 ")
+
+
+def test_server_side_syntax_error_is_specific(remote):
+    # parses as SPARQL 1.1 but oxigraph rejects the unknown prefix: the server's 400 is mapped
+    with pytest.raises(SPARQLSyntaxError, match="malformed"):
+        remote.select("SELECT ?x WHERE { ?x nosuchprefix:p ?y }")
+
+
+def test_endpoint_down():
+    kg = RemoteKG(f"http://127.0.0.1:{free_port()}/sparql", timeout=2)
+    with pytest.raises(EndpointUnreachable, match="cannot reach"):
+        kg.select("SELECT * WHERE { ?s ?p ?o }")
+
+
+def test_timeout():
+    silent = SilentServer()
+    try:
+        with pytest.raises(QueryTimeout, match="within 0.5 s"):
+            RemoteKG(silent.url, timeout=0.5, retries=0).select("SELECT * WHERE { ?s ?p ?o }")
+    finally:
+        silent.stop()
+
+
+def test_transient_errors_are_retried_with_backoff():
+    flaky = FlakyServer(failures=2, status=503)
+    try:
+        table = RemoteKG(flaky.url, retries=3, backoff=0.01).select("SELECT ?x WHERE { ?x ?p ?o }")
+        assert table.values() == [("ok",)] and flaky.requests == 3
+    finally:
+        flaky.stop()
+
+
+def test_permanent_errors_are_not_retried():
+    flaky = FlakyServer(failures=99, status=403)
+    try:
+        with pytest.raises(EndpointError, match="403"):
+            RemoteKG(flaky.url, retries=3, backoff=0.01).select("SELECT ?x WHERE { ?x ?p ?o }")
+        assert flaky.requests == 1
+    finally:
+        flaky.stop()
+
+
+def test_gzip_load_and_format_errors(tmp_path):
+    gz = tmp_path / "g.nt.gz"
+    with gzip.open(gz, "wt") as out:
+        out.write('<http://x/a> <http://x/b> "c" .\n<http://x/a> <http://x/b> "d" .\n')
+    assert EmbeddedKG(tmp_path / "s").load(gz, progress=False) == 2
+    (tmp_path / "g.txt").write_text("x")
+    with pytest.raises(StoreError, match="RDF format"):
+        EmbeddedKG(tmp_path / "s2").load(tmp_path / "g.txt", progress=False)
+    (tmp_path / "bad.nt").write_text("<http://x/a> <http://x/b> .\n")
+    with pytest.raises(StoreError, match="cannot load"):
+        EmbeddedKG(tmp_path / "s3").load(tmp_path / "bad.nt", progress=False)
+
+
+def test_open_kg_missing_store(tmp_path):
+    with pytest.raises(StoreError, match="no store"):
+        open_kg(store=tmp_path / "missing")
+
+
+# --- CLI: exit codes, no tracebacks ---------------------------------------------------------
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cnl", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_cli_load_and_query(tiny_file, tmp_path, capsys):
+    store = str(tmp_path / "store")
+    assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet"]) == 0
+    assert cli_main(["query", "SELECT ?film WHERE { ?film wdt:P57 wd:Q25191 }", "--store", store]) == 0
+    out = capsys.readouterr().out
+    assert "The Dark Knight (wd:Q163872)" in out and "(3 rows)" in out
+    assert cli_main(["query", "ASK { wd:Q25188 wdt:P57 wd:Q25191 }", "--store", store, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["boolean"] is True
+
+
+def test_cli_remote_csv(server, capsys):
+    assert cli_main(["query", "SELECT ?film WHERE { wd:Q25188 wdt:P57 ?film }", "--endpoint",
+                     server.query_url, "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith(",Christopher Nolan")
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["--endpoint", "http://127.0.0.1:{port}/sparql"], 11, "cannot reach"),
+    (["--store", "{tmp}/missing"], 17, "no store"),
+])
+def test_cli_connection_errors(args, code, message, tmp_path):
+    args = [a.format(port=free_port(), tmp=tmp_path) for a in args]
+    proc = run_cli("query", "SELECT * WHERE { ?s ?p ?o }", *args)
+    assert proc.returncode == code and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_timeout_malformed_and_update(server):
+    silent = SilentServer()
+    try:
+        proc = run_cli("query", "SELECT * WHERE { ?s ?p ?o }", "--endpoint", silent.url, "--timeout", "0.5")
+    finally:
+        silent.stop()
+    assert proc.returncode == 12 and "within 0.5 s" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("query", "SELECT ?x WHERE { ?x ?y }", "--endpoint", server.query_url)
+    assert proc.returncode == 14 and "malformed SPARQL" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("query", "DELETE WHERE { ?s ?p ?o }", "--endpoint", server.query_url)
+    assert proc.returncode == 13 and "read-only" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --- a few thousand real triples from the slice -----------------------------------------------
+
+
+@pytest.mark.data
+def test_slice_sample_same_results(shared_data, tmp_path):
+    sample = tmp_path / "sample.nt"
+    with gzip.open(shared_data / "wikidata" / "wikidata-slice.nt.gz", "rt") as src:
+        sample.write_text("".join(itertools.islice(src, 5000)))
+    local = EmbeddedKG(tmp_path / "store")
+    assert local.load(sample, progress=False) > 4000
+    srv = OxigraphServer(tmp_path / "oxi", sample)
+    try:
+        remote = RemoteKG(srv.query_url, timeout=10)
+        for q in ["SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p",
+                  "SELECT ?s ?o WHERE { ?s wdt:P31 ?o }",
+                  "SELECT ?st ?q ?v WHERE { ?st ?q ?v FILTER(STRSTARTS(STR(?q), STR(pq:))) }"]:
+            assert sorted(local.select(q).values(), key=str) == sorted(remote.select(q).values(), key=str)
+    finally:
+        srv.stop()
+
+
+def test_cli_run_compiles_and_executes(tiny_file, tmp_path, capsys):
+    pytest.importorskip("cnl.compiler.sparql")
+    store = str(tmp_path / "store")
+    assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet"]) == 0
+    assert cli_main(["run", "What has <P57:director> <Q25191:Christopher_Nolan>?", "--store", store]) == 0
+    out = capsys.readouterr().out  # the profile queries p:/ps: statements: only Inception has one here
+    assert "Inception (wd:Q25188)" in out and "(1 row)" in out
+    proc = run_cli("run", "which film has", "--store", store)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

@@ -1,0 +1,170 @@
+"""Entity/property search, the built-in linker, EntityMap and EL variants on a small graph."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cnl.cli import main as cli_main
+from cnl.errors import LinkingError, OptionalDependencyMissing
+from cnl.kg.embedded import EmbeddedKG
+from cnl.linking.el_variants import build_prompt, entity_labels, explicit_correct, postprocess
+from cnl.linking.entity_index import EntityIndex
+from cnl.linking.entity_map import EntityMap, ecai_candidates
+from cnl.linking.linker import BuiltinLinker, get_linker
+from cnl.linking.property_index import PropertyIndex
+
+TTL = """\
+@prefix wd: <http://www.wikidata.org/entity/> .
+@prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix schema: <http://schema.org/> .
+@prefix wikibase: <http://wikiba.se/ontology#> .
+wd:Q937 rdfs:label "Albert Einstein"@en ; skos:altLabel "Einstein"@en ; schema:description "physicist"@en ;
+    wdt:P31 wd:Q5 ; wdt:P27 wd:Q183 .
+wd:Q219546 rdfs:label "Albert Finney"@en ; wdt:P31 wd:Q5 .
+wd:Q1 rdfs:label "Carlos Alberto"@en .
+wd:Q2 rdfs:label "Peter Falk"@en .
+wd:Q25191 rdfs:label "Christopher Nolan"@en ; schema:description "British-American filmmaker"@en ; wdt:P31 wd:Q5 .
+wd:Q25188 rdfs:label "Inception"@en ; wdt:P57 wd:Q25191 ; wdt:P136 wd:Q3 ; wdt:P161 wd:Q4 .
+wd:Q44523 rdfs:label "Twilight"@en ; schema:description "novel by Stephenie Meyer"@en ; wdt:P50 wd:Q5 ; wdt:P31 wd:Q7725634 .
+wd:Q160071 rdfs:label "Twilight"@en ; schema:description "2008 film"@en .
+wd:Q155 rdfs:label "National Basketball Association"@en ; wdt:P31 wd:Q5 .
+wd:Q83495 rdfs:label "The Matrix"@en ; wdt:P31 wd:Q11424 .
+wd:Q183 rdfs:label "Germany"@en ; wdt:P31 wd:Q6256 .
+wd:P57 rdfs:label "director"@en ; skos:altLabel "directed by"@en ; wikibase:propertyType wikibase:WikibaseItem .
+wd:P27 rdfs:label "country of citizenship"@en ; skos:altLabel "citizenship"@en ; wikibase:propertyType wikibase:WikibaseItem .
+wd:P161 rdfs:label "cast member"@en ; skos:altLabel "starring"@en ; wikibase:propertyType wikibase:WikibaseItem .
+"""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("kg")
+    (folder / "g.ttl").write_text(TTL)
+    with EmbeddedKG(folder / "store") as kg:
+        kg.load(folder / "g.ttl", progress=False)
+    return folder / "store"
+
+
+@pytest.fixture(scope="module")
+def index(store):
+    with EmbeddedKG(store, read_only=True) as kg:
+        return EntityIndex.from_kg(kg)
+
+
+def test_prefix_keyword_search_ranks_like_grasp(index):
+    ranked = [e.label for e, _ in index.search("Albert E")]
+    assert ranked[0] == "Albert Einstein"
+    assert "Peter Falk" not in ranked and set(ranked[1:3]) == {"Albert Finney", "Carlos Alberto"}
+    assert [e.id for e, _ in index.search("einst")][0] == "Q937"  # alias and prefix
+
+
+def test_popularity_breaks_ties(index):
+    twilights = [e.id for e, _ in index.search("twilight")]
+    assert twilights[0] == "Q44523"  # more statements than the film in this graph
+
+
+def test_linker_finds_mentions_with_spans(index):
+    question = "Who directed Inception and was he born before Albert Einstein?"
+    cands = BuiltinLinker(index).link(question)
+    by_id = {}
+    for c in cands:  # best-scored candidate per entity
+        by_id.setdefault(c.id, c)
+    assert question[by_id["Q25188"].start:by_id["Q25188"].end] == "Inception"
+    assert by_id["Q937"].mention == "Albert Einstein" and 0 < by_id["Q937"].score <= 1
+    assert set(json.loads(json.dumps(cands[0].to_dict()))) == {"mention", "start", "end", "id", "label",
+                                                                "description", "score"}
+
+
+def test_linker_fuzzy_alias_acronym_and_article(index):
+    link = BuiltinLinker(index).link
+    assert "Q25191" in {c.id for c in link("films by Christopher Nolen")}  # typo
+    assert "Q937" in {c.id for c in link("What did Einstein discover?")}  # alias
+    assert "Q155" in {c.id for c in link("How many NBA teams are there?")}  # acronym
+    assert "Q83495" in {c.id for c in link("Which Matrix movie is the longest?")}  # without "The"
+
+
+def test_refined_backend_missing_is_clear():
+    with pytest.raises(OptionalDependencyMissing, match="refined"):
+        get_linker("refined")
+    with pytest.raises(LinkingError):
+        get_linker("nope")
+
+
+def test_property_search_exact_and_alias(store):
+    with EmbeddedKG(store, read_only=True) as kg:
+        props = PropertyIndex.from_kg(kg)
+    assert props.search("director", semantic=False)[0][0].id == "P57"
+    assert props.search("starring", semantic=False)[0] == (props.properties[2], 0.95)
+
+
+def test_entity_map_unique_keys_and_threshold(tmp_path):
+    emap = EntityMap().add_pairs([("Twilight", "Q44523"), ("Twilight", "Q160071"), ("Twilight", "Q44523"),
+                                  ("Twilight", "Q1")])
+    assert emap.label_to_qid == {"Twilight": "Q44523", "Twilight 2": "Q160071", "Twilight 3": "Q1"}
+    emap.add_candidates([{"ID": "Q19020", "Label": "Academy Awards", "Probability": 0.6452},
+                         {"ID": "Q9", "Label": "Noise", "Probability": 0.05}])
+    assert "Academy Awards" in emap and "Noise" not in emap
+    emap.save(tmp_path / "m.json")
+    assert EntityMap.load(tmp_path / "m.json").label_to_qid == emap.label_to_qid
+
+
+def test_ecai_candidates_parse():
+    prompt = ("Question: x\nEntities: [{'ID': 'Q15920', 'Label': 'Metallica', 'Description': 'band', "
+              "'Probability': 0.982}]\n\n###\n\n")
+    assert ecai_candidates(prompt)[0]["ID"] == "Q15920"
+
+
+def test_prompts_follow_figures_3_and_4():
+    cands = [{"mention": "Jon Favreau", "id": "Q295964", "label": "Jon Favreau",
+              "description": "American actor and filmmaker (born 1966)", "score": 1.0}]
+    label_prompt = build_prompt("Which Iron Man movie was not directed by Jon Favreau?", cands)
+    assert "convert from Natural Question to SQUALL query" in label_prompt
+    assert ("For the text span Jon Favreau the candidates within square brackets are below:\n"
+            "[The entity <Jon Favreau>, an American actor and filmmaker (born 1966), was identified with a "
+            "probability 1]") in label_prompt
+    assert label_prompt.rstrip().endswith("###Answer:")
+    assert "<Q295964>" in build_prompt("q", cands, style="id", language="SPARQL")
+    assert "Entity Linking Information:\n" not in build_prompt("q", cands, variant="explicit")
+
+
+def test_entity_labels_in_both_notations():
+    assert [l for *_, l in entity_labels("which [film] has <director> [Jon Favreau]?")] == ["film", "Jon Favreau"]
+    ecai = "What is the 4th earliest <P577:publication_date> of a <part> of the <list> of <Metallica>?"
+    assert [l for *_, l in entity_labels(ecai, "ecai")] == ["Metallica"]
+    assert [l for *_, l in entity_labels("Which <Film> has <P57:director> <Jon_Favreau>?", "ecai")] == ["Jon Favreau"]
+
+
+def test_explicit_correction_keeps_exact_keys_without_embeddings():
+    emap = EntityMap().add_pairs([("Jon Favreau", "Q295964")])
+    assert postprocess("none", "x [Jon Favrau]") == "x [Jon Favrau]"
+    assert explicit_correct("which [Jon Favreau]", emap) == "which [Jon Favreau]"
+
+
+@pytest.mark.slow
+def test_explicit_correction_with_embeddings():
+    pytest.importorskip("sentence_transformers")
+    emap = EntityMap().add_pairs([("Jon Favreau", "Q295964"), ("Academy Award for Best Actress", "Q103618"),
+                                  ("Metallica", "Q15920")])
+    fixed = explicit_correct("At which <P585:point_in_time> <Jon_Favro> <P166:award_received> "
+                             "<Academy_Award_Best_Actress>?", emap, notation="ecai")
+    assert "<Jon_Favreau>" in fixed and "<Academy_Award_for_Best_Actress>" in fixed
+
+
+def test_cli_link_json(store, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CNL_CACHE_DIR", str(tmp_path / "cache"))
+    assert cli_main(["link", "Who directed Inception?", "--store", str(store), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out[0]["id"] == "Q25188" and out[0]["mention"] == "Inception"
+    assert any((tmp_path / "cache").rglob("entities.json"))  # built on first use, cached
+
+
+def test_cli_link_refined_missing_exit_code(store):
+    proc = subprocess.run([sys.executable, "-m", "cnl", "link", "x", "--store", str(store), "--linker", "refined"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == OptionalDependencyMissing.exit_code and "refined" in proc.stderr
+    assert "Traceback" not in proc.stderr
