@@ -28,13 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:  # a missing dependency inside the module is a real error
-                raise
-            continue  # a command listed before its module landed on this branch
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 
