@@ -105,11 +105,11 @@ class EntityMap:
         if not self.label_to_qid:
             raise LinkingError("the EntityMap is empty: nothing to correct labels against")
         keys = self.keys()
-        if self._vectors is None:
-            self._vectors = embed_cached(keys, cache_file)
         out: list[tuple[str, float] | None] = [(l, 1.0) if l in self.label_to_qid else None for l in labels]
         todo = [i for i, o in enumerate(out) if o is None]
-        if todo:
+        if todo:  # exact keys need no embeddings (nor the model)
+            if self._vectors is None:
+                self._vectors = embed_cached(keys, cache_file)
             sims = embed([labels[i] for i in todo]) @ self._vectors.T
             for row, i in enumerate(todo):
                 best = int(sims[row].argmax())
