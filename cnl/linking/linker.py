@@ -54,33 +54,42 @@ class BuiltinLinker:
         for i in range(len(words)):
             for j in range(i + 1, min(len(words), i + self.max_ngram) + 1):
                 gram = words[i:j]
-                if all(w[0] in STOPWORDS for w in gram) or gram[-1][0] in STOPWORDS:
+                if all(_is_stop(w) for w in gram) or _is_stop(gram[-1]):
                     continue
                 key = " ".join(w[0] for w in gram)
                 hits = self._exact(key, gram)
-                if gram[0][0] in STOPWORDS:  # "the Lion King" only as a whole name
+                if _is_stop(gram[0]):  # "the Lion King" only as a whole name
                     if hits:
                         found[(i, j)] = hits
                     continue
                 if not hits and self._fuzzy_worthy(gram, key):
                     hits = self._fuzzy(key, gram) + self._partial(key, gram)
+                elif hits:
+                    # "Harry Potter" may mean "Harry Potter film series": longer names that
+                    # contain the mention stay candidates, ranked below the exact matches.
+                    exact = {ni for ni, _ in hits}
+                    hits = hits + [(ni, q * 0.9) for ni, q in self._partial(key, gram) if ni not in exact][:4]
                 if hits:
                     found[(i, j)] = hits
         return self._rank(question, words, found)
 
     def _exact(self, key: str, gram) -> list[tuple[int, float]]:
-        hits = [(ni, 1.0) for ni in self.index.exact.get(key, ())]
-        if not hits and key.endswith("s") and len(key) > 4:  # "Oscars" → "Oscar"
-            hits = [(ni, 0.9) for ni in self.index.exact.get(key[:-1], ())]
         acronym = len(gram) == 1 and gram[0][3].isupper() and len(key) >= 2
-        if not hits and (len(gram) > 1 or acronym or gram[0][3][:1].isupper()):
-            variants = self.index.variants.get(key, ())
-            if not variants and key.endswith("s"):
-                variants = self.index.variants.get(key[:-1], ())
-            # acronyms only for all-caps mentions; article-less forms for any name-like mention
-            hits = [(ni, 0.9) for ni in variants
-                    if acronym or not self._is_acronym_of(key, self.index.names[ni][1])]
-        return hits
+        name_like = len(gram) > 1 or acronym or gram[0][3][:1].isupper()
+
+        def lookup(k: str, quality: float) -> list[tuple[int, float]]:
+            found = [(ni, quality) for ni in self.index.exact.get(k, ())]
+            if name_like:
+                # article-less forms ("Oscars" for "The Oscars"); acronyms only for all-caps mentions
+                found += [(ni, quality * 0.9) for ni in self.index.variants.get(k, ())
+                          if acronym or not self._is_acronym_of(k, self.index.names[ni][1])]
+            return found
+
+        hits = lookup(key, 1.0)
+        if not hits and key.endswith("s") and len(key) > 4:  # "Oscars" → "Oscar"
+            hits = lookup(key[:-1], 0.9)
+        seen: set[int] = set()
+        return [(ni, q) for ni, q in hits if not (ni in seen or seen.add(ni))]
 
     @staticmethod
     def _is_acronym_of(key: str, name: str) -> bool:
@@ -89,7 +98,7 @@ class BuiltinLinker:
     def _partial(self, key: str, gram) -> list[tuple[int, float]]:
         # the mention's words all inside a longer name: "Best Picture" → "Academy Award for Best Picture"
         content = [w[0] for w in gram if w[0] not in STOPWORDS]
-        if not content or not all(w[3][:1].isupper() for w in gram if w[0] not in STOPWORDS):
+        if not content or not all(w[3][:1].isupper() or w[3][:1].isdigit() for w in gram if w[0] not in STOPWORDS):
             return []
         postings = sorted((self.index.postings.get(w, []) for w in content), key=len)
         if not postings[0] or len(postings[0]) > 3000:
@@ -166,6 +175,11 @@ class BuiltinLinker:
         logit = (3.0 * quality - (0.4 if alias else 0.0) + 2.2 * share + 1.5 * name_like + 1.0 * prominence
                  + 0.25 * min(len(gram), 4) - (1.2 if inside_longer else 0.0) - 5.0)
         return 1 / (1 + math.exp(-logit))
+
+
+def _is_stop(word) -> bool:
+    """A stopword, unless written in capitals: "US" and the pieces of "U.S." are names."""
+    return word[0] in STOPWORDS and not word[3].isupper()
 
 
 class ReFinEDLinker:
