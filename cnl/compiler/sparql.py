@@ -51,28 +51,7 @@ def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:
             )
         return replace(term, id=resolver.resolve(term.label, kind, term.span))
 
-    return _map_terms(query, fix)
-
-
-def _map_terms(node, fn):
-    if isinstance(node, (ir.Entity, ir.Class, ir.Property)):
-        return fn(node)
-    if isinstance(node, tuple):
-        return tuple(_map_terms(n, fn) for n in node)
-    if hasattr(node, "__dataclass_fields__"):
-        changes = {}
-        for name in node.__dataclass_fields__:
-            if name == "span":
-                continue
-            value = getattr(node, name)
-            new = _map_terms(value, fn)
-            if new is not value:
-                changes[name] = new
-        return replace(node, **changes) if changes else node
-    return node
-
-
-# ------------------------------------------------------------------------------ literals
+    return ir.map_terms(query, fix)
 
 
 def sparql_string(value: str) -> str:

@@ -15,6 +15,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from cnl.compiler.profile import WIKIDATA_PREFIXES
 from cnl.data.paths import data_dir as _default_data_dir
 from cnl.errors import DataError
 
@@ -179,18 +180,8 @@ def load_all(data_dir: str | Path | None = None) -> list[EcaiRecord]:
 # ---------------------------------------------------------------------------------------
 # gold SPARQL normalization
 
-PREFIXES = {
-    "wd": "http://www.wikidata.org/entity/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "schema": "http://schema.org/",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "wikibase": "http://wikiba.se/ontology#",
-}
+# The Wikidata prefixes the compiler declares, plus wikibase: (used by some gold queries).
+PREFIXES = {**WIKIDATA_PREFIXES, "wikibase": "http://wikiba.se/ontology#"}
 PREFIX_HEADER = "".join(f"PREFIX {k}: <{v}>\n" for k, v in PREFIXES.items())
 
 _KEYWORDS = (

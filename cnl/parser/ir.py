@@ -14,7 +14,7 @@ Source positions are kept on terms (``span``) for error messages but never compa
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Union
 
 # ------------------------------------------------------------------------------- terms
@@ -286,6 +286,26 @@ def walk(node):
     elif isinstance(node, tuple):
         for item in node:
             yield from walk(item)
+
+
+def map_terms(node, fn):
+    """``node`` with every Entity, Class and Property replaced by ``fn(term)``; unchanged
+    sub-trees are shared, not copied."""
+    if isinstance(node, (Entity, Class, Property)):
+        return fn(node)
+    if isinstance(node, tuple):
+        return tuple(map_terms(n, fn) for n in node)
+    if is_dataclass(node):
+        changes = {}
+        for f in fields(node):
+            if f.name == "span":
+                continue
+            value = getattr(node, f.name)
+            new = map_terms(value, fn)
+            if new is not value:
+                changes[f.name] = new
+        return replace(node, **changes) if changes else node
+    return node
 
 
 def terms(node):

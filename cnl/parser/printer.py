@@ -401,22 +401,6 @@ def for_notation(node, notation: str, *, id_labels: bool = True):
             return replace(term, label=None)
         return term
 
-    return _map_terms(node, strip)
+    return ir.map_terms(node, strip)
 
 
-def _map_terms(node, fn):
-    if isinstance(node, (ir.Entity, ir.Class, ir.Property)):
-        return fn(node)
-    if isinstance(node, tuple):
-        return tuple(_map_terms(n, fn) for n in node)
-    if hasattr(node, "__dataclass_fields__"):
-        changes = {}
-        for name in node.__dataclass_fields__:
-            if name == "span":
-                continue
-            value = getattr(node, name)
-            new = _map_terms(value, fn)
-            if new is not value:
-                changes[name] = new
-        return replace(node, **changes) if changes else node
-    return node
