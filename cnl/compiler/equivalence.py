@@ -27,24 +27,14 @@ from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql.parserutils import CompValue
 
+from cnl.compiler.profile import WDQS_PREFIXES
 from cnl.errors import SPARQLParseError
 
 DEFAULT_LIMIT = 200
 _MAX_BRANCHES = 64  # individualisation leaves tried before settling for the first (symmetric BGPs)
 
-_PREFIXES = {
-    "http://www.wikidata.org/entity/": "wd:",
-    "http://www.wikidata.org/prop/direct/": "wdt:",
-    "http://www.wikidata.org/prop/statement/": "ps:",
-    "http://www.wikidata.org/prop/qualifier/": "pq:",
-    "http://www.wikidata.org/prop/": "p:",
-    "http://www.w3.org/2000/01/rdf-schema#": "rdfs:",
-    "http://www.w3.org/2001/XMLSchema#": "xsd:",
-    "http://www.w3.org/1999/02/22-rdf-syntax-ns#": "rdf:",
-    "http://schema.org/": "schema:",
-    "http://www.w3.org/2004/02/skos/core#": "skos:",
-    "http://wikiba.se/ontology#": "wikibase:",
-}
+# IRI base -> "prefix:", longest first so that .../prop/direct/ wins over .../prop/.
+_PREFIXES = {iri: f"{short}:" for short, iri in sorted(WDQS_PREFIXES.items(), key=lambda kv: -len(kv[1]))}
 WIKIDATA_PREFIXES = "".join(
     f"PREFIX {short} <{iri}>\n" for iri, short in _PREFIXES.items() if short != "rdf:"
 )

@@ -7,24 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cnl.compiler.profile import WDQS_PREFIXES
 from cnl.errors import SPARQLSyntaxError
 
 # The prefixes Wikidata's query service predefines; queries written for it rarely declare them.
-WIKIDATA_PREFIXES: dict[str, str] = {
-    "wd": "http://www.wikidata.org/entity/",
-    "wds": "http://www.wikidata.org/entity/statement/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-    "wikibase": "http://wikiba.se/ontology#",
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "schema": "http://schema.org/",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "owl": "http://www.w3.org/2002/07/owl#",
-}
+WIKIDATA_PREFIXES: dict[str, str] = WDQS_PREFIXES
 
 SELECT, ASK, CONSTRUCT, DESCRIBE, UPDATE = "SELECT", "ASK", "CONSTRUCT", "DESCRIBE", "UPDATE"
 _FORMS = {"SelectQuery": SELECT, "AskQuery": ASK, "ConstructQuery": CONSTRUCT, "DescribeQuery": DESCRIBE}

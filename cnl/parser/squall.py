@@ -67,7 +67,7 @@ class SquallLexer(Lexer):
             if kind == "WORD":
                 kind = keywords.get(value.lower(), "WORD")
             elif kind == "ANGLE":
-                ident = ID_RE.match(unescape(value[1:-1]))
+                ident = ID_RE.match(value[1:-1])  # raw: <\P1> is a label
                 if ident:
                     kind = "ENT" if ident.group(1) == "Q" else "PROP"
                 else:

@@ -27,10 +27,12 @@ def unescape(text: str) -> str:
 
 
 def escape(text: str, closer: str) -> str:
-    """Escape a label for ``<...>`` (closer ``>``) or ``[...]`` (closer ``]``)."""
+    """Escape a label for ``<...>`` (closer ``>``) or ``[...]`` (closer ``]``). A label that
+    reads as an ID (``P1``) gets a leading backslash so that it stays a label."""
     text = text.replace("\\", "\\\\")
     if closer == ">":
-        return text.replace(">", "\\>").replace("<", "\\<")
+        text = text.replace(">", "\\>").replace("<", "\\<")
+        return "\\" + text if ID_RE.match(text) else text
     return text.replace("]", "\\]").replace("[", "\\[")
 
 
@@ -47,15 +49,19 @@ def detect_notation(text: str) -> str:
             return "label"
         if match.group(1) is not None:
             angles.append(match.group(1))
-    if angles and all(ID_RE.match(unescape(t)) for t in angles):
+    if angles and all(ID_RE.match(t) for t in angles):
         return "id"
     return "ecai"
 
 
 def split_angle(inner: str, notation: str) -> tuple[str | None, str | None, str | None]:
-    """``P57:director`` -> (``P57``, ``director``, ``P``); ``Jon_Favreau`` -> (None, ``Jon Favreau``, None)."""
-    inner = unescape(inner)
+    """``P57:director`` -> (``P57``, ``director``, ``P``); ``Jon_Favreau`` -> (None, ``Jon Favreau``, None).
+
+    IDs are recognised on the raw text, so ``<\\P1>`` is the label "P1", not the ID P1."""
     match = ID_RE.match(inner)
+    inner = unescape(inner)
+    if match:
+        match = ID_RE.match(inner)
     if match:
         prefix, number, label = match.groups()
         if label is not None:
