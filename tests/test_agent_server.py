@@ -17,9 +17,14 @@ TTL = """\
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix schema: <http://schema.org/> .
 @prefix wikibase: <http://wikiba.se/ontology#> .
+@prefix p: <http://www.wikidata.org/prop/> .
+@prefix ps: <http://www.wikidata.org/prop/statement/> .
+@prefix wds: <http://www.wikidata.org/entity/statement/> .
 wd:Q25191 rdfs:label "Christopher Nolan"@en ; schema:description "British-American filmmaker"@en ; wdt:P31 wd:Q5 .
 wd:Q25188 rdfs:label "Inception"@en ; wdt:P57 wd:Q25191 ; wdt:P31 wd:Q11424 .
 wd:Q190525 rdfs:label "Memento"@en ; wdt:P57 wd:Q25191 ; wdt:P31 wd:Q11424 .
+wd:Q25188 p:P57 wds:Q25188-1 . wds:Q25188-1 ps:P57 wd:Q25191 .
+wd:Q190525 p:P57 wds:Q190525-1 . wds:Q190525-1 ps:P57 wd:Q25191 .
 wd:Q11424 rdfs:label "film"@en .
 wd:Q5 rdfs:label "human"@en .
 wd:P57 rdfs:label "director"@en ; wikibase:propertyType wikibase:WikibaseItem .
