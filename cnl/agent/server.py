@@ -120,6 +120,9 @@ class Dataset:
         else:
             self.toolbox = Toolbox(open_kg(endpoint=config.endpoint, max_rows=max_rows),
                                    kg_profile=config.kg, profile_options=dict(config.profile))
+        # built now, not by the first requests racing for them: the lexicon and the LALR tables
+        _ = self.toolbox.lexicon
+        self.compile("What has <P57> <Q25191>?")
 
     def compile(self, cnl: str) -> str:
         import cnl as api

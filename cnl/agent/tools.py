@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import threading
 import types
 import typing
 from dataclasses import asdict, dataclass, field
@@ -199,6 +200,7 @@ class Toolbox:
         self._translator = translator
         self.options = options or ToolboxOptions(**option_values)
         self.known: set[str] = set(ALWAYS_KNOWN)
+        self._lexicon_lock = threading.Lock()
         self._property_by_id = {p.id: p for p in properties.properties} if properties is not None else {}
 
     @classmethod
@@ -290,19 +292,24 @@ class Toolbox:
     def lexicon(self):
         """Labels of the indexed entities and properties, so CNL may name them as ``[label]``."""
         if self._lexicon is None and (self.entities is not None or self.properties is not None):
-            from cnl.linking.lexicon import Lexicon
-
-            lexicon = Lexicon()
-            for entity in (self.entities.entities if self.entities is not None else ()):
-                lexicon.add(entity.label, entity.id, description=entity.description or None)
-                for alias in entity.aliases:
-                    lexicon.add(alias, entity.id, primary=False)
-            for prop in (self.properties.properties if self.properties is not None else ()):
-                lexicon.add(prop.label, prop.id, kind="property", description=prop.description or None)
-                for alias in prop.aliases:
-                    lexicon.add(alias, prop.id, kind="property", primary=False)
-            self._lexicon = lexicon
+            with self._lexicon_lock:
+                if self._lexicon is None:
+                    self._lexicon = self._build_lexicon()
         return self._lexicon
+
+    def _build_lexicon(self):
+        from cnl.linking.lexicon import Lexicon
+
+        lexicon = Lexicon()
+        for entity in (self.entities.entities if self.entities is not None else ()):
+            lexicon.add(entity.label, entity.id, description=entity.description or None)
+            for alias in entity.aliases:
+                lexicon.add(alias, entity.id, primary=False)
+        for prop in (self.properties.properties if self.properties is not None else ()):
+            lexicon.add(prop.label, prop.id, kind="property", description=prop.description or None)
+            for alias in prop.aliases:
+                lexicon.add(alias, prop.id, kind="property", primary=False)
+        return lexicon
 
     def _remember(self, iris) -> None:
         self.known.update(_known_key(i) for i in iris)
