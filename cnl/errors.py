@@ -187,3 +187,42 @@ class OptionalDependencyMissing(CNLError):
         self.package = package
         msg = f"{feature} needs the optional package {package!r}, which is not installed"
         super().__init__(msg + (f"; {hint}" if hint else ""))
+
+
+# --- Agent tools, agent loop and servers (cnl.agent). Exit codes 50-59 are reserved for this layer. ---
+
+
+class AgentError(CNLError):
+    """An agent run that could not be carried out (bad configuration, no answer)."""
+
+    exit_code = 50
+
+
+class ToolCallError(AgentError):
+    """A tool call naming an unknown tool or giving arguments that do not fit its schema."""
+
+    exit_code = 51
+
+
+class ModelEndpointError(AgentError):
+    """The chat-completions endpoint could not be reached or answered with an error."""
+
+    exit_code = 52
+
+
+class ServerConfigError(AgentError):
+    """A server or agent configuration (datasets, file, options) that cannot be used."""
+
+    exit_code = 53
+
+
+class TranslatorUnavailable(AgentError):
+    """The learned parser (cnl.translate) is not installed or has no model to load."""
+
+    exit_code = 54
+
+
+class UnknownIRIError(AgentError):
+    """An IRI used in a query that no earlier tool call showed (know-before-use)."""
+
+    exit_code = 55

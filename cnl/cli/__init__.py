@@ -17,6 +17,9 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_compile",
     "cnl.cli.cmd_kg",
     "cnl.cli.cmd_link",
+    "cnl.cli.cmd_agent",
+    "cnl.cli.cmd_serve",
+    "cnl.cli.cmd_mcp",
 ]
 
 

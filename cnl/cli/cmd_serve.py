@@ -1,0 +1,41 @@
+"""`cnl2sparql serve`: the HTTP API (Text2SPARQL contract, compile, run, tools, health)."""
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("serve", help="serve the Text2SPARQL / compile / run / tools HTTP API")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", help="JSON configuration: datasets by IRI and limits (see docs/agent.md)")
+    source.add_argument("--store", help="serve one embedded store as a single dataset")
+    parser.add_argument("--dataset", default=None,
+                        help="the IRI of the --store dataset (default: http://www.wikidata.org/)")
+    parser.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback only)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--timeout", type=float, default=None, help="seconds per request (default 30)")
+    parser.add_argument("--fallback-status", type=int, default=None,
+                        help="HTTP status of /text2sparql when no query can be produced (default 503)")
+    parser.add_argument("--log-level", default="info")
+    parser.set_defaults(func=run)
+
+
+def config_from_args(args):
+    from cnl.agent.server import DEFAULT_DATASET, ServerConfig
+
+    if args.config:
+        config = ServerConfig.from_file(args.config)
+    else:
+        iri = args.dataset or DEFAULT_DATASET
+        config = ServerConfig.from_dict({"datasets": {iri: {"store": args.store}}})
+    if args.timeout is not None:
+        config.timeout_s = args.timeout
+    if args.fallback_status is not None:
+        config.fallback_status = args.fallback_status
+    config.validate()
+    return config
+
+
+def run(args) -> int:
+    from cnl.agent.server import serve
+
+    serve(config_from_args(args), host=args.host, port=args.port, log_level=args.log_level)
+    return 0
