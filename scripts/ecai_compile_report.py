@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - start
     total = len(results)
     by_status = collections.Counter(r.status for r in results)
-    by_kind = collections.Counter(r.kind for r in results if r.status != "equivalent")
+    by_kind = collections.Counter(r.kind for r in results if r.status == "mismatch")
     parsed = total - by_status["rejected"]
     with_gold = sum(1 for r in results if r.status in ("equivalent", "mismatch"))
     equivalent = by_status["equivalent"]
@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     print()
     print("mismatches by class:", dict(by_kind))
     causes = collections.Counter(
-        (r.kind, r.cause.split(":")[0].split("(")[0].strip()) for r in results if r.status != "equivalent")
+        (r.kind, r.cause.split(":")[0].split("(")[0].strip()) for r in results if r.status == "mismatch")
     for (kind, cause), n in causes.most_common():
         print(f"  {n:4d}  {kind:16s} {cause}")
 

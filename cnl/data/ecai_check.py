@@ -41,16 +41,16 @@ def check_record(record: EcaiRecord) -> RecordResult:
     try:
         query = parse_squall(record.squall)
     except CNLSyntaxError as err:
-        reason = str(err).splitlines()[0]
-        if err.hint:
-            reason += f" ({err.hint})"
-        return RecordResult(record, "rejected", reason, "gold error")
+        reason = err.hint or err.reason
+        if err.token:
+            reason += f" (at {err.token!r}, column {err.column})"
+        return RecordResult(record, "rejected", reason, "malformed SQUALL")
     if record.sparql_raw is None:
-        return RecordResult(record, "no-gold", "the data has no SPARQL for this question", "gold error")
+        return RecordResult(record, "no-gold", "the data has no SPARQL for this question", "no usable gold")
     try:
         gold = normalize_gold_sparql(record.sparql_raw)
     except CNLError as err:
-        return RecordResult(record, "no-gold", f"gold SPARQL unusable: {err}", "gold error")
+        return RecordResult(record, "no-gold", f"gold SPARQL unusable: {err}", "no usable gold")
     try:
         alignment = align(query, gold, record.candidates)
     except CNLError as err:
