@@ -1,0 +1,740 @@
+"""SPARQL -> IR: the decompiler (the compiler's inverse on the queries CNL can express).
+
+The query is parsed with rdflib's parser and algebra, flattened into nested groups (triples,
+filters, OPTIONAL, UNION, MINUS, VALUES), and Wikidata statements are folded into edges
+(``wdt:P`` shortcuts, or ``p:P``/``ps:P``/``pq:Q`` through a blank node or a variable). The
+triple graph must then be a tree rooted at the focus variable: each variable becomes a
+quantified noun phrase (``a <P>``, a class noun for ``wdt:P31 wd:C``), each edge a statement
+with its qualifiers, each constant a ``Ref``. :func:`decompile_to_ir` also returns the profile
+options (``statements``, ``projection``, ``default_limit``, ``subclasses``) under which the IR
+compiles back to an equivalent query. Anything else raises :class:`UnsupportedSPARQLError`
+naming the construct.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rdflib import BNode, Literal, URIRef, Variable
+from rdflib.namespace import XSD
+from rdflib.paths import MulPath, SequencePath
+from rdflib.plugins.sparql.parserutils import CompValue
+
+from cnl.compiler.equivalence import _with_prefixes
+from cnl.compiler.profile import WDQS_PREFIXES
+from cnl.errors import SPARQLParseError, UnsupportedSPARQLError
+from cnl.parser import ir
+
+_WD = WDQS_PREFIXES["wd"]
+_WDT = WDQS_PREFIXES["wdt"]
+_P = WDQS_PREFIXES["p"]
+_PS = WDQS_PREFIXES["ps"]
+_PQ = WDQS_PREFIXES["pq"]
+_QID = re.compile(r"^Q[1-9][0-9]*$")
+_PID = re.compile(r"^P[1-9][0-9]*$")
+_YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
+_INTEGER = {XSD.integer, XSD.int, XSD.long, XSD.short, XSD.nonNegativeInteger, XSD.positiveInteger}
+_DECIMAL = {XSD.decimal, XSD.double, XSD.float}
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=", "!=": "!="}
+_PRESENTATION_SERVICE = URIRef("http://wikiba.se/ontology#label")
+
+
+# ------------------------------------------------------------------------------ flat groups
+
+
+@dataclass
+class _Group:
+    """One group graph pattern, flattened (joins merged)."""
+
+    triples: list = field(default_factory=list)
+    filters: list = field(default_factory=list)
+    optionals: list = field(default_factory=list)
+    unions: list = field(default_factory=list)  # list of lists of _Group
+    minus: list = field(default_factory=list)
+    values: list = field(default_factory=list)  # (var, [terms])
+
+
+def _short(iri) -> str:
+    for name, base in sorted(WDQS_PREFIXES.items(), key=lambda kv: -len(kv[1])):
+        if str(iri).startswith(base):
+            return f"{name}:{str(iri)[len(base):]}"
+    return f"<{iri}>"
+
+
+def _flatten(node, group: _Group) -> None:
+    name = getattr(node, "name", None)
+    if name == "BGP":
+        group.triples.extend(node.triples)
+    elif name == "Join":
+        _flatten(node.p1, group)
+        _flatten(node.p2, group)
+    elif name == "LeftJoin":
+        _flatten(node.p1, group)
+        inner = _Group()
+        _flatten(node.p2, inner)
+        if getattr(node.expr, "name", None) != "TrueFilter":
+            inner.filters.append(node.expr)
+        group.optionals.append(inner)
+    elif name == "Filter":
+        _flatten(node.p, group)
+        group.filters.append(node.expr)
+    elif name == "Union":
+        branches, stack = [], [node]
+        while stack:
+            n = stack.pop()
+            if getattr(n, "name", None) == "Union":
+                stack += [n.p2, n.p1]
+            else:
+                branch = _Group()
+                _flatten(n, branch)
+                branches.append(branch)
+        group.unions.append(branches)
+    elif name == "Minus":
+        _flatten(node.p1, group)
+        inner = _Group()
+        _flatten(node.p2, inner)
+        group.minus.append(inner)
+    elif name == "ToMultiSet":
+        _flatten(node.p, group)
+    elif name == "values":
+        columns = {k for row in node.res for k in row}
+        if len(columns) != 1:
+            raise UnsupportedSPARQLError("VALUES over several variables")
+        (var,) = columns
+        group.values.append((var, [row[var] for row in node.res]))
+    elif name == "Extend":
+        raise UnsupportedSPARQLError("BIND", _bind_detail(node.expr))
+    elif name == "ServiceGraphPattern":
+        if node.term != _PRESENTATION_SERVICE:
+            raise UnsupportedSPARQLError("SERVICE", _short(node.term))
+        # SERVICE wikibase:label only adds label columns: presentation, dropped.
+    elif name in ("Project", "Slice", "Distinct", "Reduced", "OrderBy", "Group", "AggregateJoin"):
+        raise UnsupportedSPARQLError("a sub-query (nested SELECT)")
+    elif name == "Graph":
+        raise UnsupportedSPARQLError("GRAPH")
+    else:
+        raise UnsupportedSPARQLError(f"the pattern {name}")
+
+
+def _bind_detail(expr) -> str:
+    vars_ = {v for v in _vars(expr)}
+    if getattr(expr, "name", "") in ("AdditiveExpression", "MultiplicativeExpression") and len(vars_) >= 2:
+        return "arithmetic over two variables"
+    return "only filters and statements can be written in CNL"
+
+
+def _vars(obj) -> set:
+    """Every variable named in an expression or pattern (rdflib's CompValue trees)."""
+    out: set = set()
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, Variable):
+            out.add(o)
+        elif isinstance(o, CompValue):
+            stack.extend(v for k, v in o.items() if not k.startswith("_"))
+        elif isinstance(o, (list, tuple)):
+            stack.extend(o)
+        elif isinstance(o, dict):
+            stack.extend(o.values())
+    return out
+
+
+# ------------------------------------------------------------------------------ statements
+
+
+@dataclass
+class _Edge:
+    """``subject P object`` with qualifiers; ``form``: ``wdt`` (truthy) or ``p`` (statement)."""
+
+    subject: object
+    prop: str
+    obj: object
+    quals: list  # (qualifier PID, value)
+    form: str
+
+
+def _pid(iri, base) -> str:
+    pid = str(iri)[len(base):]
+    if not _PID.match(pid):
+        raise UnsupportedSPARQLError("a predicate that is not a Wikidata property", _short(iri))
+    return pid
+
+
+def _is_node(term) -> bool:
+    return isinstance(term, (Variable, BNode))
+
+
+def _fold(triples, classes: dict, reserved: set) -> list[_Edge]:
+    """Triples -> edges; class tests (``?x wdt:P31 wd:C``) go to ``classes[var]``."""
+    edges, heads, values, quals = [], {}, {}, {}
+    for s, p, o in triples:
+        if isinstance(p, Variable):
+            raise UnsupportedSPARQLError("a variable in predicate position", f"?{p}")
+        if not isinstance(p, URIRef):
+            subclass = _subclass_path(p)
+            if subclass and _is_node(s) and isinstance(o, URIRef) and str(o).startswith(_WD):
+                classes.setdefault(s, []).append((o, True))
+                continue
+            raise UnsupportedSPARQLError("property paths", str(p.n3()) if hasattr(p, "n3") else str(p))
+        iri = str(p)
+        if iri.startswith(_WDT):
+            pid = _pid(p, _WDT)
+            if pid == "P31" and _is_node(s) and isinstance(o, URIRef) and str(o).startswith(_WD):
+                classes.setdefault(s, []).append((o, False))
+            else:
+                edges.append(_Edge(s, pid, o, [], "wdt"))
+        elif iri.startswith(_PS):
+            values.setdefault(s, []).append((_pid(p, _PS), o))
+        elif iri.startswith(_PQ):
+            quals.setdefault(s, []).append((_pid(p, _PQ), o))
+        elif iri.startswith(_P) and iri[len(_P):].startswith("P"):
+            if not _is_node(o):
+                raise UnsupportedSPARQLError("a p: statement whose object is not a statement node", _short(o))
+            heads.setdefault(o, []).append((s, _pid(p, _P)))
+        else:
+            raise UnsupportedSPARQLError("a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces", _short(p))
+    for st, hs in heads.items():
+        if len(hs) != 1:
+            raise UnsupportedSPARQLError("a statement node shared by several p: triples")
+        subject, pid = hs[0]
+        vals = values.pop(st, [])
+        if len(vals) != 1 or vals[0][0] != pid:
+            raise UnsupportedSPARQLError("a statement without exactly one matching ps: value", f"p:{pid}")
+        if st in reserved:
+            raise UnsupportedSPARQLError("a statement node used outside p:/ps:/pq:", st.n3())
+        edges.append(_Edge(subject, pid, vals[0][1], quals.pop(st, []), "p"))
+    if values or quals:
+        raise UnsupportedSPARQLError("a ps:/pq: triple without its p: statement")
+    return edges
+
+
+def _subclass_path(p) -> bool:
+    """``wdt:P31/wdt:P279*``."""
+    if isinstance(p, SequencePath) and len(p.args) == 2:
+        first, second = p.args
+        return (first == URIRef(_WDT + "P31") and isinstance(second, MulPath)
+                and second.path == URIRef(_WDT + "P279") and second.mod == "*")
+    return False
+
+
+# ------------------------------------------------------------------------------ terms
+
+
+def _term(t):
+    if isinstance(t, URIRef):
+        iri = str(t)
+        if iri.startswith(_WD) and _QID.match(iri[len(_WD):]):
+            return ir.Entity(id=iri[len(_WD):])
+        raise UnsupportedSPARQLError("an IRI that is not a Wikidata item", _short(t))
+    if isinstance(t, Literal):
+        if t.language:
+            raise UnsupportedSPARQLError("a language-tagged literal", t.n3())
+        dt = t.datatype
+        if dt in _INTEGER:
+            return ir.Literal(str(int(str(t))), "integer")
+        if dt in _DECIMAL:
+            return ir.Literal(str(t), "decimal")
+        if dt == XSD.date:
+            return ir.Literal(str(t), "date")
+        if dt is None or dt == XSD.string:
+            return ir.Literal(str(t), "string")
+        raise UnsupportedSPARQLError(f"a {_short(dt)} literal", str(t))
+    raise UnsupportedSPARQLError("an unexpected term", str(t))
+
+
+def _class(o) -> ir.ClassNoun:
+    return ir.ClassNoun(ir.Class(id=str(o)[len(_WD):]))
+
+
+# ------------------------------------------------------------------------------ the tree
+
+
+class _Builder:
+    def __init__(self, focus: set, which: set, orders: dict):
+        self.visited: set = set()
+        self.which = which          # variables written "which" (answer columns)
+        self.orders = orders        # variable -> ir.Order
+        self.used_edges: set = set()
+        self.forms: set = set()
+        self.subclasses: set = set()
+        self.all_nodes: list = []   # variables in scope at the top (for projection "all")
+
+    def note_forms(self, edges):
+        for e in edges:
+            self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
+
+    # A "scope" is the group being read plus the nodes of the groups around it.
+    def group_vps(self, group: _Group, anchor, scope: set, det: str = "a", top: bool = False):
+        """The VPs saying what ``group`` says about ``anchor`` (already in scope)."""
+        classes: dict = {}
+        reserved = _vars(group.filters) | {v for v, _ in group.values}
+        edges = _fold(group.triples, classes, reserved)
+        self.note_forms(edges)
+        for cs in classes.values():
+            for _, sub in cs:
+                self.subclasses.add(sub)
+        nodes = set()
+        for e in edges:
+            nodes |= {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if _is_node(t)}
+        nodes |= set(classes)
+        inner_scope = scope | nodes | {anchor}
+        extras: dict = {}
+
+        def attach(vars_, what, make):
+            anchors = [v for v in vars_ if v in inner_scope]
+            if len(anchors) != 1:
+                if not anchors:
+                    raise UnsupportedSPARQLError(f"{what} not connected to the rest of the query")
+                raise UnsupportedSPARQLError(f"{what} joined to the query on several variables",
+                                             " ".join(sorted(a.n3() for a in anchors)))
+            extras.setdefault(anchors[0], []).append(make)
+
+        for sub in group.optionals:
+            attach(_group_vars(sub) & inner_scope, "an OPTIONAL",
+                   lambda x, sub=sub: self.optional_vp(sub, x, inner_scope))
+        for branches in group.unions:
+            shared = set.intersection(*[_group_vars(b) for b in branches]) if branches else set()
+            attach(shared & inner_scope or set.union(*[_group_vars(b) for b in branches]) & inner_scope,
+                   "a UNION", lambda x, bs=branches: ir.Or(tuple(
+                       _conj(self.group_vps(b, x, inner_scope)) for b in bs)))
+        for sub in group.minus:
+            attach(_group_vars(sub) & inner_scope, "a MINUS",
+                   lambda x, sub=sub: ir.Not(_conj(self.group_vps(sub, x, inner_scope))))
+        for var, terms in group.values:
+            refs = tuple(ir.Ref(_term(t)) for t in terms)
+            np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
+            attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
+        for expr in group.filters:
+            attach(_expr_vars(expr) & inner_scope or _expr_vars(expr), "a FILTER",
+                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope))
+
+        self.edges = getattr(self, "edges", [])
+        ctx = _Ctx(edges, classes, extras, det)
+        if top:
+            self.all_nodes.extend(n for n in nodes if isinstance(n, Variable))
+        vps = self.node_vps(ctx, anchor, None, root_noun=False)
+        left = [e for e in edges if id(e) not in ctx.used]
+        if left:
+            raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)",
+                                         f"{_node_text(left[0].subject)} {left[0].prop} {_node_text(left[0].obj)}")
+        for n in nodes:
+            if n not in self.visited and n != anchor:
+                raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
+        return vps
+
+    def node_vps(self, ctx, node, via, root_noun: bool):
+        """VPs about ``node`` from the edges not yet used; marks the node visited."""
+        if _is_node(node):
+            if node in self.visited and via is not None:
+                raise UnsupportedSPARQLError("a cycle in the triple patterns", node.n3())
+            self.visited.add(node)
+        vps = []
+        if not root_noun:
+            for cls, _ in ctx.classes.pop(node, []):
+                vps.append(ir.Be(ir.Quant("a", _class(cls))))
+        for e in ctx.edges:
+            if id(e) in ctx.used:
+                continue
+            if _same(e.subject, node):
+                ctx.used.add(id(e))
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e),
+                                   self.quals(ctx, e.quals, e)))
+            elif _same(e.obj, node) and _is_node(node):
+                ctx.used.add(id(e))
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.subject, e),
+                                   self.quals(ctx, e.quals, e), inverse=True))
+            elif _is_node(node) and any(_same(v, node) for _, v in e.quals):
+                ctx.used.add(id(e))
+                qid = next(q for q, v in e.quals if _same(v, node))
+                rest = [(q, v) for q, v in e.quals if not _same(v, node)]
+                vps.append(ir.QualifierOf(
+                    ir.Property(qid), self.np(ctx, e.subject, e),
+                    ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e))))
+        for make in ctx.extras.pop(node, []):
+            vps.append(make(node))
+        return vps
+
+    def np(self, ctx, term, via):
+        if not _is_node(term):
+            return ir.Ref(_term(term))
+        noun, vps = self.noun_and_vps(ctx, term, via)
+        det = "which" if term in self.which else ctx.det
+        return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
+
+    def noun_and_vps(self, ctx, node, via):
+        classes = ctx.classes.pop(node, [])
+        noun = _class(classes[0][0]) if classes else None
+        if classes[1:]:
+            ctx.classes[node] = classes[1:]
+        vps = self.node_vps(ctx, node, via, root_noun=False)
+        return noun, vps
+
+    def quals(self, ctx, quals, via):
+        return tuple(ir.Qual(ir.Property(q), self.np(ctx, v, via)) for q, v in quals)
+
+    def optional_vp(self, sub: _Group, x, scope):
+        classes: dict = {}
+        edges = _fold(sub.triples, classes, _vars(sub.filters))
+        linking = [e for e in edges if _same(e.subject, x) or _same(e.obj, x)]
+        if len(linking) != 1 or sub.optionals or sub.unions or sub.minus:
+            raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
+        vps = self.group_vps(sub, x, scope, det="maybe")
+        # The single statement from x: its value NP becomes "maybe".
+        (vp,) = vps if len(vps) == 1 else (None,)
+        if not isinstance(vp, ir.Stmt) or not isinstance(vp.obj, ir.Quant):
+            raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
+        return ir.Stmt(vp.prop, ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order), vp.quals, vp.inverse)
+
+    def filter_vp(self, expr, x, scope):
+        name = getattr(expr, "name", None)
+        if name == "ConditionalAndExpression":
+            return _conj([self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]])
+        if name == "ConditionalOrExpression":
+            return ir.Or(tuple(self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]))
+        if name == "UnaryNot":
+            return ir.Not(self.filter_vp(expr.expr, x, scope))
+        if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
+            from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
+
+            graph = expr.graph
+            if graph.name.startswith("GroupGraph"):
+                graph = translateGroupGraphPattern(graph)
+            inner = _Group()
+            _flatten(graph, inner)
+            vp = _conj(self.group_vps(inner, x, scope))
+            return ir.Not(vp) if name == "Builtin_NOTEXISTS" else vp
+        if name == "RelationalExpression":
+            left, op, right = expr.expr, expr.op, expr.other
+            if op in ("IN", "NOT IN"):
+                refs = tuple(ir.Ref(_term(t)) for t in right)
+                vp = ir.Be(refs[0] if len(refs) == 1 else ir.Coord("or", refs))
+                return self._on(left, x, vp if op == "IN" else ir.Not(vp))
+            if _is_subject(right, x) and not _is_subject(left, x):
+                left, right, op = right, left, _FLIP[op]
+            if not isinstance(right, (URIRef, Literal)):
+                raise UnsupportedSPARQLError("a comparison between two variables or expressions")
+            return self._on(left, x, _comparison(op, right))
+        if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS"):
+            value = _string_arg(expr.arg2)
+            return self._on(_unwrap_str(expr.arg1), x, ir.StrTest(
+                "contains" if name == "Builtin_CONTAINS" else "starts", value))
+        if name == "Builtin_REGEX":
+            return self._on(_unwrap_str(expr.text), x, ir.StrTest("matches", _string_arg(expr.pattern)))
+        raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
+
+    @staticmethod
+    def _on(operand, x, vp):
+        if operand == x:
+            return vp
+        if getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x:
+            return ir.YearIs(vp)
+        raise UnsupportedSPARQLError("a FILTER on an expression", getattr(operand, "name", str(operand)))
+
+
+@dataclass
+class _Ctx:
+    edges: list
+    classes: dict
+    extras: dict
+    det: str
+    used: set = field(default_factory=set)
+
+
+def _same(a, b) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _node_text(t) -> str:
+    return t.n3() if isinstance(t, (Variable, BNode)) else _short(t) if isinstance(t, URIRef) else str(t)
+
+
+def _group_vars(group: _Group) -> set:
+    out = set()
+    for s, _, o in group.triples:
+        out |= {t for t in (s, o) if isinstance(t, Variable)}
+    for sub in group.optionals + group.minus:
+        out |= _group_vars(sub)
+    for branches in group.unions:
+        for b in branches:
+            out |= _group_vars(b)
+    out |= {v for v, _ in group.values}
+    for f in group.filters:
+        out |= _expr_vars(f)
+    return out
+
+
+def _expr_vars(expr) -> set:
+    return _vars(expr)
+
+
+def _is_subject(operand, x) -> bool:
+    return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x)
+
+
+def _unwrap_str(e):
+    while getattr(e, "name", None) in ("Builtin_STR", "Builtin_LCASE"):
+        e = e.arg
+    return e
+
+
+def _string_arg(e) -> str:
+    while getattr(e, "name", None) in ("Builtin_STR", "Builtin_LCASE"):
+        e = e.arg
+    if not isinstance(e, Literal):
+        raise UnsupportedSPARQLError("a string test against something other than a string")
+    return str(e)
+
+
+def _comparison(op: str, value):
+    if isinstance(value, Literal) and value.datatype == XSD.dateTime:
+        year = _YEAR_START.match(str(value))
+        if not year:
+            raise UnsupportedSPARQLError("a dateTime literal other than the start of a year", str(value))
+        y = int(year.group(1))
+        # The compiler writes "earlier than Y" as < Y-01-01 and "later than Y" as >= (Y+1)-01-01.
+        if op == "<":
+            return ir.Compare("<", (ir.Ref(ir.Literal(str(y), "integer")),), temporal=True)
+        if op == ">=":
+            return ir.Compare(">", (ir.Ref(ir.Literal(str(y - 1), "integer")),), temporal=True)
+        raise UnsupportedSPARQLError(f"a dateTime comparison with {op}", str(value))
+    ref = ir.Ref(_term(value))
+    if op == "=":
+        return ir.Be(ref)
+    if op == "!=":
+        return ir.Not(ir.Be(ref))
+    return ir.Compare(op, (ref,))
+
+
+def _conj(vps):
+    vps = list(vps)
+    if not vps:
+        return ir.Exists()
+    return vps[0] if len(vps) == 1 else ir.And(tuple(vps))
+
+
+# ------------------------------------------------------------------------------ the query
+
+
+def _parse(sparql: str):
+    from pyparsing import ParseException
+    from rdflib.plugins.sparql.algebra import translateQuery
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    if not isinstance(sparql, str) or not sparql.strip():
+        raise SPARQLParseError("empty SPARQL query", text=sparql or "")
+    text = _with_prefixes(sparql)
+    offset = text.count("\n") - sparql.count("\n")
+    try:
+        return translateQuery(parseQuery(text)).algebra
+    except ParseException as exc:
+        raise SPARQLParseError(f"SPARQL syntax error: {exc.msg}", text=sparql,
+                               line=max(1, exc.lineno - offset), column=exc.col) from None
+    except Exception as exc:  # noqa: BLE001 — rdflib raises plain Exceptions for bad prefixes etc.
+        raise SPARQLParseError(f"invalid SPARQL: {exc}", text=sparql) from None
+
+
+def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
+    """SPARQL text -> (IR query, Wikidata profile options that recompile it equivalently)."""
+    algebra = _parse(sparql)
+    form = algebra.name
+    if form in ("ConstructQuery", "DescribeQuery"):
+        raise UnsupportedSPARQLError(form[: -len("Query")].upper())
+    node = algebra.p
+    limit = offset = None
+    order_conds = None
+    projection = None
+    aggregates: dict = {}   # alias var -> Aggregate CompValue
+    having = []
+    group_keys = None
+    while isinstance(node, CompValue):
+        if node.name == "Slice":
+            offset, limit = node.start or None, node.length
+        elif node.name in ("Distinct", "Reduced"):
+            pass
+        elif node.name == "Project":
+            projection = list(node.PV)
+        elif node.name == "OrderBy":
+            order_conds = node.expr
+        elif node.name == "Extend" and str(node.expr).startswith("__agg_") or (
+                node.name == "Extend" and isinstance(node.expr, Variable) and str(node.expr).startswith("__agg")):
+            aggregates[node.var] = node.expr
+        elif node.name == "Filter" and getattr(node.p, "name", None) in ("AggregateJoin", "Extend"):
+            having.append(node.expr)
+        elif node.name == "AggregateJoin":
+            agg_defs = {a.res: a for a in node.A}
+            group = node.p
+            group_keys = list(group.expr or [])
+            node = group.p
+            break
+        else:
+            break
+        node = node.p
+    else:
+        agg_defs = {}
+    if group_keys is None:
+        agg_defs = {}
+    if having:
+        raise UnsupportedSPARQLError("HAVING")
+
+    counted = None
+    select_vars = []
+    if form == "SelectQuery":
+        for v in projection or algebra.PV:
+            if v in aggregates:
+                agg = agg_defs.get(aggregates[v])
+                if agg is None or agg.name != "Aggregate_Count":
+                    raise UnsupportedSPARQLError(f"the aggregate {agg.name[len('Aggregate_'):].upper() if agg else '?'}")
+                if counted is not None or not isinstance(agg.vars, Variable):
+                    raise UnsupportedSPARQLError("COUNT(*) or several counts")
+                counted = agg.vars
+            else:
+                select_vars.append(v)
+        if group_keys is not None:
+            if counted is None:
+                raise UnsupportedSPARQLError("GROUP BY without COUNT")
+            if set(group_keys) != set(select_vars):
+                raise UnsupportedSPARQLError("GROUP BY keys other than the projected variables")
+
+    top = _Group()
+    _flatten(node, top)
+
+    orders: dict = {}
+    for i, cond in enumerate(order_conds or []):
+        expr = cond.expr if isinstance(cond, CompValue) and cond.name == "OrderCondition" else cond
+        desc = isinstance(cond, CompValue) and getattr(cond, "order", None) == "DESC"
+        if not isinstance(expr, Variable) or expr in aggregates:
+            raise UnsupportedSPARQLError("ORDER BY an expression or an aggregate")
+        word = "highest" if desc else "lowest"
+        if i == 0:
+            if limit is None:
+                order = ir.Order(word, limit=False)
+                if offset:
+                    raise UnsupportedSPARQLError("OFFSET without LIMIT")
+            elif offset:
+                order = ir.Order(word, rank=offset + 1, to_rank=offset + limit) if limit > 1 else ir.Order(word, rank=offset + 1)
+            elif limit > 1:
+                order = ir.Order(word, count=limit)
+            else:
+                order = ir.Order(word)
+        else:
+            order = ir.Order(word, limit=False)
+        if expr in orders:
+            raise UnsupportedSPARQLError("ORDER BY the same variable twice")
+        orders[expr] = order
+
+    options: dict = {}
+    if form == "AskQuery":
+        root, det = _ask_root(top), "a"
+        which = set()
+    else:
+        root = counted if counted is not None else (select_vars[0] if select_vars else None)
+        if root is None:
+            raise UnsupportedSPARQLError("a SELECT without a variable to answer")
+        det = "how_many" if counted is not None else "which"
+        which = set(select_vars) - {root}
+        if counted is None and not order_conds and limit is not None:
+            if offset:
+                raise UnsupportedSPARQLError("OFFSET without ORDER BY")
+            options["default_limit"] = limit
+
+    builder = _Builder({root}, which, orders)
+    if _is_node(root):
+        builder.visited.add(root)
+        classes: dict = {}
+        # The root's class (first wdt:P31 test) becomes its noun.
+        _fold(top.triples, classes, set())
+        root_classes = classes.get(root, [])
+        vps = builder.group_vps(top, root, {root}, top=True)
+        noun = None
+        if root_classes:
+            first = ir.Be(ir.Quant("a", _class(root_classes[0][0])))
+            if vps and vps[0] == first:
+                vps = vps[1:]
+                noun = first.np.noun
+        subject = ir.Quant(det, noun, order=orders.get(root))
+    else:
+        vps = builder.group_vps(top, root, set(), top=True)
+        subject = ir.Ref(_term(root))
+    vp = _conj(vps) if vps else ir.Exists()
+    if isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
+        query = ir.Query(ir.Quant("a", subject.noun, order=subject.order), None)
+    else:
+        query = ir.Query(subject, vp)
+
+    statements = _statements(builder, top)
+    if statements:
+        options["statements"] = statements
+    if builder.subclasses == {True}:
+        options["subclasses"] = True
+    elif builder.subclasses == {True, False}:
+        raise UnsupportedSPARQLError("a mix of wdt:P31 and wdt:P31/wdt:P279* class tests")
+    if form == "SelectQuery" and counted is None:
+        visible = {v for v in builder.all_nodes} | {root}
+        options["projection"] = "all" if set(select_vars) == visible else "focus"
+    return query, options
+
+
+def _statements(builder, top) -> str | None:
+    forms = builder.forms
+    if "wdt" in forms and "p_plain" in forms:
+        raise UnsupportedSPARQLError("a mix of wdt: shortcuts and p:/ps: statements without qualifiers")
+    return "qualified" if "wdt" in forms else None
+
+
+def _ask_root(top: _Group):
+    """An ASK query's subject: the first triple's subject (a constant or a variable)."""
+    for s, _, _ in top.triples:
+        if isinstance(s, Variable):
+            return s
+        if isinstance(s, URIRef):
+            return s
+    vars_ = sorted(_group_vars(top), key=str)
+    if not vars_:
+        raise UnsupportedSPARQLError("an ASK without a subject")
+    return vars_[0]
+
+
+def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lexicon=None) -> str:
+    """SPARQL -> CNL text (``notation`` id: ``<Q…>``/``<P…>``; label: names from ``lexicon``)."""
+    from cnl.parser.printer import print_squall
+
+    query, _ = decompile_to_ir(sparql)
+    if lexicon is not None:
+        query = with_labels(query, lexicon)
+    if dialect == "sparklis":
+        from cnl.parser.sparklis_printer import print_sparklis
+
+        return print_sparklis(query, notation, id_labels=lexicon is not None)
+    if dialect != "squall":
+        raise UnsupportedSPARQLError(f"the dialect {dialect!r}", "choose squall or sparklis")
+    return print_squall(query, notation, id_labels=lexicon is not None)
+
+
+def with_labels(query: ir.Query, labels) -> ir.Query:
+    """``query`` with each term's label filled from ``labels`` (a Lexicon or a dict ID -> label)."""
+    from dataclasses import replace
+
+    table = _id_labels(labels)
+
+    def fill(term):
+        label = table.get(term.id)
+        return replace(term, label=label) if label and not term.label else term
+
+    return ir.map_terms(query, fill)
+
+
+def _id_labels(labels) -> dict:
+    if isinstance(labels, dict):
+        return labels
+    for attr in ("labels_by_id", "id_labels"):
+        if hasattr(labels, attr):
+            found = getattr(labels, attr)
+            return found() if callable(found) else found
+    out = {}
+    for kind in ("entities", "properties", "classes"):
+        table = getattr(labels, kind, None)
+        if isinstance(table, dict):
+            for label, ident in table.items():
+                out.setdefault(ident if isinstance(ident, str) else str(ident), label)
+    return out
