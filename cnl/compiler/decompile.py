@@ -342,8 +342,8 @@ class _Builder:
                                    self.quals(ctx, e.quals, e)))
             elif _same(e.obj, node) and _is_node(node):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.subject, e),
-                                   self.quals(ctx, e.quals, e), inverse=True))
+                # "X P node" is said of the node as "is a <P> of X".
+                vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
             elif _is_node(node) and any(_same(v, node) for _, v in e.quals):
                 ctx.used.add(id(e))
                 qid = next(q for q, v in e.quals if _same(v, node))
@@ -362,11 +362,22 @@ class _Builder:
         det = "which" if term in self.which else ctx.det
         return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
 
+    def rel_noun(self, ctx, e):
+        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e), self.quals(ctx, e.quals, e))
+
     def noun_and_vps(self, ctx, node, via):
         classes = ctx.classes.pop(node, [])
         noun = _class(classes[0][0]) if classes else None
         if classes[1:]:
             ctx.classes[node] = classes[1:]
+        if noun is None:
+            # No class: name the node by an edge into it, "the <P> of X".
+            for e in ctx.edges:
+                if id(e) not in ctx.used and _same(e.obj, node):
+                    ctx.used.add(id(e))
+                    self.visited.add(node)
+                    noun = self.rel_noun(ctx, e)
+                    break
         vps = self.node_vps(ctx, node, via, root_noun=False)
         return noun, vps
 
@@ -652,7 +663,20 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
             if vps and vps[0] == first:
                 vps = vps[1:]
                 noun = first.np.noun
+        if noun is None:
+            for i, vp in enumerate(vps):
+                if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Quant) and vp.np.det == "a"
+                        and isinstance(vp.np.noun, ir.RelNoun) and not vp.np.rels and vp.np.order is None):
+                    noun = vp.np.noun
+                    vps = vps[:i] + vps[i + 1:]
+                    break
         subject = ir.Quant(det, noun, order=orders.get(root))
+        if (noun is None and det == "which" and len(vps) == 1 and isinstance(vps[0], ir.QualifierOf)
+                and isinstance(vps[0].subject, ir.Ref) and isinstance(vps[0].vp, ir.Stmt)):
+            # "At which <Q> does S <P> O?": the answer is a qualifier of S's statement.
+            qof, stmt = vps[0], vps[0].vp
+            wh = ir.Qual(qof.prop, ir.Quant("which", order=orders.get(root)))
+            subject, vps = qof.subject, [ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (wh,), stmt.inverse)]
     else:
         vps = builder.group_vps(top, root, set(), top=True)
         subject = ir.Ref(_term(root))
