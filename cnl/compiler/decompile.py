@@ -52,6 +52,7 @@ class _Group:
     unions: list = field(default_factory=list)  # list of lists of _Group
     minus: list = field(default_factory=list)
     values: list = field(default_factory=list)  # (var, [terms])
+    binds: list = field(default_factory=list)  # (var, expression)
 
 
 def _short(iri) -> str:
@@ -103,7 +104,8 @@ def _flatten(node, group: _Group) -> None:
         (var,) = columns
         group.values.append((var, [row[var] for row in node.res]))
     elif name == "Extend":
-        raise UnsupportedSPARQLError("BIND", _bind_detail(node.expr))
+        _flatten(node.p, group)
+        group.binds.append((node.var, node.expr))
     elif name == "ServiceGraphPattern":
         if node.term != _PRESENTATION_SERVICE:
             raise UnsupportedSPARQLError("SERVICE", _short(node.term))
@@ -267,6 +269,8 @@ class _Builder:
     # A "scope" is the group being read plus the nodes of the groups around it.
     def group_vps(self, group: _Group, anchor, scope: set, det: str = "a", top: bool = False):
         """The VPs saying what ``group`` says about ``anchor`` (already in scope)."""
+        if group.binds:
+            raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
         reserved = _vars(group.filters) | {v for v, _ in group.values}
         edges = _fold(group.triples, classes, reserved)
@@ -547,6 +551,15 @@ def _parse(sparql: str):
 
 def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
     """SPARQL text -> (IR query, Wikidata profile options that recompile it equivalently)."""
+    query, options = _decompile(sparql, focus_columns=False)
+    if options.get("projection") == "focus":
+        # Not every variable is an answer column: mark the columns "which".
+        query, options = _decompile(sparql, focus_columns=True)
+        options["projection"] = "focus"
+    return query, options
+
+
+def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     algebra = _parse(sparql)
     form = algebra.name
     if form in ("ConstructQuery", "DescribeQuery"):
@@ -609,6 +622,21 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
 
     top = _Group()
     _flatten(node, top)
+    bound = None
+    if top.binds:
+        # One BIND whose value is the answer: YEAR(?d), 2023 - YEAR(?d), ...
+        if len(top.binds) > 1:
+            raise UnsupportedSPARQLError("several BINDs")
+        var, expr = top.binds[0]
+        if form != "SelectQuery" or counted is not None or var not in select_vars:
+            raise UnsupportedSPARQLError("BIND", "only a BIND whose value is an answer column is supported")
+        inputs = _vars(expr)
+        if len(inputs) > 1:
+            raise UnsupportedSPARQLError("BIND with arithmetic over two variables")
+        if not inputs:
+            raise UnsupportedSPARQLError("BIND of a constant")
+        bound = (var, expr, next(iter(inputs)))
+        top.binds = []
 
     orders: dict = {}
     for i, cond in enumerate(order_conds or []):
@@ -640,10 +668,12 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
         which = set()
     else:
         root = counted if counted is not None else (select_vars[0] if select_vars else None)
+        if bound is not None:
+            root = bound[2]
         if root is None:
             raise UnsupportedSPARQLError("a SELECT without a variable to answer")
         det = "how_many" if counted is not None else "which"
-        which = set(select_vars) - {root}
+        which = set(select_vars) - {root} if (focus_columns or counted is not None) else set()
         if counted is None and not order_conds and limit is not None:
             if offset:
                 raise UnsupportedSPARQLError("OFFSET without ORDER BY")
@@ -681,7 +711,14 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
         vps = builder.group_vps(top, root, set(), top=True)
         subject = ir.Ref(_term(root))
     vp = _conj(vps) if vps else ir.Exists()
-    if isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
+    if bound is not None:
+        # The BIND's input is the tree's root; the answer is an expression over it.
+        if not isinstance(subject, ir.Quant):
+            raise UnsupportedSPARQLError("BIND over a constant")
+        root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
+        query = ir.Query(_bind_np(bound[1], bound[2], root_np), None)
+        which = {bound[2]}
+    elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
         query = ir.Query(ir.Quant("a", subject.noun, order=subject.order), None)
     else:
         query = ir.Query(subject, vp)
@@ -694,9 +731,26 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
     elif builder.subclasses == {True, False}:
         raise UnsupportedSPARQLError("a mix of wdt:P31 and wdt:P31/wdt:P279* class tests")
     if form == "SelectQuery" and counted is None:
-        visible = {v for v in builder.all_nodes} | {root}
+        visible = {v for v in builder.all_nodes} | {root} | ({bound[0]} if bound else set())
         options["projection"] = "all" if set(select_vars) == visible else "focus"
     return query, options
+
+
+def _bind_np(expr, var, root_np):
+    """The NP of a BIND expression over one variable (the query's root)."""
+    if isinstance(expr, Variable):
+        return root_np
+    if isinstance(expr, Literal):
+        return ir.Ref(_term(expr))
+    name = getattr(expr, "name", None)
+    if name == "Builtin_YEAR":
+        return ir.Quant("the", ir.YearOf(_bind_np(expr.arg, var, root_np)))
+    if name == "AdditiveExpression":
+        left = _bind_np(expr.expr, var, root_np)
+        for op, other in zip(expr.op or [], expr.other or []):
+            left = ir.Arith(op, left, _bind_np(other, var, root_np))
+        return left
+    raise UnsupportedSPARQLError("BIND", f"the expression {name or expr} has no CNL form")
 
 
 def _statements(builder, top) -> str | None:
