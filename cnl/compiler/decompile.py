@@ -170,6 +170,7 @@ def _is_node(term) -> bool:
 def _fold(triples, classes: dict, reserved: set) -> list[_Edge]:
     """Triples -> edges; class tests (``?x wdt:P31 wd:C``) go to ``classes[var]``."""
     edges, heads, values, quals = [], {}, {}, {}
+    triples = _subclass_idiom(_expand_sequences(triples), classes, reserved)
     for s, p, o in triples:
         if isinstance(p, Variable):
             raise UnsupportedSPARQLError("a variable in predicate position", f"?{p}")
@@ -209,6 +210,38 @@ def _fold(triples, classes: dict, reserved: set) -> list[_Edge]:
     if values or quals:
         raise UnsupportedSPARQLError("a ps:/pq: triple without its p: statement")
     return edges
+
+
+def _expand_sequences(triples):
+    """``s p1/p2 o`` -> ``s p1 _:m . _:m p2 o`` (except the class path wdt:P31/wdt:P279*)."""
+    out = []
+    for s, p, o in triples:
+        if isinstance(p, SequencePath) and not _subclass_path(p):
+            subject = s
+            for step in p.args[:-1]:
+                middle = BNode()
+                out.append((subject, step, middle))
+                subject = middle
+            out.append((subject, p.args[-1], o))
+        else:
+            out.append((s, p, o))
+    return out
+
+
+def _subclass_idiom(triples, classes, reserved):
+    """``?x wdt:P31 ?t . ?t wdt:P279* wd:C`` (``?t`` used nowhere else) is a subclass-closed
+    class test of ``?x``."""
+    star = [(s, o) for s, p, o in triples if isinstance(p, MulPath) and p.path == URIRef(_WDT + "P279")
+            and p.mod == "*" and _is_node(s) and s not in reserved and isinstance(o, URIRef)]
+    drop = set()
+    for t, cls in star:
+        uses = [i for i, (s, p, o) in enumerate(triples) if s == t or o == t]
+        typing = [i for i in uses if triples[i][2] == t and triples[i][1] == URIRef(_WDT + "P31")
+                  and _is_node(triples[i][0])]
+        if len(uses) == 2 and len(typing) == 1:
+            classes.setdefault(triples[typing[0]][0], []).append((cls, True))
+            drop |= set(uses)
+    return [t for i, t in enumerate(triples) if i not in drop]
 
 
 def _subclass_path(p) -> bool:
@@ -256,6 +289,7 @@ class _Builder:
     def __init__(self, focus: set, which: set, orders: dict):
         self.visited: set = set()
         self.which = which          # variables written "which" (answer columns)
+        self.projected: set = set()
         self.orders = orders        # variable -> ir.Order
         self.used_edges: set = set()
         self.forms: set = set()
@@ -267,12 +301,13 @@ class _Builder:
             self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
 
     # A "scope" is the group being read plus the nodes of the groups around it.
-    def group_vps(self, group: _Group, anchor, scope: set, det: str = "a", top: bool = False):
+    def group_vps(self, group: _Group, anchor, scope: set, det: str = "a", top: bool = False,
+                  visible: bool | None = None):
         """The VPs saying what ``group`` says about ``anchor`` (already in scope)."""
         if group.binds:
             raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
-        reserved = _vars(group.filters) | {v for v, _ in group.values}
+        reserved = _vars(group.filters) | {v for v, _ in group.values} | self.projected
         edges = _fold(group.triples, classes, reserved)
         self.note_forms(edges)
         for cs in classes.values():
@@ -296,12 +331,12 @@ class _Builder:
 
         for sub in group.optionals:
             attach(_group_vars(sub) & inner_scope, "an OPTIONAL",
-                   lambda x, sub=sub: self.optional_vp(sub, x, inner_scope))
+                   lambda x, sub=sub: self.optional_vp(sub, x, inner_scope, top))
         for branches in group.unions:
             shared = set.intersection(*[_group_vars(b) for b in branches]) if branches else set()
             attach(shared & inner_scope or set.union(*[_group_vars(b) for b in branches]) & inner_scope,
-                   "a UNION", lambda x, bs=branches: ir.Or(tuple(
-                       _conj(self.group_vps(b, x, inner_scope)) for b in bs)))
+                   "a UNION", lambda x, bs=branches: _disjunction(
+                       [_conj(self.group_vps(b, x, inner_scope, visible=top)) for b in bs]))
         for sub in group.minus:
             attach(_group_vars(sub) & inner_scope, "a MINUS",
                    lambda x, sub=sub: ir.Not(_conj(self.group_vps(sub, x, inner_scope))))
@@ -315,7 +350,7 @@ class _Builder:
 
         self.edges = getattr(self, "edges", [])
         ctx = _Ctx(edges, classes, extras, det)
-        if top:
+        if visible if visible is not None else top:
             self.all_nodes.extend(n for n in nodes if isinstance(n, Variable))
         vps = self.node_vps(ctx, anchor, None, root_noun=False)
         left = [e for e in edges if id(e) not in ctx.used]
@@ -388,13 +423,13 @@ class _Builder:
     def quals(self, ctx, quals, via):
         return tuple(ir.Qual(ir.Property(q), self.np(ctx, v, via)) for q, v in quals)
 
-    def optional_vp(self, sub: _Group, x, scope):
+    def optional_vp(self, sub: _Group, x, scope, visible):
         classes: dict = {}
         edges = _fold(sub.triples, classes, _vars(sub.filters))
         linking = [e for e in edges if _same(e.subject, x) or _same(e.obj, x)]
         if len(linking) != 1 or sub.optionals or sub.unions or sub.minus:
             raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
-        vps = self.group_vps(sub, x, scope, det="maybe")
+        vps = self.group_vps(sub, x, scope, det="maybe", visible=visible)
         # The single statement from x: its value NP becomes "maybe".
         (vp,) = vps if len(vps) == 1 else (None,)
         if not isinstance(vp, ir.Stmt) or not isinstance(vp.obj, ir.Quant):
@@ -519,6 +554,15 @@ def _comparison(op: str, value):
     if op == "!=":
         return ir.Not(ir.Be(ref))
     return ir.Compare(op, (ref,))
+
+
+def _disjunction(items):
+    """``has <P> A or has <P> B`` is written ``has <P> (A or B)`` (SQUALL cannot nest a VP
+    disjunction inside a conjunction)."""
+    if all(isinstance(i, ir.Stmt) and not i.quals and not i.inverse and isinstance(i.obj, ir.Ref)
+           for i in items) and len({i.prop for i in items}) == 1:
+        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)))
+    return ir.Or(tuple(items))
 
 
 def _conj(vps):
@@ -680,6 +724,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             options["default_limit"] = limit
 
     builder = _Builder({root}, which, orders)
+    builder.projected = set(select_vars) - ({bound[0]} if bound else set())
     if _is_node(root):
         builder.visited.add(root)
         classes: dict = {}
@@ -698,6 +743,13 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                 if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Quant) and vp.np.det == "a"
                         and isinstance(vp.np.noun, ir.RelNoun) and not vp.np.rels and vp.np.order is None):
                     noun = vp.np.noun
+                    vps = vps[:i] + vps[i + 1:]
+                    break
+        if noun is None and det == "how_many":
+            for i, vp in enumerate(vps):
+                if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and vp.prop.id:
+                    # "How many <^P> of X": the things that have P X.
+                    noun = ir.RelNoun(ir.Property("^" + vp.prop.id), vp.obj, vp.quals)
                     vps = vps[:i] + vps[i + 1:]
                     break
         subject = ir.Quant(det, noun, order=orders.get(root))
@@ -733,6 +785,8 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     if form == "SelectQuery" and counted is None:
         visible = {v for v in builder.all_nodes} | {root} | ({bound[0]} if bound else set())
         options["projection"] = "all" if set(select_vars) == visible else "focus"
+        if options["projection"] == "focus" and any(v not in select_vars for v in orders):
+            options["order_columns"] = False
     return query, options
 
 

@@ -126,6 +126,25 @@ class _Converter:
             return self.bnodes.setdefault(t, Var(f"_:b{len(self.bnodes)}", bnode=True))
         return t
 
+    def _expand_sequences(self, triples):
+        """``s p1/p2 o`` is ``s p1 _:m . _:m p2 o`` (SPARQL 1.1 §18.2.2.4 translates sequence
+        paths this way), so both spellings compare equal."""
+        from rdflib.paths import SequencePath
+
+        out = []
+        for s, p, o in triples:
+            if isinstance(p, SequencePath):
+                steps = list(p.args)
+                subject = s
+                for step in steps[:-1]:
+                    middle = BNode()
+                    out.append((subject, step, middle))
+                    subject = middle
+                out.append((subject, steps[-1], o))
+            else:
+                out.append((s, p, o))
+        return out
+
     def triple(self, t):
         return ("T", self.term(t[0]), self.path(t[1]), self.term(t[2]))
 
@@ -138,7 +157,7 @@ class _Converter:
     def pattern(self, node):
         name = node.name
         if name == "BGP":
-            return ("BGP", Bag(tuple(self.triple(t) for t in node.triples)))
+            return ("BGP", Bag(tuple(self.triple(t) for t in self._expand_sequences(node.triples))))
         if name == "Join":
             return self._join([node])
         if name == "LeftJoin":

@@ -83,6 +83,9 @@ class KGProfile:
     # "all": every variable in scope (what Sparklis and the ECAI gold queries do);
     # "focus": only the question's focus (which/what/how many) and its grouping keys.
     projection: str = "all"
+    # Under projection "focus": also list the ordering keys (False: only the focus, as
+    # hand-written queries that order by a value they do not show).
+    order_columns: bool = True
 
     def __post_init__(self):
         if self.projection not in ("all", "focus"):

@@ -601,7 +601,7 @@ class SparqlCompiler:
             group_by = keys
         elif self.focus or self.order_keys:
             cols = list(self.visible_vars) if profile.projection == "all" else list(self.focus)
-            if profile.projection == "focus":
+            if profile.projection == "focus" and profile.order_columns:
                 for key, _ in self.order_keys:
                     if key.startswith("?") and key not in cols:
                         cols.append(key)
