@@ -405,6 +405,9 @@ class _Builder:
         return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e), self.quals(ctx, e.quals, e))
 
     def noun_and_vps(self, ctx, node, via):
+        if node in self.visited:
+            raise UnsupportedSPARQLError("a cycle in the triple patterns", node.n3())
+        self.visited.add(node)
         classes = ctx.classes.pop(node, [])
         noun = _class(classes[0][0]) if classes else None
         if classes[1:]:
@@ -414,10 +417,9 @@ class _Builder:
             for e in ctx.edges:
                 if id(e) not in ctx.used and _same(e.obj, node):
                     ctx.used.add(id(e))
-                    self.visited.add(node)
                     noun = self.rel_noun(ctx, e)
                     break
-        vps = self.node_vps(ctx, node, via, root_noun=False)
+        vps = self.node_vps(ctx, node, None, root_noun=False)
         return noun, vps
 
     def quals(self, ctx, quals, via):
