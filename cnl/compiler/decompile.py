@@ -629,7 +629,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
         elif node.name == "Extend" and str(node.expr).startswith("__agg_") or (
                 node.name == "Extend" and isinstance(node.expr, Variable) and str(node.expr).startswith("__agg")):
             aggregates[node.var] = node.expr
-        elif node.name == "Filter" and getattr(node.p, "name", None) in ("AggregateJoin", "Extend"):
+        elif node.name == "Filter" and any(str(v).startswith("__agg") for v in _vars(node.expr)):
             having.append(node.expr)
         elif node.name == "AggregateJoin":
             agg_defs = {a.res: a for a in node.A}
@@ -647,7 +647,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     if having:
         raise UnsupportedSPARQLError("HAVING")
 
-    counted = None
+    counted = count_alias = counted_order = None
     select_vars = []
     if form == "SelectQuery":
         for v in projection or algebra.PV:
@@ -657,7 +657,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                     raise UnsupportedSPARQLError(f"the aggregate {agg.name[len('Aggregate_'):].upper() if agg else '?'}")
                 if counted is not None or not isinstance(agg.vars, Variable):
                     raise UnsupportedSPARQLError("COUNT(*) or several counts")
-                counted = agg.vars
+                counted, count_alias = agg.vars, v
             else:
                 select_vars.append(v)
         if group_keys is not None:
@@ -688,9 +688,14 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     for i, cond in enumerate(order_conds or []):
         expr = cond.expr if isinstance(cond, CompValue) and cond.name == "OrderCondition" else cond
         desc = isinstance(cond, CompValue) and getattr(cond, "order", None) == "DESC"
-        if not isinstance(expr, Variable) or expr in aggregates:
-            raise UnsupportedSPARQLError("ORDER BY an expression or an aggregate")
+        if not isinstance(expr, Variable):
+            raise UnsupportedSPARQLError("ORDER BY an expression")
         word = "highest" if desc else "lowest"
+        if expr in aggregates and expr == count_alias and i == 0:
+            # ORDER BY DESC(?count) over groups: "the most <C>" on the counted variable.
+            expr, word, counted_order = counted, "most" if desc else "least", counted
+        elif expr in aggregates:
+            raise UnsupportedSPARQLError("ORDER BY an aggregate other than the count")
         if i == 0:
             if limit is None:
                 order = ir.Order(word, limit=False)
@@ -708,6 +713,10 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             raise UnsupportedSPARQLError("ORDER BY the same variable twice")
         orders[expr] = order
 
+    if counted_order is not None:
+        if not select_vars:
+            raise UnsupportedSPARQLError("ORDER BY a count without grouping")
+        counted = None  # the groups are the answers, ranked by their count
     options: dict = {}
     if form == "AskQuery":
         root, det = _ask_root(top), "a"
@@ -755,7 +764,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                     vps = vps[:i] + vps[i + 1:]
                     break
         subject = ir.Quant(det, noun, order=orders.get(root))
-        if (noun is None and det == "which" and len(vps) == 1 and isinstance(vps[0], ir.QualifierOf)
+        if (noun is None and det == "which" and bound is None and len(vps) == 1 and isinstance(vps[0], ir.QualifierOf)
                 and isinstance(vps[0].subject, ir.Ref) and isinstance(vps[0].vp, ir.Stmt)):
             # "At which <Q> does S <P> O?": the answer is a qualifier of S's statement.
             qof, stmt = vps[0], vps[0].vp
@@ -785,7 +794,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     elif builder.subclasses == {True, False}:
         raise UnsupportedSPARQLError("a mix of wdt:P31 and wdt:P31/wdt:P279* class tests")
     if form == "SelectQuery" and counted is None:
-        visible = {v for v in builder.all_nodes} | {root} | ({bound[0]} if bound else set())
+        visible = ({v for v in builder.all_nodes} | {root} | ({bound[0]} if bound else set())) - {counted_order}
         options["projection"] = "all" if set(select_vars) == visible else "focus"
         if options["projection"] == "focus" and any(v not in select_vars for v in orders):
             options["order_columns"] = False
