@@ -61,4 +61,20 @@ def to_cnl(query, notation: str = "label", dialect: str = "squall", *, id_labels
     return print_squall(query, notation, id_labels=id_labels)
 
 
-__all__ = ["parse", "compile", "to_cnl", "CNLError", "CNLSyntaxError", "CompileError", "LexiconError"]
+__all__ = ["parse", "compile", "to_cnl", "decompile", "CNLError", "CNLSyntaxError", "CompileError", "LexiconError"]
+
+
+def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lexicon=None) -> str:
+    """SPARQL -> CNL text in ``dialect`` and ``notation``.
+
+    ``lexicon`` (a Lexicon, a file path or a dict label -> ID) supplies the labels the label
+    notation prints; without one, terms are printed by ID (``<Q…>``/``<P…>``). A construct CNL
+    cannot express raises :class:`cnl.errors.UnsupportedSPARQLError` naming it; use
+    :func:`cnl.compiler.decompile.decompile_to_ir` for the IR and the profile options that
+    recompile it to an equivalent query."""
+    from cnl.compiler.decompile import decompile as _decompile
+    from cnl.linking.lexicon import as_lexicon
+
+    if dialect not in DIALECTS:
+        raise CNLError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
+    return _decompile(sparql, dialect=dialect, notation=notation, lexicon=as_lexicon(lexicon))

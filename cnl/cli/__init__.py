@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_agent",
     "cnl.cli.cmd_serve",
     "cnl.cli.cmd_mcp",
+    "cnl.cli.cmd_decompile",
 ]
 
 

@@ -477,6 +477,10 @@ class _Builder:
 
     @staticmethod
     def _on(operand, x, vp):
+        # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.
+        while (getattr(operand, "name", None) == "Function" and operand.iri in _INTEGER | _DECIMAL
+               and len(operand.expr or []) == 1):
+            operand = _unwrap_str(operand.expr[0])
         if operand == x:
             return vp
         if getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x:
@@ -521,6 +525,8 @@ def _expr_vars(expr) -> set:
 
 
 def _is_subject(operand, x) -> bool:
+    while getattr(operand, "name", None) == "Function" and len(operand.expr or []) == 1:
+        operand = _unwrap_str(operand.expr[0])
     return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x)
 
 
@@ -846,7 +852,17 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     if lexicon is not None:
         query = with_labels(query, lexicon)
     if dialect == "sparklis":
+        from dataclasses import replace
+
         from cnl.parser.sparklis_printer import print_sparklis
+
+        subject, vp = query.subject, query.vp
+        if isinstance(subject, ir.Quant) and vp is not None and not isinstance(vp, ir.Exists):
+            # Sparklis only says "give me every C that ...": the question's VP becomes a clause.
+            items = vp.items if isinstance(vp, ir.And) else (vp,)
+            query = ir.Query(replace(subject, rels=subject.rels + tuple(items)), None)
+        elif isinstance(subject, ir.Quant) and isinstance(vp, ir.Exists):
+            query = ir.Query(subject, None)
 
         return print_sparklis(query, notation, id_labels=lexicon is not None)
     if dialect != "squall":
@@ -858,26 +874,19 @@ def with_labels(query: ir.Query, labels) -> ir.Query:
     """``query`` with each term's label filled from ``labels`` (a Lexicon or a dict ID -> label)."""
     from dataclasses import replace
 
-    table = _id_labels(labels)
+    name = _id_labels(labels)
 
     def fill(term):
-        label = table.get(term.id)
+        label = name(term.id) if term.id else None
         return replace(term, label=label) if label and not term.label else term
 
     return ir.map_terms(query, fill)
 
 
-def _id_labels(labels) -> dict:
+def _id_labels(labels):
+    """A function ID -> label from a dict or anything with ``name(id)`` (a Lexicon)."""
     if isinstance(labels, dict):
-        return labels
-    for attr in ("labels_by_id", "id_labels"):
-        if hasattr(labels, attr):
-            found = getattr(labels, attr)
-            return found() if callable(found) else found
-    out = {}
-    for kind in ("entities", "properties", "classes"):
-        table = getattr(labels, kind, None)
-        if isinstance(table, dict):
-            for label, ident in table.items():
-                out.setdefault(ident if isinstance(ident, str) else str(ident), label)
-    return out
+        return labels.get
+    if hasattr(labels, "name"):
+        return labels.name
+    raise TypeError(f"labels must be a dict ID -> label or a lexicon, not {type(labels).__name__}")
