@@ -36,6 +36,7 @@ _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 _INTEGER = {XSD.integer, XSD.int, XSD.long, XSD.short, XSD.nonNegativeInteger, XSD.positiveInteger}
 _DECIMAL = {XSD.decimal, XSD.double, XSD.float}
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=", "!=": "!="}
+_BIGDATA = "http://www.bigdata.com/rdf#"
 _PRESENTATION_SERVICE = URIRef("http://wikiba.se/ontology#label")
 
 
@@ -591,6 +592,8 @@ def _parse(sparql: str):
     if not isinstance(sparql, str) or not sparql.strip():
         raise SPARQLParseError("empty SPARQL query", text=sparql or "")
     text = _with_prefixes(sparql)
+    if not re.search(r"PREFIX\s+bd:", sparql, re.I):
+        text = f"PREFIX bd: <{_BIGDATA}>\n" + text  # WDQS predefines it (SERVICE wikibase:label)
     offset = text.count("\n") - sparql.count("\n")
     try:
         return translateQuery(parseQuery(text)).algebra
@@ -657,8 +660,10 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     select_vars = []
     if form == "SelectQuery":
         for v in projection or algebra.PV:
-            if v in aggregates:
-                agg = agg_defs.get(aggregates[v])
+            agg = agg_defs.get(aggregates.get(v))
+            if agg is not None and agg.name == "Aggregate_Sample" and agg.vars == v:
+                select_vars.append(v)  # a projected GROUP BY key
+            elif v in aggregates:
                 if agg is None or agg.name != "Aggregate_Count":
                     raise UnsupportedSPARQLError(f"the aggregate {agg.name[len('Aggregate_'):].upper() if agg else '?'}")
                 if counted is not None or not isinstance(agg.vars, Variable):
