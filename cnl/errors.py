@@ -226,3 +226,24 @@ class UnknownIRIError(AgentError):
     """An IRI used in a query that no earlier tool call showed (know-before-use)."""
 
     exit_code = 55
+
+
+# --- Decompiler, profile files and grammar tests (issue 3). Exit codes 20-29 are reserved here. ---
+
+
+class ProfileFileError(CNLError):
+    """A KG profile file (TOML) that cannot be read or does not describe a valid profile."""
+
+    exit_code = 20
+
+
+class GrammarTestFileError(CNLError):
+    """A grammar-test cases file that cannot be read or is not a list of {cnl, sparql?, answers?}."""
+
+    exit_code = 21
+
+
+class GrammarTestFailed(CNLError):
+    """At least one grammar-test case failed (the report lists each case)."""
+
+    exit_code = 22

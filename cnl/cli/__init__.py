@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_serve",
     "cnl.cli.cmd_mcp",
     "cnl.cli.cmd_decompile",
+    "cnl.cli.cmd_grammar_test",
 ]
 
 

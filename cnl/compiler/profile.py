@@ -170,6 +170,123 @@ class WikidataProfile(KGProfile):
         return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
 
 
+_LOCAL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class FileProfile(KGProfile):
+    """A profile described by a TOML file (see docs/profiles.md and :func:`load_profile_file`).
+
+    ``statement_scheme`` "direct": ``?s <p> ?o``; "wikibase": ``?s p:P [ ps:P ?o ; pq:Q ?v ]``
+    with the three namespaces given in the file (qualifiers only exist in this scheme)."""
+
+    statement_scheme: str = "direct"
+    statement_prefixes: tuple = ()   # the prefix names of the p:, ps:, pq: namespaces
+    label_predicates: tuple = ("rdfs:label",)
+    # Bare names (``alice``) in IDs are read as ``default_prefix:alice``.
+    default_prefix: str | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.statement_scheme not in ("direct", "wikibase"):
+            raise CompileError(f"statement scheme must be 'direct' or 'wikibase', not {self.statement_scheme!r}")
+
+    def _iri_or_curie(self, ident: str, role: str) -> str:
+        if self.default_prefix and _LOCAL_NAME.match(ident) and ":" not in ident:
+            ident = f"{self.default_prefix}:{ident}"
+        return super()._iri_or_curie(ident, role)
+
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+        if self.statement_scheme == "direct":
+            return super().statement(subject, prop_id, obj, quals)
+        p, ps, pq = self.statement_prefixes
+
+        def local(ident):
+            name = ident.split(":", 1)[1] if ":" in ident and ident.split(":", 1)[0] in self.prefixes else ident
+            if not _LOCAL_NAME.match(name):
+                raise CompileError(f"{ident!r} is not a property name of profile {self.name!r}")
+            return name
+
+        name = local(prop_id)
+        parts = [f"{ps}:{name} {obj}"] + [f"{pq}:{local(q)} {v}" for q, v in quals]
+        return f"{subject} {p}:{name} [ {' ; '.join(parts)} ] ."
+
+
+def load_profile_file(path, **options) -> FileProfile:
+    """A :class:`FileProfile` from a TOML file; ``options`` override the file's settings.
+
+    Fields: ``name``, ``[prefixes]``, ``class_predicate`` or ``class_path``,
+    ``label_predicates`` (list), ``label_language``, ``default_prefix``, ``default_limit``,
+    ``projection``, and ``[statements]`` with ``scheme`` ("direct" | "wikibase") and, for
+    wikibase, ``p``, ``ps``, ``pq`` (namespace IRIs)."""
+    import tomllib
+    from pathlib import Path
+
+    from cnl.errors import ProfileFileError
+
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text("utf-8"))
+    except OSError as err:
+        raise ProfileFileError(f"cannot read profile file {file}: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ProfileFileError(f"profile file {file} is not valid TOML: {err}") from None
+    known = {"name", "prefixes", "class_predicate", "class_path", "label_predicates", "label_language",
+             "default_prefix", "default_limit", "projection", "statements", "label_columns"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ProfileFileError(f"profile file {file}: unknown field(s) {', '.join(unknown)}; "
+                               f"known: {', '.join(sorted(known))}")
+    prefixes = data.get("prefixes", {})
+    if not isinstance(prefixes, dict) or not all(isinstance(v, str) for v in prefixes.values()):
+        raise ProfileFileError(f"profile file {file}: [prefixes] must map names to namespace IRIs")
+    prefixes = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+                "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+                "xsd": "http://www.w3.org/2001/XMLSchema#", **prefixes}
+    statements = data.get("statements", {"scheme": "direct"})
+    if not isinstance(statements, dict):
+        raise ProfileFileError(f"profile file {file}: [statements] must be a table with 'scheme'")
+    scheme = statements.get("scheme", "direct")
+    statement_prefixes: tuple = ()
+    if scheme == "wikibase":
+        missing = [k for k in ("p", "ps", "pq") if not isinstance(statements.get(k), str)]
+        if missing:
+            raise ProfileFileError(f"profile file {file}: the wikibase statement scheme needs the "
+                                   f"namespace IRIs {', '.join(missing)} in [statements]")
+        for key in ("p", "ps", "pq"):
+            prefixes.setdefault(key, statements[key])
+            if prefixes[key] != statements[key]:
+                raise ProfileFileError(f"profile file {file}: prefix {key!r} is declared as another namespace")
+        statement_prefixes = ("p", "ps", "pq")
+    labels = data.get("label_predicates", ["rdfs:label"])
+    if isinstance(labels, str):
+        labels = [labels]
+    fields = {
+        "name": data.get("name", file.stem),
+        "prefixes": prefixes,
+        "class_predicate": data.get("class_predicate", "rdf:type"),
+        "class_path": data.get("class_path"),
+        "label_predicates": tuple(labels),
+        "label_predicate": labels[0] if labels else "rdfs:label",
+        "label_language": data.get("label_language", "en"),
+        "default_prefix": data.get("default_prefix"),
+        "default_limit": data.get("default_limit"),
+        "projection": data.get("projection", "all"),
+        "label_columns": data.get("label_columns", False),
+        "statement_scheme": scheme,
+        "statement_prefixes": statement_prefixes,
+    }
+    if fields["default_prefix"] and fields["default_prefix"] not in prefixes:
+        raise ProfileFileError(f"profile file {file}: default_prefix {fields['default_prefix']!r} is not in [prefixes]")
+    fields.update(options)
+    try:
+        return FileProfile(**fields)
+    except CompileError as err:
+        raise ProfileFileError(f"profile file {file}: {err}") from None
+    except TypeError as err:
+        raise ProfileFileError(f"bad option for profile file {file}: {err}") from None
+
+
 PROFILES = {
     "wikidata": WikidataProfile,
     "rdf": KGProfile,
@@ -177,9 +294,11 @@ PROFILES = {
 
 
 def get_profile(kg, **options) -> KGProfile:
-    """A profile by name (``wikidata``, ``rdf``) or an existing profile instance."""
+    """A profile by name (``wikidata``, ``rdf``), a TOML profile file's path, or an instance."""
     if isinstance(kg, KGProfile):
         return kg
+    if kg not in PROFILES and (str(kg).endswith(".toml") or "/" in str(kg) or hasattr(kg, "is_file")):
+        return load_profile_file(kg, **options)
     try:
         cls = PROFILES[kg]
     except KeyError:
