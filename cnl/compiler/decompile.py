@@ -784,14 +784,24 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     else:
         vps = builder.group_vps(top, root, set(), top=True)
         subject = ir.Ref(_term(root))
+    if isinstance(subject, ir.Quant) and bound is None:
+        # SQUALL writes "whose year ..." and "at which <Q> ..." only as relative clauses.
+        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)))
+        if clauses:
+            subject = ir.Quant(subject.det, subject.noun, subject.rels + clauses, order=subject.order)
+            vps = [v for v in vps if not isinstance(v, (ir.YearIs, ir.QualifierOf))]
     vp = _conj(vps) if vps else ir.Exists()
     if bound is not None:
         # The BIND's input is the tree's root; the answer is an expression over it.
         if not isinstance(subject, ir.Quant):
             raise UnsupportedSPARQLError("BIND over a constant")
         root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
-        query = ir.Query(_bind_np(bound[1], bound[2], root_np), None)
-        which = {bound[2]}
+        answer = _bind_np(bound[1], bound[2], root_np)
+        if bound[0] in orders:
+            if not isinstance(answer, ir.Quant):
+                raise UnsupportedSPARQLError("ORDER BY an arithmetic BIND")
+            answer = ir.Quant(answer.det, answer.noun, answer.rels, order=orders[bound[0]])
+        query = ir.Query(answer, None)
     elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
         query = ir.Query(ir.Quant("a", subject.noun, order=subject.order), None)
     else:
