@@ -273,6 +273,8 @@ def _term(t):
             return ir.Literal(str(t), "decimal")
         if dt == XSD.date:
             return ir.Literal(str(t), "date")
+        if dt == XSD.dateTime and re.match(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$", str(t)):
+            return ir.Literal(str(t), "dateTime")
         if dt is None or dt == XSD.string:
             return ir.Literal(str(t), "string")
         raise UnsupportedSPARQLError(f"a {_short(dt)} literal", str(t))
@@ -548,15 +550,11 @@ def _string_arg(e) -> str:
 def _comparison(op: str, value):
     if isinstance(value, Literal) and value.datatype == XSD.dateTime:
         year = _YEAR_START.match(str(value))
-        if not year:
-            raise UnsupportedSPARQLError("a dateTime literal other than the start of a year", str(value))
-        y = int(year.group(1))
         # The compiler writes "earlier than Y" as < Y-01-01 and "later than Y" as >= (Y+1)-01-01.
-        if op == "<":
-            return ir.Compare("<", (ir.Ref(ir.Literal(str(y), "integer")),), temporal=True)
-        if op == ">=":
-            return ir.Compare(">", (ir.Ref(ir.Literal(str(y - 1), "integer")),), temporal=True)
-        raise UnsupportedSPARQLError(f"a dateTime comparison with {op}", str(value))
+        if year and op == "<":
+            return ir.Compare("<", (ir.Ref(ir.Literal(year.group(1), "integer")),), temporal=True)
+        if year and op == ">=":
+            return ir.Compare(">", (ir.Ref(ir.Literal(str(int(year.group(1)) - 1), "integer")),), temporal=True)
     ref = ir.Ref(_term(value))
     if op == "=":
         return ir.Be(ref)

@@ -523,7 +523,8 @@ class _ToIR(Transformer):
         return ir.Ref(ir.Literal(tok.value, "decimal"))
 
     def lit_date(self, tok):
-        return ir.Ref(ir.Literal(tok.value, "date"))
+        # 2004-09-07 is a date; 2004-09-07T00:00:00Z (Wikidata's time values) a dateTime
+        return ir.Ref(ir.Literal(tok.value, "dateTime" if "T" in tok.value else "date"))
 
     def lit_string(self, tok):
         return ir.Ref(ir.Literal(_string(tok), "string"))
@@ -579,7 +580,7 @@ _TERMINAL_WORDS = {
     "VERB_PROP": "a property verb (is-<P123:label>)",
     "INT": "a number",
     "DECIMAL": "a number",
-    "DATE": "a date (YYYY-MM-DD)",
+    "DATE": "a date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)",
     "STRING": 'a quoted string',
     "VAR_NAME": "a variable",
     "ORDINAL": "an ordinal (2nd)",
