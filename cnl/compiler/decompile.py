@@ -79,7 +79,14 @@ def _flatten(node, group: _Group) -> None:
         group.optionals.append(inner)
     elif name == "Filter":
         _flatten(node.p, group)
-        group.filters.append(node.expr)
+        # rdflib joins a group's FILTERs with &&: split them again, each may be about another variable
+        stack = [node.expr]
+        while stack:
+            expr = stack.pop(0)
+            if getattr(expr, "name", None) == "ConditionalAndExpression":
+                stack[:0] = [expr.expr, *expr.other]
+            else:
+                group.filters.append(expr)
     elif name == "Union":
         branches, stack = [], [node]
         while stack:
