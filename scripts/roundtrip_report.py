@@ -51,23 +51,34 @@ def round_trip(sparql: str) -> tuple[str, str, str]:
 def ecai(show: bool) -> float:
     from cnl.data.ecai import load_all, normalize_gold_sparql
 
-    outcomes = Counter()
+    outcomes, unusable, refused = Counter(), Counter(), Counter()
     for record in load_all():
         try:
             gold = normalize_gold_sparql(record.sparql_raw)
         except CNLError as err:
             outcomes["unusable gold"] += 1
+            unusable[str(err).split(" (")[0]] += 1
             if show:
                 print(f"  {record.split}#{record.index} unusable gold: {err}")
             continue
         outcome, detail, text = round_trip(gold)
         outcomes[outcome] += 1
+        if outcome == "refused":
+            refused[detail] += 1
         if show and outcome != "equivalent":
             print(f"  {record.split}#{record.index} {outcome}: {detail.strip()[:300]!r}\n    cnl: {text}\n    gold: {' '.join(gold.split()[-40:])}")
     total = sum(outcomes.values())
     share = outcomes["equivalent"] / total
     print(f"(a) ECAI gold round trip: {outcomes['equivalent']}/{total} = {100 * share:.1f} % equivalent "
           f"({', '.join(f'{k} {v}' for k, v in sorted(outcomes.items()))})")
+    usable = total - outcomes["unusable gold"]
+    print(f"    of the {usable} usable golds: {outcomes['equivalent']}/{usable} = "
+          f"{100 * outcomes['equivalent'] / usable:.1f} %")
+    print("    unusable golds (counted as failures above): "
+          + "; ".join(f"{n} {reason}" for reason, n in unusable.most_common()))
+    print("    refused constructs:")
+    for construct, n in refused.most_common():
+        print(f"    {n:5d}  {construct}")
     return share
 
 
