@@ -361,7 +361,8 @@ class _Builder:
         self.edges = getattr(self, "edges", [])
         ctx = _Ctx(edges, classes, extras, det)
         if visible if visible is not None else top:
-            self.all_nodes.extend(n for n in nodes if isinstance(n, Variable))
+            # blank nodes too: the compiler names every value it introduces
+            self.all_nodes.extend(n for n in nodes if _is_node(n))
         vps = self.node_vps(ctx, anchor, None, root_noun=False)
         left = [e for e in edges if id(e) not in ctx.used]
         if left:
@@ -744,7 +745,8 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
         if root is None:
             raise UnsupportedSPARQLError("a SELECT without a variable to answer")
         det = "how_many" if counted is not None else "which"
-        which = set(select_vars) - {root} if (focus_columns or counted is not None) else set()
+        # ordering keys need no "which": the compiler lists them under projection "focus" anyway
+        which = (set(select_vars) - {root} - set(orders)) if (focus_columns or counted is not None) else set()
         if counted is None and not order_conds and limit is not None:
             if offset:
                 raise UnsupportedSPARQLError("OFFSET without ORDER BY")
