@@ -5,7 +5,7 @@ parse the text back, compile under the returned profile options, and check equiv
 the gold; (b) QALD-9-plus train (371 hand-written Wikidata queries): the same, plus a table
 of refused constructs by count.
 
-    python scripts/roundtrip_report.py [--failures]
+    python scripts/roundtrip_report.py [--failures] [--sparklis]
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from cnl.parser.printer import print_squall  # noqa: E402
 from cnl.parser.squall import parse_squall  # noqa: E402
 
 
-def round_trip(sparql: str) -> tuple[str, str, str]:
+def round_trip(sparql: str, dialect: str = "squall") -> tuple[str, str, str]:
     """(outcome, detail, cnl): outcome is equivalent / different / refused / error."""
     try:
         query, options = decompile_to_ir(sparql)
@@ -35,11 +35,22 @@ def round_trip(sparql: str) -> tuple[str, str, str]:
     except CNLError as err:
         return "error", f"decompile: {str(err).splitlines()[0]}", ""
     try:
-        text = print_squall(query, "id", id_labels=False)
+        if dialect == "sparklis":
+            from cnl.compiler.decompile import sparklis_form
+            from cnl.parser.sparklis_printer import print_sparklis
+
+            text = print_sparklis(sparklis_form(query), "id", id_labels=False)
+        else:
+            text = print_squall(query, "id", id_labels=False)
     except Exception as err:  # noqa: BLE001 — a printer gap is reported, not fatal
         return "error", f"print: {err}", ""
     try:
-        back = parse_squall(text, notation="id")
+        if dialect == "sparklis":
+            from cnl.parser.sparklis import parse_sparklis
+
+            back = parse_sparklis(text, notation="id")
+        else:
+            back = parse_squall(text, notation="id")
         compiled = compile_query(back, "wikidata", None, **options)
     except CNLError as err:
         return "error", f"reparse/compile: {str(err).splitlines()[0]}", text
@@ -82,6 +93,25 @@ def ecai(show: bool) -> float:
     return share
 
 
+def ecai_sparklis() -> float:
+    """The same round trip through the Sparklis dialect (printed and parsed as Sparklis)."""
+    from cnl.data.ecai import load_all, normalize_gold_sparql
+
+    outcomes = Counter()
+    for record in load_all():
+        try:
+            gold = normalize_gold_sparql(record.sparql_raw)
+        except CNLError:
+            outcomes["unusable gold"] += 1
+            continue
+        outcomes[round_trip(gold, "sparklis")[0]] += 1
+    total = sum(outcomes.values())
+    print(f"(c) ECAI gold round trip through Sparklis text: {outcomes['equivalent']}/{total} = "
+          f"{100 * outcomes['equivalent'] / total:.1f} % equivalent "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(outcomes.items()))})")
+    return outcomes["equivalent"] / total
+
+
 def qald(show: bool) -> float:
     data = json.loads(data_file("benchmarks", "qald9plus_train.json").read_text("utf-8"))
     outcomes, refused = Counter(), Counter()
@@ -105,9 +135,12 @@ def qald(show: bool) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--failures", action="store_true", help="list every query that is not equivalent")
+    parser.add_argument("--sparklis", action="store_true", help="also round-trip the ECAI golds through Sparklis text")
     args = parser.parse_args()
     ecai(args.failures)
     qald(args.failures)
+    if args.sparklis:
+        ecai_sparklis()
 
 
 if __name__ == "__main__":

@@ -874,22 +874,49 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     if lexicon is not None:
         query = with_labels(query, lexicon)
     if dialect == "sparklis":
-        from dataclasses import replace
-
         from cnl.parser.sparklis_printer import print_sparklis
 
-        subject, vp = query.subject, query.vp
-        if isinstance(subject, ir.Quant) and vp is not None and not isinstance(vp, ir.Exists):
-            # Sparklis only says "give me every C that ...": the question's VP becomes a clause.
-            items = vp.items if isinstance(vp, ir.And) else (vp,)
-            query = ir.Query(replace(subject, rels=subject.rels + tuple(items)), None)
-        elif isinstance(subject, ir.Quant) and isinstance(vp, ir.Exists):
-            query = ir.Query(subject, None)
+        query = sparklis_form(query)
 
         return print_sparklis(query, notation, id_labels=lexicon is not None)
     if dialect != "squall":
         raise UnsupportedSPARQLError(f"the dialect {dialect!r}", "choose squall or sparklis")
     return print_squall(query, notation, id_labels=lexicon is not None)
+
+
+def sparklis_form(query: ir.Query) -> ir.Query:
+    """Sparklis only says "give me every C that ...": a question's VP becomes a clause."""
+    from dataclasses import replace
+
+    query = _sparklis_nouns(query)
+    subject, vp = query.subject, query.vp
+    if isinstance(subject, ir.Quant) and vp is not None and not isinstance(vp, ir.Exists):
+        items = vp.items if isinstance(vp, ir.And) else (vp,)
+        return ir.Query(replace(subject, rels=subject.rels + tuple(items)), None)
+    if isinstance(subject, ir.Quant) and isinstance(vp, ir.Exists):
+        return ir.Query(subject, None)
+    return query
+
+
+def _sparklis_nouns(node):
+    """Sparklis nouns are classes: ``a <P> of X`` is written ``something that is the <P> of X``
+    (an inverse statement), bottom-up."""
+    from dataclasses import fields, is_dataclass, replace
+
+    if isinstance(node, tuple):
+        return tuple(_sparklis_nouns(n) for n in node)
+    if not is_dataclass(node) or isinstance(node, (ir.Entity, ir.Class, ir.Property, ir.Literal, ir.Var)):
+        return node
+    changes = {f.name: _sparklis_nouns(getattr(node, f.name)) for f in fields(node) if f.name not in ("span", "dialect")}
+    node = replace(node, **changes)
+    if isinstance(node, ir.Quant) and isinstance(node.noun, ir.RelNoun) and node.noun.of is not None:
+        noun = node.noun
+        return replace(node, noun=None, rels=(ir.Stmt(noun.prop, noun.of, noun.quals, inverse=True),) + node.rels)
+    if (isinstance(node, ir.Be) and isinstance(node.np, ir.Quant) and node.np.det in ("a", "the")
+            and node.np.noun is None and len(node.np.rels) == 1 and isinstance(node.np.rels[0], ir.Stmt)
+            and node.np.rels[0].inverse and node.np.order is None and node.np.var is None):
+        return node.np.rels[0]
+    return node
 
 
 def with_labels(query: ir.Query, labels) -> ir.Query:
