@@ -187,3 +187,29 @@ class OptionalDependencyMissing(CNLError):
         self.package = package
         msg = f"{feature} needs the optional package {package!r}, which is not installed"
         super().__init__(msg + (f"; {hint}" if hint else ""))
+
+
+# --- evaluation (issue 6): exit codes 40-49 ---------------------------------------------------
+
+class EvalError(CNLError):
+    """An evaluation run cannot go on."""
+
+    exit_code = 40
+
+
+class EvalConfigError(EvalError):
+    """The experiment configuration (TOML) is missing, unreadable or names unknown values."""
+
+    exit_code = 41
+
+
+class EvalDependencyMissing(EvalError):
+    """Something the metrics need is not installed (WordNet for METEOR, the learned parser)."""
+
+    exit_code = 42
+
+
+class EvalCacheError(EvalError):
+    """A cached adapter or prediction file is corrupt or belongs to another configuration."""
+
+    exit_code = 43
