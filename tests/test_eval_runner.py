@@ -114,3 +114,12 @@ def test_resolver_for_uses_candidates_and_gold(shared_data):
     for c in example.candidates:
         if c.label:
             assert resolver.resolve(c.label, "entity").startswith("Q")
+
+
+def test_cli_reports_config_errors_with_their_exit_code(tmp_path, capsys):
+    from cnl.cli import main
+
+    assert main(["eval", "--config", str(tmp_path / "missing.toml")]) == 41
+    assert capsys.readouterr().err.startswith("error: configuration not found")
+    bad = write(tmp_path, "[[experiment]]\nname = 'x'\nlanguages = ['squall-label']\ntrain_sizes = [99999]\n")
+    assert main(["eval", "--config", str(bad), "--quiet"]) in (41, 5)  # 5 when the data is absent

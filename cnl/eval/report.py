@@ -48,7 +48,8 @@ def _primary(f: dict):
     return None, None
 
 
-def write_report(config, results: list[dict], *, wall_seconds: float, log: list[str]) -> dict:
+def write_report(config, results: list[dict], *, wall_seconds: float, log: list[str],
+                 total_cells: int | None = None) -> dict:
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     figures = [r["figures"] for r in results]
@@ -58,6 +59,7 @@ def write_report(config, results: list[dict], *, wall_seconds: float, log: list[
         "wall_seconds": round(wall_seconds, 1), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "experiments": [{"name": e.name, "languages": list(e.languages), "el": list(e.el),
                          "train_sizes": list(e.train_sizes)} for e in config.experiments],
+        "cells_done": len(figures), "cells_total": total_cells or len(figures),
         "cells": figures,
     }
     (out / "results.json").write_text(json.dumps(data, indent=1, default=str))
@@ -80,6 +82,9 @@ def _markdown(config, data, figures, plots) -> str:
              f"- hardware: {data['hardware']}",
              f"- wall time: {data['wall_seconds'] / 60:.1f} min (training, generation, scoring; cached steps are not re-timed)",
              f"- finished: {data['finished']}", ""]
+    if data["cells_done"] < data["cells_total"]:
+        lines[1:1] = ["", f"**PARTIAL RUN: {data['cells_done']} of {data['cells_total']} cells scored** "
+                          "(rows marked *not run* are missing; rerun the command to resume).", ""]
     for exp in config.experiments:
         lines += [f"## {exp.name}", "",
                   "| language | EL | train | " + " | ".join(HEADERS[m] for m in METRICS) + " | tokens/query |",

@@ -417,11 +417,14 @@ class Runner:
                         self.say(f"{language} {el} n={size}: TA={_fmt(f['ta'])} TA-offline={_fmt(f['ta_offline'])} "
                                  f"EM={f['exact_match']:.3f} BLEU={f['bleu']:.3f}")
                         results.append(scored)
+                        # a report after every cell: an interrupted run still leaves one
+                        write_report(config, results, wall_seconds=time.time() - started,
+                                     log=self.log, total_cells=len(cells))
         finally:
             if kg is not None:
                 kg.close()
         wall = time.time() - started
-        return write_report(config, results, wall_seconds=wall, log=self.log)
+        return write_report(config, results, wall_seconds=wall, log=self.log, total_cells=len(cells))
 
     def _entity_map(self):
         from cnl.data.ecai import load_ecai
