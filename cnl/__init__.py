@@ -12,7 +12,7 @@ from cnl.errors import CNLError, CNLSyntaxError, CompileError, LexiconError
 
 __version__ = "0.1.0"
 
-DIALECTS = ("squall",)
+DIALECTS = ("squall", "sparklis")
 
 
 def parse(text: str, dialect: str = "squall", *, notation: str | None = None):
@@ -50,8 +50,12 @@ def compile(text, *, dialect: str = "squall", kg="wikidata", lexicon=None, notat
 
 def to_cnl(query, notation: str = "label", dialect: str = "squall", *, id_labels: bool = True) -> str:
     """Print an IR query as CNL text in ``notation``."""
+    if dialect == "sparklis":
+        from cnl.parser.sparklis_printer import print_sparklis
+
+        return print_sparklis(query, notation, id_labels=id_labels)
     if dialect != "squall":
-        raise CNLError(f"printing dialect {dialect!r} is not available")
+        raise CNLError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
     from cnl.parser.printer import print_squall
 
     return print_squall(query, notation, id_labels=id_labels)

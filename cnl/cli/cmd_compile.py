@@ -23,6 +23,8 @@ def register(sub) -> None:
                    help="output: SPARQL (default), the IR as JSON, or the query re-printed as CNL")
     p.add_argument("--to-notation", default="label", choices=["ecai", "id", "label"],
                    help="notation for --format cnl (default label)")
+    p.add_argument("--to-dialect", choices=["squall", "sparklis"],
+                   help="dialect for --format cnl (default: the input's)")
     p.add_argument("--statements", choices=["always", "qualified"],
                    help="Wikidata: p:/ps: statements always (default) or wdt: unless qualified")
     p.add_argument("--subclasses", action="store_true", help="class tests include subclasses (wdt:P31/wdt:P279*)")
@@ -70,7 +72,7 @@ def run(args) -> int:
         if args.format == "ir-json":
             return json.dumps(ir.to_json(query), ensure_ascii=False)
         if args.format == "cnl":
-            return cnl.to_cnl(query, args.to_notation)
+            return cnl.to_cnl(query, args.to_notation, dialect=args.to_dialect or args.dialect)
         return cnl.compile(query, kg=args.kg, lexicon=lexicon, **options).rstrip("\n")
 
     if args.text != "-":

@@ -110,6 +110,7 @@ _INT = re.compile(r"^[0-9]+$")
 _YEAR = re.compile(r"^[0-9]{3,4}$")
 _DEC = re.compile(r"^[0-9]+\.[0-9]+$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_DATETIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 
 
 def sparql_literal(lit: ir.Literal) -> str:
@@ -119,6 +120,8 @@ def sparql_literal(lit: ir.Literal) -> str:
         return lit.value
     if lit.datatype == "date" and _DATE.match(lit.value):
         return f'"{lit.value}"^^xsd:date'
+    if lit.datatype == "dateTime" and _DATETIME.match(lit.value):
+        return f'"{lit.value}"^^xsd:dateTime'
     if lit.datatype == "string":
         return sparql_string(lit.value)
     raise CompileError(f"invalid {lit.datatype} literal {lit.value!r}")
@@ -418,6 +421,8 @@ class SparqlCompiler:
             self.order_keys.append((v, order.descending))
         if len(self.order_keys) > 1:
             return  # the first superlative decides the limit; later ones break ties
+        if not order.limit:
+            return  # an ordering only (Sparklis' highest-to-lowest): every answer, sorted
         if order.to_rank is not None:
             if order.to_rank < order.rank:
                 raise CompileError(f"empty rank range {order.rank} to {order.to_rank}")
@@ -570,6 +575,13 @@ class SparqlCompiler:
                     self._be(item, x)
             else:
                 self._union([lambda item=item: self._be(item, x) for item in np.items])
+        elif (isinstance(np, ir.Quant) and np.det == "which" and np.noun is None and not np.rels
+              and np.order is None and np.var is None and x.startswith("?")):
+            # "is what" (Sparklis' "give me the year of the <P>"): the subject is an answer
+            if x not in self.focus:
+                self.focus.append(x)
+            if not self.group.hidden and x not in self.visible_vars:
+                self.visible_vars.append(x)
         elif isinstance(np, ir.Quant) and np.det in ("a", "the") and x.startswith("?") and np.var is None:
             self.quant(np, lambda t: None, x)
         elif isinstance(np, ir.Ref):

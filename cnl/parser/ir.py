@@ -69,12 +69,16 @@ Term = Union[Entity, Class, Property, Literal, Var]
 
 @dataclass(frozen=True, slots=True)
 class Order:
-    """A superlative: ``highest``, ``2nd earliest``, ``10 highest`` (count), ``3rd to 5th latest``."""
+    """A superlative: ``highest``, ``2nd earliest``, ``10 highest`` (count), ``3rd to 5th latest``.
+
+    ``limit`` False is a plain ordering without a limit (Sparklis' ``highest-to-lowest``):
+    all answers, sorted."""
 
     word: str
     rank: int = 1
     count: int | None = None
     to_rank: int | None = None
+    limit: bool = True
 
     DESCENDING = frozenset(
         {"highest", "latest", "largest", "biggest", "most", "greatest", "youngest", "longest"}

@@ -154,6 +154,9 @@ class SquallPrinter:
         return self.np(np, closed) if isinstance(np, ir.Arith) else self.np_atom(np, closed)
 
     def order(self, order: ir.Order) -> str:
+        if not order.limit:
+            raise PrintError(f"SQUALL cannot say an ordering without a limit ('{order.word}' to lowest "
+                             "without keeping only the first); print it in the Sparklis dialect")
         if order.to_rank is not None:
             return f"{_ordinal(order.rank)} to {_ordinal(order.to_rank)} {order.word}"
         if order.count is not None:

@@ -1,0 +1,637 @@
+"""Sparklis verbalizations -> IR (the same IR as SQUALL).
+
+Sparklis (Ferré, SWJ 2017) builds queries by clicking and shows them as English
+(``give me every film that has as a <P179:part_of_the_series> Marvel Cinematic Universe``);
+it has no parser of its own. This one reads its verbalizations, as found in the ECAI-2023
+data, with an LALR(1) grammar (``cnl/grammar/sparklis.lark``) over word-level tokens:
+entities and classes are bare labels, which :class:`SparklisLexer` groups into one LABEL
+token each (see the grammar's header for how).
+
+Meaning, as Sparklis has it: every variable of the query is an answer column, so the
+indefinites of a sentence without ``give me`` are questions (``which``) and those under
+``give me every C`` are projected with it. ``highest-to-lowest`` orders without a limit
+(``Order(limit=False)``). The trailing clauses refer back to a noun or a property already
+mentioned: ``and give me the number of film`` counts the films, ``and give me the year of
+the <P577>`` adds the year of that date as a column, ``and where the year of the <P577> = 1997``
+filters it.
+"""
+from __future__ import annotations
+
+import contextvars
+import re
+from dataclasses import replace
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import Lexer
+
+from cnl.errors import CNLSyntaxError
+from cnl.parser import ir
+from cnl.parser.terms import ID_RE, NOTATIONS, split_angle, unescape
+
+_notation: contextvars.ContextVar[str] = contextvars.ContextVar("sparklis_notation", default="ecai")
+
+INSTANCE_OF = ir.Property(id="P31", label="instance of")
+
+# Single-word keywords (case-sensitive: Sparklis' own words are lower-case, labels such as
+# "The Hobbit" or "A Song of Ice and Fire" are capitalized).
+_KEYWORDS = {
+    "every": "EVERY", "everything": "EVERYTHING", "the": "THE", "that": "THAT", "and": "AND", "has": "HAS", "as": "AS",
+    "a": "A", "an": "A", "not": "NOT", "is": "IS", "of": "OF", "with": "WITH",
+    "something": "SOMETHING", "highest-to-lowest": "ORDER", "lowest-to-highest": "ORDER",
+}
+# Keyword sequences merged into one token (longest first).
+_PHRASES = [
+    (("and", "give", "me"), "AND_GIVE_ME"),
+    (("is", "the", "instance", "of"), "INSTANCE_OF"),
+    (("higher", "or", "equal", "to"), "OP>="),
+    (("lower", "or", "equal", "to"), "OP<="),
+    (("greater", "or", "equal", "to"), "OP>="),
+    (("less", "or", "equal", "to"), "OP<="),
+    (("the", "number", "of"), "NUMBER_OF"),
+    (("the", "year", "of"), "YEAR_OF"),
+    (("higher", "than"), "OP>"),
+    (("lower", "than"), "OP<"),
+    (("give", "me"), "GIVE_ME"),
+    (("and", "that"), "AND_THAT"),
+    (("and", "where"), "AND_WHERE"),
+]
+# Function words that belong to a label when they sit between two of its words.
+_JOINERS = frozenset({"of", "the", "and", "with"})
+
+_PIECE = re.compile(
+    r'(?P<ANGLE><[^\s<=>](?:[^<>\\\n]|\\.)*>)'
+    r'|(?P<BAD_ANGLE><[^\s<=>][^>]*<)'
+    r'|(?P<BRACKET>\[(?:[^\[\]\\\n]|\\.)+\])'
+    r'|(?P<STRING>"(?:[^"\\\n]|\\.)*")'
+    r'|(?P<OP><=|>=|=|<|>)'
+    r'|(?P<WORD>[^\s<>\[\]"=]+)'
+)
+_NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)?$")
+
+
+def _position(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _syntax_error(text: str, pos: int, reason: str, token: str | None = None, expected=(), hint=None):
+    line, column = _position(text, pos)
+    return CNLSyntaxError(reason, text=text, line=line, column=column, token=token,
+                          expected=tuple(expected), hint=hint)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Word-level tokens of a Sparklis string, labels grouped (see the grammar's header)."""
+    raw: list[tuple[str, str, int]] = []  # (kind, value, start)
+    pos, end = 0, len(text)
+    space = re.compile(r"\s*")
+    while True:
+        pos = space.match(text, pos).end()
+        if pos >= end:
+            break
+        match = _PIECE.match(text, pos)
+        if match is None:
+            raise _syntax_error(text, pos, "unexpected character", text[pos])
+        kind, value = match.lastgroup, match.group()
+        if kind == "BAD_ANGLE":
+            raise _syntax_error(
+                text, pos, "corrupted property term: '<' inside '<...>'", value,
+                hint="a property is written <P123:label> (or <label>) with no '<' inside; this "
+                     "string looks damaged (a term pasted into another)")
+        raw.append((kind, value, pos))
+        pos = match.end()
+    # merge keyword phrases, then classify single words
+    typed: list[tuple[str, str, int]] = []
+    i = 0
+    words = [v if k == "WORD" else None for k, v, _ in raw]
+    while i < len(raw):
+        kind, value, start = raw[i]
+        if kind == "WORD":
+            for phrase, name in _PHRASES:
+                if tuple(words[i:i + len(phrase)]) == phrase:
+                    last = raw[i + len(phrase) - 1]
+                    typed.append((name, text[start:last[2] + len(last[1])], start))
+                    i += len(phrase)
+                    break
+            else:
+                if value in _KEYWORDS:
+                    typed.append((_KEYWORDS[value], value, start))
+                elif _DATE.match(value):
+                    typed.append(("DATE", value, start))
+                elif _NUMBER.match(value):
+                    typed.append(("NUMBER", value, start))
+                else:
+                    typed.append(("WORD", value, start))
+                i += 1
+            continue
+        if kind == "ANGLE":
+            ident = ID_RE.match(unescape(value[1:-1]))
+            typed.append(("QID" if ident and ident.group(1) == "Q" else "PROP", value, start))
+        elif kind == "BRACKET":
+            typed.append(("LABEL", value, start))
+        elif kind == "OP":
+            typed.append(("OP" + value, value, start))
+        else:
+            typed.append((kind, value, start))
+        i += 1
+    # group label words (and the joiners between them) into LABEL tokens
+    out: list[Token] = []
+    i = 0
+    while i < len(typed):
+        kind, value, start = typed[i]
+        if kind != "WORD":
+            if kind.startswith("OP"):
+                out.append(Token("OP", {"OP>=": ">=", "OP<=": "<=", "OP>": ">", "OP<": "<"}.get(kind, value),
+                                 start_pos=start))
+            else:
+                out.append(Token(kind, value, start_pos=start))
+            i += 1
+            continue
+        j = i + 1
+        while j < len(typed):
+            if typed[j][0] == "WORD" or (typed[j][0] == "NUMBER" and typed[j - 1][0] == "WORD"):
+                # "Kill Bill Volume 1", "Fallout 3": a number right after a label word is part of it
+                j += 1
+                continue
+            if typed[j][0] == "OF" and i >= 2 and typed[i - 1][0] == "THE" and typed[i - 2][0] == "IS":
+                break  # "is the part(s) of X": a property shown by its label
+            k = j
+            while k < len(typed) and typed[k][0] in ("OF", "THE", "AND", "WITH") and typed[k][1] in _JOINERS:
+                k += 1
+            if k > j and k < len(typed) and typed[k][0] == "WORD":
+                j = k + 1
+                continue
+            break
+        last = typed[j - 1]
+        out.append(Token("LABEL", text[start:last[2] + len(last[1])], start_pos=start))
+        i = j
+    for token in out:
+        line, column = _position(text, token.start_pos)
+        token.line, token.column = line, column
+        token.end_pos = token.start_pos + len(token.value)
+    return out
+
+
+class SparklisLexer(Lexer):
+    def __init__(self, lexer_conf):
+        pass
+
+    def lex(self, data):
+        yield from tokenize(data)
+
+
+# ------------------------------------------------------------------------------ terms
+
+
+def _label(token: Token) -> str:
+    value = str(token)
+    if value.startswith("["):
+        return unescape(value[1:-1])
+    return value
+
+
+def _angle(token: Token):
+    return split_angle(str(token)[1:-1], "label" if _notation.get() == "label" else "ecai")
+
+
+def _span(token: Token) -> tuple[int, int]:
+    return (token.start_pos, token.end_pos)
+
+
+def _prop(token: Token) -> ir.Property:
+    ident, label, _ = _angle(token)
+    return ir.Property(id=ident, label=label, span=_span(token))
+
+
+def _entity(token: Token):
+    if token.type == "QID":
+        ident, label, _ = _angle(token)
+        return ir.Entity(id=ident, label=label, span=_span(token))
+    return ir.Entity(label=_label(token), span=_span(token))
+
+
+def _class(token: Token) -> ir.Class:
+    if token.type in ("QID", "PROP"):
+        ident, label, _ = _angle(token)
+        return ir.Class(id=ident, label=label, span=_span(token))
+    return ir.Class(label=_label(token), span=_span(token))
+
+
+def _literal(token: Token) -> ir.Literal:
+    value = str(token)
+    if token.type == "STRING":
+        return ir.Literal(unescape(value[1:-1]), "string")
+    if token.type == "DATE":
+        return ir.Literal(value, "date" if len(value) == 10 else "dateTime")
+    return ir.Literal(value, "decimal" if "." in value else "integer")
+
+
+def _order(token: Token) -> ir.Order:
+    return ir.Order("highest" if str(token) == "highest-to-lowest" else "lowest", limit=False)
+
+
+def _toks(items, *types):
+    return [t for t in items if isinstance(t, Token) and t.type in types]
+
+
+def _nodes(items, cls):
+    return [x for x in items if isinstance(x, cls)]
+
+
+class _Extra:
+    def __init__(self, kind, target, test=None):
+        self.kind, self.target, self.test = kind, target, test
+
+
+class _ValueThen:
+    def __init__(self, np, vp):
+        self.np, self.vp = np, vp
+
+
+def _flat(vp):
+    return vp.items if isinstance(vp, ir.And) else (vp,)
+
+
+class _Conj:
+    def __init__(self, subject, vp):
+        self.subject, self.vp = subject, vp
+
+
+_VP_TYPES = (ir.Stmt, ir.Be, ir.Compare, ir.Not, ir.And, ir.Or, ir.StrTest, ir.Exists, ir.YearIs, ir.QualifierOf)
+_NP_TYPES = (ir.Ref, ir.Quant, ir.Coord, ir.Arith)
+
+
+class _ToIR(Transformer):
+    # -- terms
+    def entity(self, items):
+        return _entity(items[0])
+
+    def literal(self, items):
+        return _literal(items[0])
+
+    def value(self, items):
+        return ir.Ref(items[0])
+
+    def noun(self, items):
+        return ir.ClassNoun(_class(items[0]))
+
+    def counted(self, items):
+        return items[0]
+
+    def subject(self, items):
+        return ir.Ref(items[0])
+
+    # -- relative clauses
+    def rel(self, items):
+        return _nodes(items, _VP_TYPES)[0]
+
+    def rel_chain(self, items):
+        return tuple(vp for item in _nodes(items, _VP_TYPES) for vp in _flat(item))
+
+    def cmp(self, items):
+        op = _toks(items, "OP")[0]
+        return ir.Compare(str(op), (items[-1],))
+
+    # -- qualifiers
+    def qual_value(self, items):
+        return ir.Qual(_prop(_toks(items, "PROP")[0]), items[-1])
+
+    def qual_some(self, items):
+        return ir.Qual(_prop(_toks(items, "PROP")[0]), ir.Quant("a"))
+
+    def qual_order(self, items):
+        return ir.Qual(_prop(_toks(items, "PROP")[0]), ir.Quant("the", order=_order(_toks(items, "ORDER")[0])))
+
+    # -- objects
+    def obj_value(self, items):
+        rels = _nodes(items, _VP_TYPES)
+        return _ValueThen(items[0], rels[0]) if rels else items[0]
+
+    def obj_a(self, items):
+        noun = _nodes(items, ir.ClassNoun)[0]
+        return ir.Quant("a", noun, tuple(_nodes(items, _VP_TYPES)))
+
+    def obj_something(self, items):
+        return ir.Quant("a", None, tuple(_nodes(items, _VP_TYPES)))
+
+    # -- verb phrases
+    def _stmt(self, items, inverse=False, prop=None):
+        prop = prop or _prop(_toks(items, "PROP")[0])
+        quals = tuple(_nodes(items, ir.Qual))
+        then = _nodes(items, _ValueThen)
+        if then:
+            # "has as a <P> X that ...": the clause describes X
+            named = ir.Quant("the", None, (ir.Be(then[0].np), then[0].vp))
+            return ir.Stmt(prop, named, quals, inverse=inverse)
+        obj = _nodes(items, _NP_TYPES)[0]
+        return ir.Stmt(prop, obj, quals, inverse=inverse)
+
+    def is_the_forward(self, items):
+        return self._stmt(items)
+
+    def qual_a(self, items):
+        return ir.Qual(_prop(_toks(items, "PROP")[0]), ir.Quant("a", _nodes(items, ir.ClassNoun)[0]))
+
+    def has_as(self, items):
+        return self._stmt(items)
+
+    def verb(self, items):
+        return self._stmt(items)
+
+    def is_prop(self, items):
+        return self._stmt(items)
+
+    def is_the_of(self, items):
+        return self._stmt(items, inverse=True)
+
+    def has_a(self, items):
+        prop = _prop(_toks(items, "PROP")[0])
+        return ir.Stmt(prop, ir.Quant("a", None, tuple(_nodes(items, _VP_TYPES))), tuple(_nodes(items, ir.Qual)))
+
+    has_a_cmp = has_a
+
+    # Sparklis shows some properties by label only ("has a part(s)", "is the member of X");
+    # they become properties without ID, resolved like any label (lexicon or alignment).
+    def has_a_bare(self, items):
+        label = _toks(items, "LABEL")[0]
+        prop = ir.Property(label=_label(label), span=_span(label))
+        return ir.Stmt(prop, ir.Quant("a", None, tuple(_nodes(items, _VP_TYPES))))
+
+    def is_the_of_bare(self, items):
+        label = _toks(items, "LABEL")[0]
+        prop = ir.Property(label=_label(label), span=_span(label))
+        return self._stmt(items, inverse=True, prop=prop)
+
+    def has_order(self, items):
+        prop = _prop(_toks(items, "PROP")[0])
+        return ir.Stmt(prop, ir.Quant("the", order=_order(_toks(items, "ORDER")[0])))
+
+    def not_vp(self, items):
+        return ir.Not(_nodes(items, _VP_TYPES)[0])
+
+    def instance_of(self, items):
+        return self._stmt(items, prop=INSTANCE_OF)
+
+    def be_a(self, items):
+        noun = _nodes(items, ir.ClassNoun)[0]
+        return ir.Be(ir.Quant("a", noun, tuple(_nodes(items, _VP_TYPES))))
+
+    def be_entity(self, items):
+        return ir.Be(ir.Ref(_nodes(items, ir.Entity)[0]))
+
+    # -- sentences
+    def give_every(self, items):
+        noun = _nodes(items, ir.ClassNoun)[0]
+        rels = next((x for x in items if isinstance(x, tuple)), ())
+        return ir.Quant("which", noun, rels)
+
+    def give_everything(self, items):
+        rels = next((x for x in items if isinstance(x, tuple)), ())
+        return ir.Quant("which", None, rels)
+
+    def give_ordered(self, items):
+        noun = _nodes(items, ir.ClassNoun)[0]
+        rels = next((x for x in items if isinstance(x, tuple)), ())
+        return ir.Quant("which", noun, rels, order=_order(_toks(items, "ORDER")[0]))
+
+    def give_sentence(self, items):
+        return ir.Query(_nodes(items, ir.Quant)[0], None, dialect="sparklis")
+
+    def conj_vp(self, items):
+        return _Conj(None, items[0])
+
+    def conj_sentence(self, items):
+        return _Conj(items[0], items[1])
+
+    def subject_sentence(self, items):
+        subject, vp = items[0], items[1]
+        vps, subjects = [vp], [subject]
+        for conj in items[2:]:
+            if not isinstance(conj, _Conj):
+                continue
+            if conj.subject is None:
+                vps.append(conj.vp)
+            else:
+                if len(vps) > 1 or conj.vp != vp:
+                    raise _Refused("two sentences about different things cannot be one query "
+                                   "(only 'X has a <P> and Y has a <P>', with the same verb phrase)")
+                subjects.append(conj.subject)
+        vps = [item for vp_ in vps for item in _flat(vp_)]
+        main_vp = vps[0] if len(vps) == 1 else ir.And(tuple(vps))
+        subj = subjects[0] if len(subjects) == 1 else ir.Coord("and", tuple(subjects))
+        return ir.Query(subj, _as_questions(main_vp), dialect="sparklis")
+
+    # -- trailing clauses
+    def year_is(self, items):
+        return ir.Be(items[-1])
+
+    def year_test(self, items):
+        return items[0]
+
+    def extra_count(self, items):
+        return _Extra("count", items[-1])
+
+    def extra_year(self, items):
+        prop = _toks(items, "PROP")[0]
+        tests = _nodes(items, _VP_TYPES)
+        return _Extra("year", prop, tests[0] if tests else None)
+
+    def extra_where_year(self, items):
+        return _Extra("where_year", _toks(items, "PROP")[0], _nodes(items, _VP_TYPES)[0])
+
+    def extra_where_value(self, items):
+        return _Extra("where_value", _toks(items, "PROP")[0], _nodes(items, _VP_TYPES)[0])
+
+    def start(self, items):
+        query = items[0]
+        for extra in items[1:]:
+            query = _apply_extra(query, extra)
+        return query
+
+
+class _Refused(Exception):
+    """A sentence the grammar accepts but the IR cannot carry; becomes a CNLSyntaxError."""
+
+    def __init__(self, reason, token=None):
+        super().__init__(reason)
+        self.reason, self.token = reason, token
+
+
+def _as_questions(node):
+    """Sparklis projects every variable: the indefinites of a sentence without 'give me'
+    (outside negations) are what it asks for."""
+    if isinstance(node, ir.Not):
+        return node
+    if isinstance(node, ir.Quant) and node.det == "a":
+        node = replace(node, det="which")
+    if isinstance(node, tuple):
+        return tuple(_as_questions(n) for n in node)
+    if hasattr(node, "__dataclass_fields__") and not isinstance(node, (ir.Entity, ir.Class, ir.Property, ir.Literal)):
+        changes = {}
+        for name in node.__dataclass_fields__:
+            if name in ("span", "dialect"):
+                continue
+            value = getattr(node, name)
+            new = _as_questions(value)
+            if new is not value:
+                changes[name] = new
+        return replace(node, **changes) if changes else node
+    return node
+
+
+# ------------------------------------------------------------------------------ back-references
+
+
+def _same_prop(a: ir.Property, b: ir.Property) -> bool:
+    if a.id and b.id:
+        return a.id == b.id
+    return (a.label or "").lower() == (b.label or "").lower()
+
+
+def _find(node, pred):
+    """The first node (depth first, reading order) satisfying ``pred``."""
+    for n in ir.walk(node):
+        if pred(n):
+            return n
+    return None
+
+
+def _swap(node, target, new):
+    """``node`` with the node ``target`` (by identity) replaced by ``new``."""
+    if node is target:
+        return new
+    if isinstance(node, tuple):
+        items = tuple(_swap(n, target, new) for n in node)
+        return items if any(a is not b for a, b in zip(items, node)) else node
+    if hasattr(node, "__dataclass_fields__") and not isinstance(node, (ir.Entity, ir.Class, ir.Property, ir.Literal, ir.Var)):
+        changes = {}
+        for name in node.__dataclass_fields__:
+            if name == "span":
+                continue
+            value = getattr(node, name)
+            if isinstance(value, (str, int, bool)) or value is None:
+                continue
+            updated = _swap(value, target, new)
+            if updated is not value:
+                changes[name] = updated
+        return replace(node, **changes) if changes else node
+    return node
+
+
+def value_of(query, prop: ir.Property):
+    """The value NP of the first statement or qualifier on ``prop`` (``has a <P>``, ``with a
+    <P>`` -> its Quant)."""
+    def is_value(np):
+        return (isinstance(np, ir.Quant) and np.noun is None and np.var is None
+                and not any(isinstance(r, ir.Be) for r in np.rels))
+
+    found = _find(query, lambda n: isinstance(n, (ir.Stmt, ir.Qual)) and _same_prop(n.prop, prop)
+                  and is_value(n.obj if isinstance(n, ir.Stmt) else n.value))
+    if found is None:
+        return None
+    return found.obj if isinstance(found, ir.Stmt) else found.value
+
+
+def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
+    token = extra.target
+    if extra.kind == "count":
+        cls = _class(token)
+        names = {x.lower() for x in (cls.label, cls.id) if x}
+        target = _find(query, lambda n: isinstance(n, ir.Quant) and isinstance(n.noun, ir.ClassNoun)
+                       and bool(names & {x.lower() for x in (n.noun.cls.label, n.noun.cls.id) if x}))
+        if target is None:
+            prop = _prop(token) if token.type == "PROP" else ir.Property(label=_label(token))
+            target = value_of(query, prop)
+        if target is None:
+            raise _Refused(f"'the number of {token}' refers to nothing mentioned before", token)
+        if target.det not in ("a", "which", "the"):
+            raise _Refused(f"cannot count {token} here", token)
+        return _swap(query, target, replace(target, det="how_many"))
+    prop = _prop(token)
+    target = value_of(query, prop)
+    if target is None:
+        raise _Refused(f"'the {token}' refers to no 'has a {token}' before it", token)
+    if extra.kind == "where_value":
+        rel = extra.test
+    elif extra.kind == "where_year":
+        rel = ir.YearIs(extra.test)
+    else:
+        shown = ir.Be(ir.Quant("which"))
+        rel = ir.YearIs(shown if extra.test is None else ir.And((shown, extra.test)))
+    return _swap(query, target, replace(target, rels=target.rels + (rel,)))
+
+
+# ------------------------------------------------------------------------------ parser
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files("cnl.grammar").joinpath("sparklis.lark").read_text("utf-8")
+    return Lark(grammar, parser="lalr", lexer=SparklisLexer, transformer=_ToIR(), maybe_placeholders=False)
+
+
+_TOKEN_NAMES = {
+    "LABEL": "a label", "PROP": "a property (<P123:label>)", "QID": "an item (<Q123>)", "NUMBER": "a number",
+    "DATE": "a date", "STRING": "a string", "OP": "a comparison (=, <, >, higher or equal to...)",
+    "GIVE_ME": '"give me"', "AND_GIVE_ME": '"and give me"', "AND_THAT": '"and that"',
+    "AND_WHERE": '"and where"', "NUMBER_OF": '"the number of"', "YEAR_OF": '"the year of"',
+    "INSTANCE_OF": '"is the instance of"', "ORDER": '"highest-to-lowest"/"lowest-to-highest"',
+    "A": '"a"', "$END": "the end",
+}
+
+
+def _expected(names) -> list[str]:
+    return sorted({_TOKEN_NAMES.get(n, f'"{n.lower()}"') for n in names})
+
+
+def _hint(text: str, token) -> str | None:
+    value = str(token) if token is not None else ""
+    if token is not None and getattr(token, "type", "") == "LABEL" and re.search(r"\b(has as a|that has as an?)\s*$",
+                                                                                 text[: token.start_pos]):
+        return ("a property must be written <P123:label>; a bare property label (e.g. 'mother', "
+                "'part(s)') cannot be told apart from the value after it")
+    if value.startswith("<") and "<" in value[1:]:
+        return "this property term looks corrupted"
+    return None
+
+
+def parse_sparklis(text: str, notation: str | None = None) -> ir.Query:
+    """Parse a Sparklis verbalization into the IR. ``notation`` (``ecai``, ``id``, ``label``)
+    only changes how ``<...>`` terms read: in ``label`` underscores are kept."""
+    if notation is not None and notation not in NOTATIONS:
+        raise CNLSyntaxError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
+    if not text or not text.strip():
+        raise CNLSyntaxError("empty Sparklis query", text=text or "")
+    reset = _notation.set(notation or "ecai")
+    try:
+        return _parser().parse(text.strip().rstrip(".?").rstrip())
+    except CNLSyntaxError:
+        raise
+    except _Refused as inner:
+        pos = inner.token.start_pos if inner.token is not None else 0
+        raise _syntax_error(text, pos, inner.reason, str(inner.token) if inner.token else None) from None
+    except VisitError as err:
+        inner = err.orig_exc
+        if isinstance(inner, _Refused):
+            pos = inner.token.start_pos if inner.token is not None else 0
+            raise _syntax_error(text, pos, inner.reason, str(inner.token) if inner.token else None) from None
+        if isinstance(inner, CNLSyntaxError):
+            raise inner from None
+        raise
+    except UnexpectedToken as err:
+        token = err.token
+        if token.type == "$END":
+            raise _syntax_error(text, len(text.rstrip()), "unexpected end of the query",
+                                expected=_expected(err.expected)) from None
+        raise _syntax_error(text, token.start_pos, "unexpected token", str(token),
+                            expected=_expected(err.expected), hint=_hint(text, token)) from None
+    except UnexpectedEOF as err:
+        raise _syntax_error(text, len(text), "unexpected end of the query", expected=_expected(err.expected)) from None
+    except (UnexpectedCharacters, UnexpectedInput) as err:
+        raise _syntax_error(text, getattr(err, "pos_in_stream", 0) or 0, "unexpected input") from None
+    finally:
+        _notation.reset(reset)

@@ -1,0 +1,270 @@
+"""IR -> Sparklis text (the verbalization :func:`cnl.parser.sparklis.parse_sparklis` reads).
+
+Canonical like the SQUALL printer: parsing the printed text gives the IR back (up to what the
+notation drops, see :func:`cnl.parser.printer.for_notation`). Entities and classes print as
+bare labels, or as ``[label]`` when a bare label would not read back as one label (it holds
+a keyword such as "that"). Back-references (``and give me the number of film``,
+``and give me the year of the <P577>``, ``and where ...``) are printed at the end, in the
+order the parser applies them. IRs Sparklis cannot say raise :class:`PrintError`.
+"""
+from __future__ import annotations
+
+from cnl.errors import CNLSyntaxError
+from cnl.parser import ir
+from cnl.parser.printer import PrintError
+from cnl.parser.terms import NOTATIONS, escape
+
+_OPS = {"=": "=", "<": "<", ">": ">", ">=": ">=", "<=": "<="}
+
+
+def _order_word(order: ir.Order) -> str:
+    if order.limit or order.rank != 1 or order.count is not None or order.to_rank is not None:
+        raise PrintError("Sparklis orders without a limit only (highest-to-lowest / lowest-to-highest); "
+                         f"'{order.word}' with a limit or rank has no Sparklis verbalization")
+    return "highest-to-lowest" if order.descending else "lowest-to-highest"
+
+
+class SparklisPrinter:
+    def __init__(self, notation: str = "ecai", id_labels: bool = True):
+        if notation not in NOTATIONS:
+            raise ValueError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
+        self.notation = notation
+        self.id_labels = id_labels
+        self.extras: list[str] = []
+
+    # ---------------------------------------------------------------- terms
+    def _angle(self, ident, label):
+        if self.notation == "label" and label:
+            return f"<{escape(label, '>')}>"
+        if ident:
+            if label and (self.notation == "ecai" or self.id_labels):
+                return f"<{ident}:{escape(label.replace(' ', '_'), '>')}>"
+            return f"<{ident}>"
+        if label:
+            return f"<{escape(label.replace(' ', '_') if self.notation != 'label' else label, '>')}>"
+        raise PrintError("a term has neither an ID nor a label")
+
+    def prop(self, prop: ir.Property) -> str:
+        return self._angle(prop.id, prop.label)
+
+    @staticmethod
+    def bare(label: str) -> str:
+        from cnl.parser.sparklis import tokenize
+
+        try:
+            tokens = tokenize(label)
+        except CNLSyntaxError:
+            tokens = []
+        if len(tokens) == 1 and tokens[0].type == "LABEL" and tokens[0].value == label and not label.startswith("["):
+            return label
+        return f"[{escape(label, ']')}]"
+
+    def entity(self, term) -> str:
+        if isinstance(term, ir.Literal):
+            if term.datatype == "string":
+                return '"' + term.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            return term.value
+        if isinstance(term, ir.Var):
+            raise PrintError("Sparklis has no co-reference variables")
+        if term.id and (self.notation == "id" or not term.label):
+            if term.id.startswith("P"):
+                return self._angle(term.id, term.label)
+            return self._angle(term.id, term.label)
+        if term.label:
+            return self.bare(term.label)
+        raise PrintError("a term has neither an ID nor a label")
+
+    def noun(self, noun) -> str:
+        if not isinstance(noun, ir.ClassNoun):
+            raise PrintError(f"Sparklis nouns are classes, not {type(noun).__name__}")
+        cls = noun.cls
+        if cls.id and cls.id.startswith("P"):
+            return self._angle(cls.id, cls.label)  # ECAI's classes written as <P17:country>
+        return self.entity(cls)
+
+    @staticmethod
+    def _a(following: str) -> str:
+        first = following.lstrip("<[")
+        if ":" in first.split(">")[0] and following.startswith("<"):
+            first = first.split(":", 1)[1]
+        return "an" if first[:1].lower() in "aeiou" and first[:1] else "a"
+
+    # ---------------------------------------------------------------- sentences
+    def query(self, query: ir.Query) -> str:
+        self.extras = []
+        if query.vp is None:
+            text = "give me " + self.give_np(query.subject)
+        else:
+            text = self.subject_sentence(query.subject, query.vp)
+        return text + "".join(" and " + extra for extra in self.extras)
+
+    def give_np(self, np) -> str:
+        if not isinstance(np, ir.Quant) or np.det not in ("which", "how_many", "a", "every") or np.var:
+            raise PrintError("Sparklis' 'give me' takes 'every C' or 'everything'")
+        rels = self.rel_chain(np.rels)
+        if np.noun is None:
+            if np.order or np.det == "how_many":
+                raise PrintError("'give me everything' takes no ordering or count")
+            return "everything" + rels
+        noun = self.noun(np.noun)
+        if np.det == "how_many":
+            self.extras.append(f"give me the number of {noun}")
+        if np.order is not None:
+            return f"the {_order_word(np.order)} {noun}{rels}"
+        return f"every {noun}{rels}"
+
+    def subject_sentence(self, subject, vp) -> str:
+        items = vp.items if isinstance(vp, ir.And) else (vp,)
+        if isinstance(subject, ir.Coord) and subject.op == "and" and all(isinstance(i, ir.Ref) for i in subject.items):
+            if len(items) != 1:
+                raise PrintError("coordinated subjects take one verb phrase in Sparklis")
+            return " and ".join(f"{self.entity(i.term)} {self.vp(vp)}" for i in subject.items)
+        if not isinstance(subject, ir.Ref):
+            raise PrintError("a Sparklis sentence starts with 'give me' or a named entity")
+        return f"{self.entity(subject.term)} " + " and ".join(self.vp(item) for item in items)
+
+    def rel_chain(self, rels) -> str:
+        if not rels:
+            return ""
+        return " that " + " and that ".join(self.vp(r) for r in rels)
+
+    def rel(self, rels) -> str:
+        if not rels:
+            return ""
+        if len(rels) > 1:
+            raise PrintError("a nested Sparklis noun takes one relative clause ('and that' belongs to the outer noun)")
+        return " that " + self.vp(rels[0])
+
+    # ---------------------------------------------------------------- verb phrases
+    def vp(self, vp) -> str:
+        if isinstance(vp, ir.Not):
+            return "not " + self.vp(vp.vp)
+        if isinstance(vp, ir.Be):
+            np = vp.np
+            if isinstance(np, ir.Ref):
+                return "is " + self.entity(np.term)
+            if isinstance(np, ir.Quant) and np.det in ("a", "which") and isinstance(np.noun, ir.ClassNoun) \
+                    and np.order is None and np.var is None:
+                noun = self.noun(np.noun)
+                return f"is {self._a(noun)} {noun}{self.rel(np.rels)}"
+            raise PrintError("Sparklis says 'is X' or 'is a C' only")
+        if isinstance(vp, ir.Stmt):
+            return self.stmt(vp)
+        if isinstance(vp, ir.And):
+            raise PrintError("Sparklis cannot say a conjunction here")
+        raise PrintError(f"Sparklis cannot say {type(vp).__name__}")
+
+    def _value_quant(self, np) -> bool:
+        return (isinstance(np, ir.Quant) and np.noun is None and np.var is None and np.order is None
+                and np.det in ("a", "which", "how_many"))
+
+    def _defer(self, prop_text: str, q: ir.Quant) -> list:
+        """Print the value's back-referring clauses as extras; return the rest."""
+        if q.det == "how_many":
+            self.extras.append(f"give me the number of {prop_text}")
+        rest = []
+        for rel in q.rels:
+            if isinstance(rel, ir.YearIs):
+                self.extras.append(self._year_extra(prop_text, rel.vp))
+            elif isinstance(rel, ir.Compare) and rest:
+                self.extras.append(f"where the {prop_text} {self.cmp(rel)}")
+            else:
+                rest.append(rel)
+        return rest
+
+    def _year_extra(self, prop_text, vp) -> str:
+        shown = ir.Be(ir.Quant("which"))
+        if vp == shown:
+            return f"give me the year of the {prop_text}"
+        if isinstance(vp, ir.And) and len(vp.items) == 2 and vp.items[0] == shown:
+            test = vp.items[1]
+            if isinstance(test, ir.Compare):
+                return f"give me the year of the {prop_text} {self.cmp(test)}"
+            if isinstance(test, ir.Be) and isinstance(test.np, ir.Ref):
+                return f"give me the year of the {prop_text} that is {self.entity(test.np.term)}"
+        if isinstance(vp, ir.Compare):
+            return f"where the year of the {prop_text} {self.cmp(vp)}"
+        raise PrintError("this test on a year has no Sparklis verbalization")
+
+    def cmp(self, cmp: ir.Compare) -> str:
+        if cmp.op not in _OPS or len(cmp.args) != 1 or not isinstance(cmp.args[0], ir.Ref):
+            raise PrintError(f"Sparklis compares with one value using = < > <= >=, not {cmp.op!r}")
+        return f"{_OPS[cmp.op]} {self.entity(cmp.args[0].term)}"
+
+    def stmt(self, st: ir.Stmt) -> str:
+        bare = st.prop.id is None
+        prop = st.prop.label if bare else self.prop(st.prop)
+        if bare:
+            prop = self.bare(prop)
+        obj = st.obj
+        if st.prop.label == "instance of" and st.prop.id in (None, "P31") and not st.inverse:
+            return "is the instance of " + self.obj(obj) + self.quals(st.quals)
+        if st.inverse:
+            quals = self.quals(st.quals)
+            if bare and quals:
+                raise PrintError("a property shown by its label takes no qualifier")
+            return f"is the {prop}{quals} of {self.obj(obj)}"
+        if self._value_quant(obj):
+            rest = self._defer(prop, obj)
+            quals = self.quals(st.quals)
+            if bare and quals:
+                raise PrintError("a property shown by its label takes no qualifier")
+            if len(rest) == 1 and isinstance(rest[0], ir.Compare) and not bare:
+                return f"has {self._a(prop)} {prop}{quals} {self.cmp(rest[0])}"
+            return f"has {self._a(prop)} {prop}{quals}{self.rel(tuple(rest))}"
+        if bare:
+            raise PrintError(f"property {st.prop.label!r} needs an ID here")
+        if (isinstance(obj, ir.Quant) and obj.det in ("the", "how_many") and obj.noun is None and obj.order is not None
+                and not st.quals and obj.var is None):
+            if self._defer(prop, obj):
+                raise PrintError("an ordered value takes no relative clause in Sparklis")
+            return f"has the {_order_word(obj.order)} {prop}"
+        if isinstance(obj, ir.Ref) and not isinstance(obj.term, ir.Var):
+            return f"has as {self._a(prop)} {prop} {self.obj(obj)}{self.quals(st.quals)}"
+        return f"has as {self._a(prop)} {prop}{self.quals(st.quals)} {self.obj(obj)}"
+
+    def obj(self, np) -> str:
+        if isinstance(np, ir.Ref):
+            return self.entity(np.term)
+        if isinstance(np, ir.Quant) and np.var is None and np.order is None:
+            if (np.det == "the" and np.noun is None and len(np.rels) == 2 and isinstance(np.rels[0], ir.Be)
+                    and isinstance(np.rels[0].np, ir.Ref)):
+                return f"{self.entity(np.rels[0].np.term)} that {self.vp(np.rels[1])}"
+            if np.det in ("a", "which", "how_many"):
+                if np.noun is None:
+                    if np.det == "how_many":
+                        raise PrintError("cannot count 'something'")
+                    return "something" + self.rel(np.rels)
+                noun = self.noun(np.noun)
+                if np.det == "how_many":
+                    self.extras.append(f"give me the number of {noun}")
+                return f"{self._a(noun)} {noun}{self.rel(np.rels)}"
+        raise PrintError(f"Sparklis cannot say this noun phrase ({type(np).__name__})")
+
+    def quals(self, quals) -> str:
+        return "".join(" " + self.qual(q) for q in quals)
+
+    def qual(self, qual: ir.Qual) -> str:
+        prop = self.prop(qual.prop)
+        value = qual.value
+        if isinstance(value, ir.Ref):
+            return f"with {prop} {self.entity(value.term)}"
+        if isinstance(value, ir.Quant) and value.var is None:
+            if value.noun is None and value.order is None and value.det in ("a", "which", "how_many"):
+                rest = self._defer(prop, value)
+                if rest:
+                    raise PrintError("a qualifier's value takes no relative clause in Sparklis")
+                return f"with {self._a(prop)} {prop}"
+            if value.noun is None and value.order is not None and value.det in ("the", "how_many"):
+                if self._defer(prop, value):
+                    raise PrintError("an ordered value takes no relative clause in Sparklis")
+                return f"with the {_order_word(value.order)} {prop}"
+            if isinstance(value.noun, ir.ClassNoun) and not value.rels and value.order is None and value.det in ("a", "which"):
+                noun = self.noun(value.noun)
+                return f"with {prop} {self._a(noun)} {noun}"
+        raise PrintError("this qualifier value has no Sparklis verbalization")
+
+
+def print_sparklis(query: ir.Query, notation: str = "ecai", *, id_labels: bool = True) -> str:
+    """Render an IR query as Sparklis text in ``notation``."""
+    return SparklisPrinter(notation, id_labels).query(query)

@@ -1,0 +1,146 @@
+"""The Sparklis dialect: grammar, back-references, printer, compile, and the ECAI figures."""
+from __future__ import annotations
+
+import pytest
+
+import cnl
+from cnl.errors import CNLSyntaxError, CompileError
+from cnl.parser import ir
+from cnl.parser.printer import for_notation, print_squall
+from cnl.parser.sparklis import parse_sparklis, tokenize
+from cnl.parser.sparklis_printer import print_sparklis
+
+MCU = "give me every film that has as a <P179:part_of_the_series> Marvel Cinematic Universe"
+
+
+def test_give_me_every_with_bare_labels():
+    q = parse_sparklis(MCU)
+    assert q.vp is None
+    assert q.subject == ir.Quant("which", ir.ClassNoun(ir.Class(label="film")), (
+        ir.Stmt(ir.Property("P179", "part of the series"), ir.Ref(ir.Entity(label="Marvel Cinematic Universe"))),))
+
+
+def test_labels_keep_their_function_words():
+    labels = [t.value for t in tokenize(
+        "give me every literary work that has as a <P179:part_of_the_series> A Song of Ice and Fire "
+        "and that has as a <P17:country> United States of America and that not is Gone with the Wind")
+        if t.type == "LABEL"]
+    assert labels == ["literary work", "A Song of Ice and Fire", "United States of America", "Gone with the Wind"]
+
+
+def test_qualifier_negation_and_ordering_without_limit():
+    q = parse_sparklis("give me every film that has as a <P179:part_of_the_series> with <P1545:series_ordinal> 3 "
+                       "Fast & Furious and that not has as a <P57:director> Jon Favreau "
+                       "and that has the highest-to-lowest <P2047:duration>")
+    first, negated, ordered = q.subject.rels
+    assert first.quals == (ir.Qual(ir.Property("P1545", "series ordinal"), ir.Ref(ir.Literal("3", "integer"))),)
+    assert isinstance(negated, ir.Not)
+    assert ordered.obj.order == ir.Order("highest", limit=False)
+    sparql = cnl.compile(q, dialect="sparklis", lexicon={"film": "Q11424", "Fast & Furious": "Q1", "Jon Favreau": "Q2"})
+    assert "ORDER BY DESC(" in sparql and "LIMIT" not in sparql and "FILTER NOT EXISTS" in sparql
+
+
+def test_count_and_year_back_references():
+    count = parse_sparklis("give me every film that has as a <P179:part_of_the_series> Jaws and give me the number of film")
+    assert count.subject.det == "how_many"
+    sparql = cnl.compile(count, lexicon={"film": "Q11424", "Jaws": "Q3"})
+    assert "COUNT(DISTINCT ?film)" in sparql
+    year = parse_sparklis("Avatar has a <P577:publication_date> and give me the year of the <P577:publication_date>")
+    sparql = cnl.compile(year, lexicon={"Avatar": "Q24871"})
+    assert "BIND(YEAR(?publication_date) AS ?year)" in sparql
+    assert "SELECT DISTINCT ?publication_date ?year WHERE" in sparql
+    where = parse_sparklis("Toxic has a <P577:publication_date> and where the year of the <P577:publication_date> < 2004")
+    assert "FILTER(YEAR(?publication_date) < 2004)" in cnl.compile(where, lexicon={"Toxic": "Q4"})
+
+
+def test_entity_subject_sentences():
+    q = parse_sparklis("Tom Cruise is the <P161:cast_member> of a film that is <P1411:nominated_for> an Academy Awards "
+                       "and give me the number of film")
+    assert q.subject == ir.Ref(ir.Entity(label="Tom Cruise"))
+    assert q.vp.inverse and q.vp.obj.det == "how_many"
+    both = parse_sparklis("Emma Watson has a <P2049:height> and Rupert Grint has a <P2049:height>")
+    assert isinstance(both.subject, ir.Coord) and len(both.subject.items) == 2
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("give me every human that has as a <P27:<P17:country'>_of_citizenship'> India", "corrupted property term"),
+    ("give me every human that has as a mother Kylie Jenner", "unexpected token"),
+    ("give me every film that", "unexpected end"),
+    ("Bohemian Rhapsody has a <P577:publication_date> and give me the number of <P57:director>", "refers to nothing"),
+])
+def test_rejections_name_position_and_reason(text, fragment):
+    with pytest.raises(CNLSyntaxError) as err:
+        parse_sparklis(text)
+    assert fragment in str(err.value) and "column" in str(err.value)
+
+
+def test_corrupted_term_points_at_it():
+    text = "give me every human that has as a <P27:<P17:country'>_of_citizenship'> India"
+    with pytest.raises(CNLSyntaxError) as err:
+        parse_sparklis(text)
+    assert err.value.column == text.index("<P27") + 1
+
+
+@pytest.mark.parametrize("notation", ["ecai", "id", "label"])
+def test_print_parse_identity(notation):
+    q = parse_sparklis("give me every film that has as a <P179:part_of_the_series> with <P1545:series_ordinal> 3 "
+                       "Fast & Furious and that has a <P577:publication_date> and give me the year of the "
+                       "<P577:publication_date> and give me the number of film")
+    text = print_sparklis(q, notation)
+    assert for_notation(parse_sparklis(text, notation=notation), notation) == for_notation(q, notation)
+
+
+def test_labels_that_would_not_read_back_are_bracketed():
+    q = ir.Query(ir.Quant("which", ir.ClassNoun(ir.Class(label="film")), (
+        ir.Stmt(ir.Property("P179", "series"), ir.Ref(ir.Entity(label="that has"))),)), dialect="sparklis")
+    text = print_sparklis(q)
+    assert "[that has]" in text
+    assert parse_sparklis(text) == q
+
+
+def test_squall_refuses_an_unlimited_ordering():
+    q = parse_sparklis("give me every film that has the highest-to-lowest <P2047:duration>")
+    with pytest.raises(CompileError, match="without a limit"):
+        print_squall(q)
+    assert cnl.to_cnl(q, "ecai", dialect="sparklis") == "give me every film that has the highest-to-lowest <P2047:duration>"
+
+
+def test_cli_compiles_sparklis(capsys):
+    from cnl.cli import main
+
+    code = main(["compile", "give me every <Q11424> that has as a <P57> <Q25191>", "--dialect", "sparklis", "--notation", "id"])
+    assert code in (0, None)
+    out = capsys.readouterr().out
+    assert "wdt:P31 wd:Q11424" in out and "ps:P57 wd:Q25191" in out
+
+
+# ---------------------------------------------------------------- real data
+
+
+def test_ecai_sparklis_parse_rate_and_identity(shared_data):
+    from cnl.data.ecai import load_all
+    from cnl.data.sparklis_check import malformed_reason
+
+    records = load_all()
+    parsed, malformed = [], 0
+    for record in records:
+        try:
+            parsed.append(parse_sparklis(record.sparklis))
+        except CNLSyntaxError:
+            malformed += malformed_reason(record.sparklis) is not None
+    assert len(parsed) / (len(records) - malformed) >= 0.95
+    for q in parsed:
+        for notation in ("ecai", "id", "label"):
+            again = parse_sparklis(print_sparklis(q, notation), notation=notation)
+            assert for_notation(again, notation) == for_notation(q, notation)
+
+
+@pytest.mark.slow
+def test_ecai_sparklis_compile_figures(shared_data):
+    from cnl.data.sparklis_check import check_all
+
+    results = check_all()
+    equivalent = sum(r.status == "equivalent" for r in results)
+    convention = sum(r.kind == "gold convention" for r in results if r.status == "mismatch")
+    gaps = sum(r.kind == "compiler gap" for r in results if r.status == "mismatch")
+    assert (equivalent + convention) / (equivalent + convention + gaps) >= 0.95
