@@ -17,6 +17,8 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_compile",
     "cnl.cli.cmd_kg",
     "cnl.cli.cmd_link",
+    "cnl.cli.cmd_train",
+    "cnl.cli.cmd_translate",
 ]
 
 
