@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cnl.model.constrained import SquallPrefixChecker
+pytest.importorskip("regex")  # constrained decoding matches partial tokens with it
+from cnl.model.constrained import SquallPrefixChecker  # noqa: E402
 
 VALID = [
     "Which [film] has <director> [Jon Favreau] and has the highest <publication date>?",
@@ -227,3 +228,23 @@ def test_full_training_run(shared_data, tmp_path):
     out = train(TrainConfig(out=tmp_path / "full", lora_layers=15, epochs=2), progress=False)
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["examples"] > 300 and metrics["final_epoch_mean_loss"] < 1.0
+
+
+def test_translate_command_prints_json(shared_data, capsys):
+    _model_stack_or_skip()
+    from cnl.cli import main
+    from cnl.model.inference import default_adapter_dir
+
+    if not (default_adapter_dir() / "adapter_config.json").is_file():
+        pytest.skip("no default adapter shipped")
+    code = main(["translate", "Who directed Inception?", "--format", "json", "--no-validate"])
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(row) == {"question", "cnl", "sparql", "candidates"} and row["question"] == "Who directed Inception?"
+    assert code == 0 or row["sparql"] is None
+
+
+def test_translate_command_without_question_is_a_clear_error(capsys):
+    from cnl.cli import main
+
+    assert main(["translate"]) != 0
+    assert "give a question or --batch" in capsys.readouterr().err

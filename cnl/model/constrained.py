@@ -41,10 +41,16 @@ def _terminal_patterns() -> dict:
             out[term.name] = regex.compile(f"{flags}(?:{text}){tail}")
         else:
             out[term.name] = regex.compile(pattern.to_regexp())
-    # SquallLexer derives ENT and PROP from the bracket and angle forms.
-    angle, bracket = out["ANGLE"], out["BRACKET"]
-    out["ENT"] = regex.compile(f"(?:{bracket.pattern})|(?:<Q[0-9]+(?::(?:[^<>\\\\\\n]|\\\\.)*)?>)")
-    out["PROP"] = angle
+    # Terms as a model should write them: no brackets, "?" or escapes inside, bounded length.
+    # The lexer is more lenient (an unclosed "<part of [X]? ..." would stay a viable term
+    # forever); these stricter forms keep every term closable.
+    angle = r"<[^<>\[\]?\\\n]{1,80}>"
+    bracket = r"\[[^\[\]<>?\\\n]{1,100}\]"
+    out["ANGLE"] = regex.compile(angle)
+    out["BRACKET"] = regex.compile(bracket)
+    out["ENT"] = regex.compile(f"{bracket}|<Q[0-9]+(?::[^<>\\[\\]?\\\\\\n]{{1,80}})?>")
+    out["PROP"] = regex.compile(angle)
+    out["VERB_PROP"] = regex.compile(f"(?i:is|are|was|were|has|have)-{angle}")
     return out
 
 
@@ -214,7 +220,8 @@ class SquallLogitsProcessor:
     """A transformers LogitsProcessor keeping generation inside the SQUALL grammar."""
 
     def __init__(self, tokenizer, prompt_length: int, checker: SquallPrefixChecker | None = None,
-                 top_k: int = 30, wider_k: int = 300, enough: int | None = None):
+                 top_k: int = 30, wider_k: int = 300, enough: int | None = None,
+                 max_new_tokens: int | None = None, num_beams: int = 1, reserve: int = 8):
         self.tokenizer = tokenizer
         self.prompt_length = prompt_length
         self.checker = checker or SquallPrefixChecker()
@@ -223,6 +230,13 @@ class SquallLogitsProcessor:
         # Greedy search needs only the best viable token; beam search a few per beam.
         self.enough = enough
         self.eos_ids = {tokenizer.eos_token_id}
+        # In the last `reserve` steps only tokens that complete the query are taken, so a
+        # query is closed before max_new_tokens cuts it; the latest complete text of each
+        # input is kept as a fallback for outputs that still end unfinished.
+        self.max_new_tokens = max_new_tokens
+        self.num_beams = num_beams
+        self.reserve = reserve
+        self.last_complete: dict[int, str] = {}
         self._pieces: dict[int, str] = {}
         self.calls = 0
 
@@ -243,7 +257,13 @@ class SquallLogitsProcessor:
             if generated and generated[-1] in self.eos_ids:
                 out[row, list(self.eos_ids)] = 0.0  # finished beam: padding continues
                 continue
-            allowed = self._allowed(text, scores[row], self.top_k)
+            if text.strip() and self.checker.is_complete(text):
+                self.last_complete[row // self.num_beams] = text
+            closing = (self.max_new_tokens is not None
+                       and len(generated) >= self.max_new_tokens - self.reserve)
+            allowed = self._closing(text, scores[row]) if closing else []
+            if not allowed:
+                allowed = self._allowed(text, scores[row], self.top_k)
             if not allowed:
                 allowed = self._allowed(text, scores[row], self.wider_k)
             if not allowed:
@@ -251,6 +271,21 @@ class SquallLogitsProcessor:
                 allowed = list(self.eos_ids)
             idx = torch.tensor(allowed, device=scores.device)
             out[row, idx] = scores[row, idx]
+        return out
+
+    def _closing(self, text: str, row_scores) -> list[int]:
+        """Tokens (of the wider top-k) after which the text parses, EOS when it already does."""
+        if text.strip() and self.checker.is_complete(text):
+            return list(self.eos_ids)
+        out = []
+        for token_id in row_scores.topk(min(self.wider_k, row_scores.shape[-1])).indices.tolist():
+            if token_id in self.eos_ids:
+                continue
+            piece = self._piece(token_id)
+            if piece and "\ufffd" not in piece and self.checker.is_complete(text + piece):
+                out.append(token_id)
+                if len(out) >= (self.enough or 1):
+                    break
         return out
 
     def _allowed(self, text: str, row_scores, k: int) -> list[int]:

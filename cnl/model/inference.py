@@ -106,12 +106,15 @@ class Translator:
             enc = {k: v.to(self.model.device) for k, v in enc.items()}
             prompt_length = enc["input_ids"].shape[1]
             processors = LogitsProcessorList()
+            constraint = None
             if constrained:
                 from cnl.model.constrained import SquallLogitsProcessor
 
-                processors.append(SquallLogitsProcessor(
+                constraint = SquallLogitsProcessor(
                     self.tokenizer, prompt_length, self.checker(),
-                    enough=1 if num_beams == 1 else 2 * num_beams))
+                    enough=1 if num_beams == 1 else 2 * num_beams,
+                    max_new_tokens=max_new_tokens, num_beams=num_beams)
+                processors.append(constraint)
             with torch.no_grad():
                 generated = self.model.generate(
                     **enc, max_new_tokens=max_new_tokens, do_sample=False, num_beams=num_beams,
@@ -119,25 +122,30 @@ class Translator:
                     pad_token_id=self.tokenizer.pad_token_id, eos_token_id=self.tokenizer.eos_token_id)
             texts = self.tokenizer.batch_decode(generated[:, prompt_length:], skip_special_tokens=True)
             if constrained:
-                texts = [self._parsing_prefix(t) for t in texts]
+                texts = [self._parsing_prefix(t, constraint.last_complete.get(j // n_best))
+                         for j, t in enumerate(texts)]
             for i in range(len(chunk)):
                 out.append([" ".join(t.split()) for t in texts[i * n_best:(i + 1) * n_best]])
         return out
 
-    def _parsing_prefix(self, text: str) -> str:
+    def _parsing_prefix(self, text: str, fallback: str | None = None) -> str:
         """A constrained output cut off by max_new_tokens: its longest prefix that parses
-        (ending a word or a term), with "?" added when that is what it lacks."""
+        (ending a word or a term), with "?" added when that is what it lacks; else the last
+        complete text seen while decoding."""
         checker = self.checker()
         text = " ".join(text.split())
         if checker.is_complete(text):
             return text
+        for closer in ("?", ">?", "]?", "> ?", "] ?", ")?", ">)?", "])?"):
+            if checker.is_complete(text + closer):
+                return text + closer
         cuts = [i for i, ch in enumerate(text) if ch in " ?]>"] + [len(text)]
         for cut in sorted(set(cuts), reverse=True):
             head = text[:cut + (1 if cut < len(text) and text[cut] in "?]>" else 0)].rstrip()
             for candidate in (head, head + "?"):
                 if candidate and checker.is_complete(candidate):
                     return candidate
-        return text
+        return " ".join(fallback.split()) if fallback else text
 
     def checker(self):
         if self._checker is None:
