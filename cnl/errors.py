@@ -189,6 +189,33 @@ class OptionalDependencyMissing(CNLError):
         super().__init__(msg + (f"; {hint}" if hint else ""))
 
 
+# --- The learned parser (cnl.model): training, inference. ---
+
+
+class ModelError(CNLError):
+    """A model, adapter or training run that cannot be loaded or used."""
+
+    exit_code = 30
+
+
+class ModelNotFound(ModelError):
+    """The base model or an adapter is missing; the message says how to install or train it."""
+
+    exit_code = 31
+
+
+class TrainingError(ModelError):
+    """A training run that cannot start or go on (bad configuration, no examples, bad checkpoint)."""
+
+    exit_code = 32
+
+
+class TranslationError(ModelError):
+    """The model produced no usable CNL for a question (no candidate parses or compiles)."""
+
+    exit_code = 33
+
+
 # --- evaluation (issue 6): exit codes 40-49 ---------------------------------------------------
 
 class EvalError(CNLError):

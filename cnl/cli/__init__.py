@@ -18,6 +18,8 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_kg",
     "cnl.cli.cmd_link",
     "cnl.cli.cmd_eval",
+    "cnl.cli.cmd_train",
+    "cnl.cli.cmd_translate",
 ]
 
 
