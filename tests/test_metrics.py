@@ -126,6 +126,9 @@ def test_ta_failed_prediction():
 def test_ta_ask_answers():
     assert m.translation_accuracy(True, True, "p", "g").correct
     assert not m.translation_accuracy(False, True, "p", "g").correct
+    # two "no"s prove nothing (like two empty tables): the queries must be the same (A2)
+    assert not m.translation_accuracy(False, False, "p", "g").correct
+    assert m.translation_accuracy(False, False, "g", "g") == m.TAResult(True, "A2")
 
 
 def test_ta_offline_uses_equivalence():

@@ -206,8 +206,12 @@ def translation_accuracy(predicted_answer: Answer, gold_answer: Answer,
     A2 (only when both return nothing, where A1 would be unreliable): the predicted query is the
     same as the gold query (whitespace-normalized string equality, as in the paper).
     A prediction that failed to parse, compile or execute (``None``) is wrong unless A2 holds.
+    ASK: equal ``True`` is A1; an ASK answering ``False`` counts as empty (A2 decides).
     """
-    pred_empty, gold_empty = is_empty(predicted_answer), is_empty(gold_answer)
+    # An ASK answered "no" found nothing, like an empty table: equal "no"s prove as little as two
+    # empty results, so they too fall back to A2.
+    pred_empty = is_empty(predicted_answer) or predicted_answer is False
+    gold_empty = is_empty(gold_answer) or gold_answer is False
     if pred_empty and gold_empty:
         same = predicted_query is not None and (
             normalize_query_text(predicted_query) == normalize_query_text(gold_query))

@@ -9,10 +9,11 @@ from pathlib import Path
 from cnl.eval.taxonomy import CATEGORIES, PAPER_NUMBER
 
 METRICS = ("bleu", "meteor", "rouge2", "exact_match", "parse_rate", "ta_offline", "ta",
-           "row_major_f1", "hits_at_1_gold_query")
+           "row_major_f1", "hits_at_1_gold_query", "gold_string_compiles", "gold_answers_nonempty")
 HEADERS = {"bleu": "BLEU", "meteor": "METEOR", "rouge2": "ROUGE-2", "exact_match": "EM",
            "parse_rate": "parsed", "ta_offline": "TA-offline", "ta": "TA (slice)",
-           "row_major_f1": "row-major F1", "hits_at_1_gold_query": "Hits@1*"}
+           "row_major_f1": "row-major F1†", "hits_at_1_gold_query": "Hits@1*†",
+           "gold_string_compiles": "gold compiles", "gold_answers_nonempty": "gold has answers"}
 
 # The paper's Table 4 (Zephyr-7B / Mistral-7B, 700 training examples, implicit EL), for context.
 PAPER_TA = {
@@ -114,7 +115,10 @@ def _markdown(config, data, figures, plots) -> str:
               "- *TA-offline*: the compiled prediction is equivalent (canonical SPARQL algebra) to the reference query.",
               "- *Hits@1\\**: the first predicted value is among the gold *query's* answers on the slice "
               "(the ECAI data carries no Mintaka gold answers).",
-              "- SQUALL is scored against its own gold string compiled to SPARQL; SPARQL against the normalized gold query.",
+              "- †: over the questions whose gold query has answers on the slice (SPINACH/GRASP exclude empty gold answers).",
+              "- A CNL is scored against its own gold string compiled to SPARQL (*gold compiles*; else the normalized gold "
+              "SPARQL); SPARQL against the normalized gold query. *gold has answers*: share of questions whose "
+              "reference query returns something on the slice — where it does not, TA falls back to A2 (string equality).",
               ""]
     return "\n".join(lines)
 

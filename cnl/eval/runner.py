@@ -156,10 +156,12 @@ def resolver_for(example, classes: dict, properties: dict) -> LabelResolver:
             entities.setdefault(LabelResolver.key(label), tid)
     for c in example.candidates:
         entities.setdefault(LabelResolver.key(c.label), c.id)
-    classes = dict(classes)
+    classes, properties = dict(classes), dict(properties)
     for kind, tid, label in example.gold_terms:
         if kind == "class" and label:
             classes.setdefault(LabelResolver.key(label), tid)
+        if kind == "property" and label:
+            properties.setdefault(LabelResolver.key(label), tid)
     return LabelResolver(entities, classes, properties)
 
 
@@ -203,13 +205,10 @@ def compile_prediction(text: str, language: str, resolver) -> tuple[str | None, 
 
 
 def sparklis_parser_available() -> bool:
-    import cnl
+    """Whether the Sparklis dialect (issue 3) is installed; until then Sparklis is scored by EM."""
+    import importlib.util
 
-    try:
-        cnl.parse("give me every film", dialect="sparklis")
-        return True
-    except Exception:  # noqa: BLE001
-        return False
+    return importlib.util.find_spec("cnl.parser.sparklis") is not None
 
 
 # ------------------------------------------------------------------------------ the run
@@ -311,9 +310,11 @@ class Runner:
             if kg is not None and executable:
                 answer, run_error = kg.run(sparql) if sparql else (None, error)
                 ta = m.translation_accuracy(answer, gold_answer, pred, example.completion)
+                # F1 and Hits@1 only where the gold has answers (SPINACH/GRASP exclude the rest)
+                has_gold = not m.is_empty(gold_answer)
                 row.update(ta=ta.correct, ta_component=ta.component,
-                           f1=m.row_major_f1(answer, gold_answer),
-                           hits1=m.hits_at_1(answer, _first_values(gold_answer)),
+                           f1=m.row_major_f1(answer, gold_answer) if has_gold else None,
+                           hits1=m.hits_at_1(answer, _first_values(gold_answer)) if has_gold else None,
                            answers=None if answer is None else (answer if isinstance(answer, bool) else len(answer)),
                            run_error=run_error)
             correct = row.get("ta", row.get("ta_offline", row["exact"]))
@@ -332,37 +333,36 @@ class Runner:
             "ta_offline": m.mean(r["ta_offline"] for r in rows) if executable else None,
             "ta": m.mean(r["ta"] for r in rows) if kg is not None and executable else None,
             "ta_a1": m.mean(r.get("ta_component") == "A1" for r in rows) if kg is not None and executable else None,
-            "row_major_f1": m.mean(r["f1"] for r in rows) if kg is not None and executable else None,
-            "hits_at_1_gold_query": m.mean(r["hits1"] for r in rows) if kg is not None and executable else None,
+            "row_major_f1": _mean_defined(r["f1"] for r in rows) if kg is not None and executable else None,
+            "hits_at_1_gold_query": _mean_defined(r["hits1"] for r in rows) if kg is not None and executable else None,
             "errors": tally(r["category"] for r in rows),
+            "gold_string_compiles": m.mean(gold_cache[("own", language, e.index)] for e in examples)
+            if target != "sparql" else 1.0,
+            "gold_answers_nonempty": m.mean(not m.is_empty(gold_cache[(language, e.index)][1]) for e in examples)
+            if kg is not None else None,
             "scored_by": "TA" if kg is not None and executable else ("TA-offline" if executable else "exact match"),
         }
         return {"figures": figures, "rows": rows}
 
     def gold_answers(self, languages, examples_by_language, kg, tables) -> dict:
-        """(reference SPARQL, answer) per (language, example): SQUALL is scored against its own
-        gold string compiled (the data's SQUALL and SPARQL sometimes disagree), SPARQL against
-        the normalized gold query."""
-        from cnl.eval.examples import with_prefixes  # noqa: F401
-
+        """(reference SPARQL, answer) per (language, example). A CNL is scored against its own
+        gold string compiled (the data's CNL strings and gold SPARQL sometimes disagree), or the
+        normalized gold SPARQL where that string does not compile; SPARQL against the gold."""
         cache = {}
+        executable = {lang: split_language(lang)[0] != "sparklis" or sparklis_parser_available()
+                      for lang in languages}
         for language in languages:
             target, _ = split_language(language)
             for example in examples_by_language[language]:
-                if target == "sparql":
-                    ref = example.gold_sparql
-                else:
-                    ref, _ = compile_prediction(example.completion if target == "squall" else "",
-                                                language if target == "squall" else "squall-id",
-                                                resolver_for(example, *tables))
-                    if target == "sparklis":
-                        ref = example.gold_sparql
-                    if ref is None:
-                        ref = example.gold_sparql
-                answer = None
-                if kg is not None:
-                    answer, _ = kg.run(ref)
+                ref, own = example.gold_sparql, False
+                if target != "sparql" and executable[language]:
+                    compiled, _ = compile_prediction(example.completion, language,
+                                                     resolver_for(example, *tables))
+                    if compiled is not None:
+                        ref, own = compiled, True
+                answer = kg.run(ref)[0] if kg is not None else None
                 cache[(language, example.index)] = (ref, answer)
+                cache[("own", language, example.index)] = own
         return cache
 
     def run(self) -> dict:
@@ -443,6 +443,11 @@ def _with_prompt(example, language, pel):
     from cnl.eval.examples import build_prompt
 
     return replace(example, prompt=build_prompt(example.question, example.candidates, language=language, el=pel))
+
+
+def _mean_defined(values):
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
 
 
 def _first_values(answer) -> list:
