@@ -181,7 +181,9 @@ def _plots(config, figures, out: Path) -> list[str]:
     # languages at the largest size (Table 4/5 shape)
     implicit = [f for f in figures if f["el"] == "implicit"]
     if implicit:
-        top = max(f["train_size"] for f in implicit)
+        # the train size at which the most languages were run (then the largest such size)
+        sizes = {f["train_size"] for f in implicit}
+        top = max(sizes, key=lambda n: (sum(f["train_size"] == n for f in implicit), n))
         cells = [f for f in implicit if f["train_size"] == top]
         metrics = ("bleu", "meteor", "rouge2", "exact_match", "ta_offline", "ta")
         fig, ax = plt.subplots(figsize=(10, 4))
