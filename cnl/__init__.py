@@ -61,7 +61,6 @@ def to_cnl(query, notation: str = "label", dialect: str = "squall", *, id_labels
     return print_squall(query, notation, id_labels=id_labels)
 
 
-__all__ = ["parse", "compile", "to_cnl", "decompile", "CNLError", "CNLSyntaxError", "CompileError", "LexiconError"]
 
 
 def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lexicon=None) -> str:
@@ -78,3 +77,21 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     if dialect not in DIALECTS:
         raise CNLError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
     return _decompile(sparql, dialect=dialect, notation=notation, lexicon=as_lexicon(lexicon))
+
+
+def translate(question: str, *, el: str = "hybrid", kg=None, lexicon=None, constrained: bool = True,
+              validate: bool = True, adapter=None, base_model=None, **options):
+    """Question -> CNL -> SPARQL with the learned parser (the shipped adapter unless
+    ``adapter`` names another); returns a :class:`cnl.model.inference.Translation`.
+    Needs the ``model`` extra (torch, transformers, peft)."""
+    from cnl.model.base import _require_model_stack
+
+    _require_model_stack()
+    from cnl.model.inference import get_translator
+
+    return get_translator(adapter, base_model).translate(
+        question, el=el, kg=kg, lexicon=lexicon, constrained=constrained, validate=validate, **options)
+
+
+__all__ = ["parse", "compile", "to_cnl", "decompile", "translate", "CNLError", "CNLSyntaxError", "CompileError",
+           "LexiconError"]

@@ -247,3 +247,55 @@ class GrammarTestFailed(CNLError):
     """At least one grammar-test case failed (the report lists each case)."""
 
     exit_code = 22
+
+# --- The learned parser (cnl.model): training, inference. ---
+
+
+class ModelError(CNLError):
+    """A model, adapter or training run that cannot be loaded or used."""
+
+    exit_code = 30
+
+
+class ModelNotFound(ModelError):
+    """The base model or an adapter is missing; the message says how to install or train it."""
+
+    exit_code = 31
+
+
+class TrainingError(ModelError):
+    """A training run that cannot start or go on (bad configuration, no examples, bad checkpoint)."""
+
+    exit_code = 32
+
+
+class TranslationError(ModelError):
+    """The model produced no usable CNL for a question (no candidate parses or compiles)."""
+
+    exit_code = 33
+
+
+# --- evaluation (issue 6): exit codes 40-49 ---------------------------------------------------
+
+class EvalError(CNLError):
+    """An evaluation run cannot go on."""
+
+    exit_code = 40
+
+
+class EvalConfigError(EvalError):
+    """The experiment configuration (TOML) is missing, unreadable or names unknown values."""
+
+    exit_code = 41
+
+
+class EvalDependencyMissing(EvalError):
+    """Something the metrics need is not installed (WordNet for METEOR, the learned parser)."""
+
+    exit_code = 42
+
+
+class EvalCacheError(EvalError):
+    """A cached adapter or prediction file is corrupt or belongs to another configuration."""
+
+    exit_code = 43

@@ -22,6 +22,9 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_mcp",
     "cnl.cli.cmd_decompile",
     "cnl.cli.cmd_grammar_test",
+    "cnl.cli.cmd_eval",
+    "cnl.cli.cmd_train",
+    "cnl.cli.cmd_translate",
 ]
 
 

@@ -1,0 +1,50 @@
+"""`cnl2sparql train`: LoRA fine-tuning of the learned parser."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("train", help="fine-tune a LoRA adapter that translates questions into CNL",
+                              description="Fine-tune a LoRA adapter on the ECAI training questions. An "
+                                          "interrupted run resumes from its checkpoint in --out.")
+    from cnl.data.training import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, TARGETS
+    from cnl.model.train import TrainConfig
+
+    d = TrainConfig()
+    p.add_argument("--target", choices=TARGETS, default=d.target)
+    p.add_argument("--notation", choices=NOTATIONS, default=d.notation)
+    p.add_argument("--el", choices=EL_VARIANTS, default=d.el, help="entity-linking variant of the prompts")
+    p.add_argument("--train-size", type=int, default=None, help="a seeded random subset of N questions")
+    p.add_argument("--epochs", type=float, default=d.epochs)
+    p.add_argument("--max-steps", type=int, default=None)
+    p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument("--lora-r", type=int, default=d.lora_r)
+    p.add_argument("--lora-alpha", type=int, default=d.lora_alpha)
+    p.add_argument("--lora-layers", type=int, default=None, help="LoRA on the top N layers only (faster on CPU)")
+    p.add_argument("--batch-size", type=int, default=d.batch_size)
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--prompt-style", choices=PROMPT_STYLES, default=d.prompt_style)
+    p.add_argument("--base-model", default=None, help="local folder or hub id (default: SmolLM2-135M-Instruct)")
+    p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when available)")
+    p.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="steps between checkpoints")
+    p.add_argument("--out", type=Path, default=d.out, help="adapter folder (default: %(default)s)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run_train)
+
+
+def run_train(args) -> int:
+    from cnl.model.train import TrainConfig, train
+
+    config = TrainConfig(target=args.target, notation=args.notation, el=args.el, train_size=args.train_size,
+                         epochs=args.epochs, lr=args.lr, lora_r=args.lora_r, lora_alpha=args.lora_alpha, lora_layers=args.lora_layers,
+                         batch_size=args.batch_size, seed=args.seed, base_model=args.base_model, out=args.out,
+                         max_steps=args.max_steps, prompt_style=args.prompt_style, device=args.device,
+                         threads=args.threads, checkpoint_every=args.checkpoint_every)
+    out = train(config, progress=not args.quiet)
+    metrics = json.loads((out / "metrics.json").read_text())
+    print(f"adapter saved in {out}")
+    print(json.dumps(metrics, indent=2))
+    return 0

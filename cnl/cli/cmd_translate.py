@@ -1,0 +1,132 @@
+"""`cnl2sparql translate "QUESTION"` and `cnl2sparql ask "QUESTION" --store DIR|--endpoint URL`.
+
+Both take a question, or ``--batch FILE.jsonl`` (one ``{"question": ...}`` or plain JSON
+string per line; ``-`` reads standard input) and then write one JSON object per line.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def _add_model_options(p) -> None:
+    from cnl.data.training import EL_VARIANTS
+
+    p.add_argument("question", nargs="?", help="the question (or use --batch)")
+    p.add_argument("--batch", metavar="FILE", help="JSONL file of questions ('-': standard input)")
+    p.add_argument("--adapter", default=None, help="adapter folder (default: the shipped SQUALL adapter)")
+    p.add_argument("--base-model", default=None, help="base model folder or hub id")
+    p.add_argument("--el", choices=EL_VARIANTS, default="hybrid", help="entity-linking variant")
+    p.add_argument("--unconstrained", action="store_true", help="no grammar-constrained decoding")
+    p.add_argument("--no-validate", action="store_true", help="no n-best validation (greedy, first output)")
+    p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 4, 1 without validation)")
+    p.add_argument("--lexicon", default=None, help="label → ID lexicon for the generated labels")
+
+
+def register(subparsers) -> None:
+    t = subparsers.add_parser("translate", help="translate a question into CNL and SPARQL with the learned parser")
+    _add_model_options(t)
+    t.add_argument("--format", choices=["text", "json"], default="text")
+    t.set_defaults(func=run_translate)
+
+    a = subparsers.add_parser("ask", help="translate a question and run it on a store or an endpoint")
+    _add_model_options(a)
+    from cnl.cli.cmd_kg import add_kg_options
+
+    add_kg_options(a)
+    a.add_argument("--show-sparql", action="store_true", help="print the CNL and SPARQL to stderr")
+    a.set_defaults(func=run_ask)
+
+
+def _questions(args) -> list[str]:
+    from cnl.errors import DataError
+
+    if args.batch is None:
+        if not args.question:
+            raise DataError("give a question or --batch FILE.jsonl")
+        return [args.question]
+    handle = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")
+    out = []
+    with handle:
+        for n, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except ValueError as err:
+                raise DataError(f"{args.batch}:{n}: not JSON ({err})") from None
+            question = item.get("question") if isinstance(item, dict) else item
+            if not isinstance(question, str) or not question.strip():
+                raise DataError(f"{args.batch}:{n}: no \"question\" string")
+            out.append(question)
+    return out
+
+
+def _translator(args):
+    from cnl.model.base import _require_model_stack
+
+    _require_model_stack()
+    from cnl.model.inference import Translator
+
+    return Translator.load(args.adapter, args.base_model)
+
+
+def _translate(translator, question, args, kg=None, store=None):
+    return translator.translate(question, el=args.el, kg=kg, lexicon=args.lexicon,
+                                constrained=not args.unconstrained, validate=not args.no_validate,
+                                num_beams=args.beams, store=store)
+
+
+def run_translate(args) -> int:
+    questions = _questions(args)
+    translator = _translator(args)
+    failures = 0
+    for question in questions:
+        result = _translate(translator, question, args)
+        failures += result.sparql is None
+        if args.format == "json" or args.batch:
+            print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+        else:
+            print(result.cnl if result.cnl is not None else "")
+            if result.sparql:
+                print(result.sparql)
+            else:
+                print(f"error: no SPARQL: {result.error}", file=sys.stderr)
+    if failures and not args.batch:
+        from cnl.errors import TranslationError
+
+        raise TranslationError(f"the generated CNL does not compile: {result.error}")
+    return 0
+
+
+def run_ask(args) -> int:
+    from cnl.cli.cmd_kg import execute_and_print, open_from_args
+
+    questions = _questions(args)
+    translator = _translator(args)
+    with open_from_args(args) as kg:
+        for question in questions:
+            result = _translate(translator, question, args, kg=kg, store=args.store)
+            if args.batch:
+                row = result.to_json()
+                row["answers"] = None
+                if result.sparql:
+                    answer = kg.query(result.sparql)
+                    if isinstance(answer, bool):
+                        row["answers"] = answer
+                    elif answer is not None:
+                        if not args.no_labels:
+                            kg.add_labels(answer)
+                        row["answers"] = json.loads(answer.render("json"))
+                print(json.dumps(row, ensure_ascii=False), flush=True)
+                continue
+            if args.show_sparql or not result.sparql:
+                print(f"cnl: {result.cnl}", file=sys.stderr)
+            if not result.sparql:
+                from cnl.errors import TranslationError
+
+                raise TranslationError(f"the generated CNL does not compile: {result.error}")
+            if args.show_sparql:
+                print(result.sparql, file=sys.stderr)
+            execute_and_print(kg, result.sparql, args)
+    return 0

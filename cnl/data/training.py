@@ -1,0 +1,350 @@
+"""Training and evaluation examples for the learned parser (BridgeKGLM §4).
+
+One :class:`Example` per ECAI question: a prompt in the paper's format (instruction, question,
+entity-linking block for the implicit/hybrid EL variants, Figures 3/4) and a completion in
+one target language and notation:
+
+* ``squall``/``label``: the SQUALL string printed from the IR, ``which [film] has <director> [X]?``;
+* ``squall``/``id``: the same with IDs (``<Q11424>``, ``<P57>``) from the alignment with the gold;
+* ``sparklis``: the ECAI Sparklis string (whitespace-normalized), either notation;
+* ``sparql``/``id``: the normalized gold without its PREFIX lines;
+* ``sparql``/``label``: the same with every ID replaced by its label.
+
+Training records whose SQUALL does not parse or does not align with the gold are dropped from
+the SQUALL targets (logged); test records are all kept, so an evaluation covers the whole split.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import random
+import re
+from dataclasses import dataclass, field
+
+from cnl.errors import CNLError, DataError, LexiconError
+
+TARGETS = ("squall", "sparklis", "sparql")
+NOTATIONS = ("label", "id")
+EL_VARIANTS = ("none", "implicit", "explicit", "hybrid")
+PROMPT_STYLES = ("compact", "paper")
+
+log = logging.getLogger(__name__)
+
+_LANGUAGE = {"squall": "SQUALL", "sparklis": "Sparklis", "sparql": "SPARQL"}
+# Candidates below this ReFinED probability are left out of the prompt (the paper's EntityMap
+# threshold); at most this many per prompt keeps prompts short for CPU training.
+CANDIDATE_THRESHOLD = 0.1
+MAX_PROMPT_CANDIDATES = 3
+_PREFIX_LINE = re.compile(r"^\s*PREFIX\s+\S+\s*<[^>]*>\s*$", re.I | re.M)
+_ID_TERM = re.compile(r"\b(wd|wdt|p|ps|pq):([PQ][0-9]+)\b")
+
+
+@dataclass
+class Example:
+    question: str
+    prompt: str
+    completion: str
+    record: object                 # the EcaiRecord
+    gold_sparql: str | None        # the normalized gold, None when unusable
+    mapping: dict = field(default_factory=dict)  # (kind, label) -> ID, from the alignment
+    target: str = "squall"
+    notation: str = "label"
+    el: str = "hybrid"
+
+
+# ---------------------------------------------------------------------------------------
+# prompts
+
+def prompt_candidates(candidates, threshold: float = CANDIDATE_THRESHOLD, limit: int = MAX_PROMPT_CANDIDATES):
+    """The candidates worth showing: above the threshold, best first, one per ID."""
+    seen, out = set(), []
+    for c in sorted(candidates, key=lambda c: -float(_get(c, "probability", "score"))):
+        cid = _get(c, "id")
+        if cid in seen or float(_get(c, "probability", "score")) < threshold:
+            continue
+        seen.add(cid)
+        out.append(c)
+    return out[:limit]
+
+
+def _get(c, *names):
+    for name in names:
+        if isinstance(c, dict) and name in c:
+            return c[name]
+        if hasattr(c, name):
+            return getattr(c, name)
+    return None
+
+
+def build_prompt(question: str, candidates=(), *, el: str = "hybrid", target: str = "squall",
+                 notation: str = "label", style: str = "compact") -> str:
+    """The model's prompt. ``paper`` is the exact Figure 3/4 text
+    (:func:`cnl.linking.el_variants.build_prompt`); ``compact`` keeps its sections (instruction,
+    question, entity-linking information, answer) in about a quarter of the tokens, which
+    matters for training on a CPU."""
+    if el not in EL_VARIANTS:
+        raise DataError(f"unknown EL variant {el!r}: use one of {', '.join(EL_VARIANTS)}")
+    shown = prompt_candidates(candidates) if el in ("implicit", "hybrid") else []
+    language = _LANGUAGE.get(target, target)
+    if style == "paper":
+        from cnl.linking.el_variants import build_prompt as paper_prompt
+
+        cands = [{"mention": _get(c, "mention") or _get(c, "label"), "label": _get(c, "label"),
+                  "id": _get(c, "id"), "description": _get(c, "description"),
+                  "score": float(_get(c, "probability", "score"))} for c in shown]
+        return paper_prompt(question, cands, variant=el, language=language, style=notation)
+    if style != "compact":
+        raise DataError(f"unknown prompt style {style!r}: use one of {', '.join(PROMPT_STYLES)}")
+    # The paper's sections (instruction, question, entity-linking information, answer) with
+    # the instruction folded into the answer marker: every prompt token costs training time.
+    lines = [f"Question: {question}"]
+    if el in ("implicit", "hybrid"):
+        items = []
+        for c in shown:
+            name = _get(c, "label") if notation == "label" else _get(c, "id")
+            items.append(f"[{name}] {_short(_get(c, 'description') or '')}".rstrip())
+        lines.append("Entities: " + ("; ".join(items) if items else "none"))
+    lines.append(f"{language} ({notation}):")
+    return "\n".join(lines) + " "
+
+
+def _short(text: str, limit: int = 28) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0]
+
+
+# ---------------------------------------------------------------------------------------
+# targets
+
+def _ws(text: str) -> str:
+    return " ".join(text.split())
+
+
+def strip_prefixes(sparql: str) -> str:
+    return _ws(_PREFIX_LINE.sub("", sparql))
+
+
+def add_prefixes(sparql: str) -> str:
+    """Put back the Wikidata PREFIX lines a SPARQL target was trained without."""
+    from cnl.compiler.profile import WIKIDATA_PREFIXES
+
+    used = {m.group(1) for m in re.finditer(r"\b([a-z]+):", sparql)}
+    head = [f"PREFIX {k}: <{v}>" for k, v in WIKIDATA_PREFIXES.items() if k in used
+            and not re.search(rf"PREFIX\s+{k}:", sparql, re.I)]
+    return "\n".join(head + [sparql])
+
+
+@functools.lru_cache(maxsize=1)
+def _property_labels() -> dict:
+    """PID -> label, and normalized label/alias -> PID, from wikidata/properties.json."""
+    from cnl.data.paths import data_file
+
+    try:
+        rows = json.loads(data_file("wikidata/properties.json").read_text())
+    except (OSError, ValueError, CNLError):
+        return {"labels": {}, "ids": {}}
+    labels, ids = {}, {}
+    for row in rows:
+        labels[row["id"]] = row["label"]
+        for name in [row["label"], *row.get("aliases", [])]:
+            ids.setdefault(_norm(name), row["id"])
+    return {"labels": labels, "ids": ids}
+
+
+def _norm(label: str) -> str:
+    return " ".join(label.replace("_", " ").casefold().split())
+
+
+def _labelled_sparql(sparql: str, id_labels: dict) -> str:
+    def sub(m):
+        label = id_labels.get(m.group(2)) or _property_labels()["labels"].get(m.group(2))
+        if not label:
+            return m.group(0)
+        return f"{m.group(1)}:[{label}]" if m.group(2).startswith("Q") else f"{m.group(1)}:<{label}>"
+
+    return _ID_TERM.sub(sub, sparql)
+
+
+@dataclass
+class _Prepared:
+    record: object
+    query: object        # parsed SQUALL IR or None
+    gold: str | None
+    mapping: dict
+    aligned: bool
+    reason: str = ""
+
+
+def _term_ids(query) -> dict:
+    """(kind, label) -> ID of the terms the ECAI SQUALL already writes with an ID (properties)."""
+    from cnl.parser import ir
+
+    kinds = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}
+    out = {}
+    for node in ir.walk(query):
+        kind = kinds.get(type(node))
+        if kind and node.id and node.label and not (kind == "class" and node.id.startswith("P")):
+            out.setdefault((kind, node.label), node.id)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _prepared(split: str) -> tuple:
+    from cnl.data.alignment import align
+    from cnl.data.ecai import load_ecai, normalize_gold_sparql
+    from cnl.parser.squall import parse_squall
+
+    out = []
+    for record in load_ecai(split):
+        gold = None
+        if record.sparql_raw:
+            try:
+                gold = normalize_gold_sparql(record.sparql_raw)
+            except CNLError:
+                gold = None
+        try:
+            query = parse_squall(record.squall)
+        except CNLError as err:
+            out.append(_Prepared(record, None, gold, {}, False, f"SQUALL does not parse: {str(err).splitlines()[0]}"))
+            continue
+        mapping = _term_ids(query)
+        if gold is None:
+            out.append(_Prepared(record, query, None, mapping, False, "no usable gold SPARQL"))
+            continue
+        try:
+            alignment = align(query, gold, record.candidates)
+        except CNLError as err:
+            out.append(_Prepared(record, query, gold, mapping, False, f"alignment failed: {err}"))
+            continue
+        mapping.update(alignment.mapping)
+        reason = f"unaligned labels {alignment.unmatched}" if alignment.unmatched else ""
+        out.append(_Prepared(record, query, gold, mapping, not alignment.unmatched, reason))
+    return tuple(out)
+
+
+def _completion(prep: _Prepared, target: str, notation: str) -> str | None:
+    import cnl
+
+    record = prep.record
+    if target == "squall":
+        if prep.query is None:
+            return None
+        if notation == "label":
+            return cnl.to_cnl(prep.query, notation="label")
+        from cnl.compiler.sparql import resolve_query
+        from cnl.data.alignment import MappingResolver
+
+        try:
+            resolved = resolve_query(prep.query, MappingResolver(prep.mapping))
+        except CNLError:
+            return None
+        return cnl.to_cnl(resolved, notation="id", id_labels=False)
+    if target == "sparklis":
+        return _ws(record.sparklis) if record.sparklis and record.sparklis.strip() else None
+    if target == "sparql":
+        if prep.gold is None:
+            return None
+        body = strip_prefixes(prep.gold)
+        if notation == "id":
+            return body
+        id_labels = {v.lstrip("^"): label for (kind, label), v in prep.mapping.items()}
+        for c in record.candidates:
+            id_labels.setdefault(c.id, c.label)
+        return _labelled_sparql(body, id_labels)
+    raise DataError(f"unknown target {target!r}: use one of {', '.join(TARGETS)}")
+
+
+def build_examples(split: str, target: str = "squall", notation: str = "label", el: str = "hybrid",
+                   train_size: int | None = None, seed: int = 0, *, prompt_style: str = "compact",
+                   keep_invalid: bool | None = None) -> list[Example]:
+    """Examples of one ECAI split. ``train_size`` takes a seeded random subset. Invalid
+    records (SQUALL that does not parse or align, no target) are dropped unless
+    ``keep_invalid`` (default: True for the test split, whose completion is then the raw
+    target string and whose gold may be None)."""
+    if target not in TARGETS:
+        raise DataError(f"unknown target {target!r}: use one of {', '.join(TARGETS)}")
+    if notation not in NOTATIONS:
+        raise DataError(f"unknown notation {notation!r}: use one of {', '.join(NOTATIONS)}")
+    if el not in EL_VARIANTS:
+        raise DataError(f"unknown EL variant {el!r}: use one of {', '.join(EL_VARIANTS)}")
+    if keep_invalid is None:
+        keep_invalid = split == "test"
+    examples, dropped = [], []
+    for prep in _prepared(split):
+        completion = _completion(prep, target, notation)
+        valid = completion is not None and (target != "squall" or prep.aligned)
+        if not valid:
+            dropped.append(prep.reason or "no target")
+            if not keep_invalid:
+                continue
+            raw = {"squall": prep.record.squall, "sparklis": prep.record.sparklis or "",
+                   "sparql": prep.record.sparql_raw or ""}[target]
+            completion = completion or _ws(raw)
+        record = prep.record
+        examples.append(Example(
+            question=record.question,
+            prompt=build_prompt(record.question, record.candidates, el=el, target=target,
+                                notation=notation, style=prompt_style),
+            completion=completion, record=record, gold_sparql=prep.gold, mapping=dict(prep.mapping),
+            target=target, notation=notation, el=el))
+    if dropped:
+        log.info("%s/%s/%s: %d of %d records %s (SQUALL not parsing or not aligning, or no target)",
+                 split, target, notation, len(dropped), len(_prepared(split)),
+                 "kept with their raw target" if keep_invalid else "dropped")
+    if train_size is not None and train_size < len(examples):
+        examples = random.Random(seed).sample(examples, train_size)
+    return examples
+
+
+# ---------------------------------------------------------------------------------------
+# resolving labels of a predicted CNL
+
+@functools.lru_cache(maxsize=1)
+def global_label_map() -> dict:
+    """(kind, normalized label) -> ID over every ECAI alignment, plus property labels/aliases."""
+    out: dict = {}
+    for split in ("train", "test"):
+        for prep in _prepared(split):
+            for (kind, label), ident in prep.mapping.items():
+                out.setdefault((kind, _norm(label)), ident)
+            for c in prep.record.candidates:
+                out.setdefault(("entity", _norm(c.label)), c.id)
+    for name, pid in _property_labels()["ids"].items():
+        out.setdefault(("property", name), pid)
+    return out
+
+
+class ChainResolver:
+    """Resolve a label through several (kind, normalized label) -> ID maps in order; an entity
+    label may also be found as a class and vice versa (the model mixes them up)."""
+
+    def __init__(self, *maps: dict):
+        self.maps = maps
+
+    def resolve(self, label, kind, span=None):
+        key = _norm(label)
+        other = {"entity": "class", "class": "entity"}.get(kind)
+        for m in self.maps:
+            if (kind, key) in m:
+                return m[(kind, key)]
+        for m in self.maps:
+            if other and (other, key) in m:
+                return m[(other, key)]
+        raise LexiconError(f"unknown {kind} label {label!r}", label=label, kind=kind,
+                           position=span[0] if span else None)
+
+
+def resolver_for(example: Example) -> ChainResolver:
+    """A resolver for the labels of a *predicted* CNL of ``example``: its alignment mapping,
+    then its prompt candidates by label, then the global map."""
+    own = {(kind, _norm(label)): ident for (kind, label), ident in example.mapping.items()}
+    cands = {}
+    for c in example.record.candidates:
+        cands.setdefault(("entity", _norm(c.label)), c.id)
+    return ChainResolver(own, cands, global_label_map())
+
+
+__all__ = ["TARGETS", "NOTATIONS", "EL_VARIANTS", "Example", "build_examples", "build_prompt",
+           "resolver_for", "ChainResolver", "global_label_map", "add_prefixes", "strip_prefixes"]

@@ -1,0 +1,317 @@
+"""Grammar-constrained decoding for SQUALL.
+
+:class:`SquallPrefixChecker` answers "can this text still be completed into a query the
+grammar accepts?". The text's tokens are lexed with the SQUALL lexer; all but the last two
+(which may still change: ``and`` becomes ``and that`` or an ``and`` before a verb, ``[Brad Pi``
+is not a token yet) are fed to Lark's interactive LALR parser, and the rest is matched
+against the terminals the parser accepts, with partial regex matching for a token still being
+written. Parser states are cached by the token prefix, answers by text.
+
+:class:`SquallLogitsProcessor` uses the checker at each decoding step: of the top-k tokens
+only those keeping the output a viable prefix survive, and end-of-sequence survives only when
+the text parses completely.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import regex
+from lark import Token
+from lark.exceptions import LarkError
+
+from cnl.errors import CNLError
+from cnl.parser import squall as squall_parser
+
+_UNCERTAIN_TOKENS = 2  # trailing tokens that later text may still re-lex
+
+
+@lru_cache(maxsize=1)
+def _terminal_patterns() -> dict:
+    """Terminal name -> compiled pattern of the text it matches (partial matching allowed)."""
+    lark = squall_parser._parser()
+    out = {}
+    for term in lark.terminals:
+        pattern = term.pattern
+        if pattern.type == "str":
+            text = regex.escape(pattern.value)
+            flags = "(?i)" if "i" in pattern.flags else ""
+            # a keyword must not run on into a longer word
+            tail = r"(?![A-Za-z0-9'.])" if pattern.value.isalpha() else ""
+            out[term.name] = regex.compile(f"{flags}(?:{text}){tail}")
+        else:
+            out[term.name] = regex.compile(pattern.to_regexp())
+    # Terms as a model should write them: no brackets, "?" or escapes inside, bounded length.
+    # The lexer is more lenient (an unclosed "<part of [X]? ..." would stay a viable term
+    # forever); these stricter forms keep every term closable.
+    angle = r"<[^<>\[\]?\\\n]{1,80}>"
+    bracket = r"\[[^\[\]<>?\\\n]{1,100}\]"
+    out["ANGLE"] = regex.compile(angle)
+    out["BRACKET"] = regex.compile(bracket)
+    out["ENT"] = regex.compile(f"{bracket}|<Q[0-9]+(?::[^<>\\[\\]?\\\\\\n]{{1,80}})?>")
+    out["PROP"] = regex.compile(angle)
+    out["VERB_PROP"] = regex.compile(f"(?i:is|are|was|were|has|have)-{angle}")
+    return out
+
+
+@lru_cache(maxsize=1)
+def _squall_lexer():
+    """The SquallLexer instance inside the cached Lark parser (its wrappers stripped)."""
+    lexer = squall_parser._parser().parser.lexer
+    while not isinstance(lexer, squall_parser.SquallLexer):
+        lexer = lexer.lexer
+    return lexer
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> frozenset:
+    lark = squall_parser._parser()
+    return frozenset(t.pattern.value.lower() for t in lark.terminals
+                     if t.pattern.type == "str" and t.pattern.value.isalpha())
+
+
+class SquallPrefixChecker:
+    def __init__(self, notation: str = "label", max_cache: int = 200_000):
+        self.notation = notation
+        self._states: dict = {}
+        self._accepts: dict = {}
+        self._viable: dict = {}
+        self._complete: dict = {}
+        self.max_cache = max_cache
+
+    # -- public ------------------------------------------------------------------------
+    def is_viable(self, text: str) -> bool:
+        """True when ``text`` is a prefix of some text the grammar accepts."""
+        hit = self._viable.get(text)
+        if hit is None:
+            if len(self._viable) > self.max_cache:
+                self._viable.clear()
+            hit = self._viable[text] = self._check(text)
+        return hit
+
+    def is_complete(self, text: str) -> bool:
+        """True when ``text`` parses as a whole query."""
+        hit = self._complete.get(text)
+        if hit is None:
+            try:
+                squall_parser.parse_squall(text, notation=self.notation)
+                hit = True
+            except CNLError:
+                hit = False
+            except Exception:  # noqa: BLE001 - a transformer callback failing is "no parse"
+                hit = False
+            self._complete[text] = hit
+        return hit
+
+    # -- internals ---------------------------------------------------------------------
+    def _lex(self, text: str):
+        """Tokens the lexer finds, and the offset where lexing stopped (len(text) if none)."""
+        lexer = _squall_lexer()
+        tokens = []
+        tok = squall_parser._notation.set(self.notation)
+        try:
+            for t in lexer.lex(text):
+                tokens.append(t)
+        except LarkError:
+            return tokens, (tokens[-1].end_pos if tokens else 0), False
+        finally:
+            squall_parser._notation.reset(tok)
+        return tokens, len(text), True
+
+    def _state(self, tokens: tuple):
+        """Interactive parser after feeding ``tokens`` ((type, value) pairs), or None."""
+        if tokens in self._states:
+            return self._states[tokens]
+        if not tokens:
+            state = squall_parser._parser().parse_interactive("")
+        else:
+            parent = self._state(tokens[:-1])
+            if parent is None:
+                state = None
+            else:
+                state = parent.copy()
+                kind, value = tokens[-1]
+                if not self._feed(state, kind, value):
+                    state = None
+        if len(self._states) > self.max_cache:
+            self._states.clear()
+            self._accepts.clear()
+        self._states[tokens] = state
+        return state
+
+    def _feed(self, state, kind: str, value: str) -> bool:
+        tok_n = squall_parser._notation.set(self.notation)
+        try:
+            state.feed_token(Token(kind, value))
+            return True
+        except Exception:  # noqa: BLE001 - unexpected token or a semantic check in a callback
+            return False
+        finally:
+            squall_parser._notation.reset(tok_n)
+
+    def _accepted(self, tokens: tuple, state) -> frozenset:
+        hit = self._accepts.get(tokens)
+        if hit is None:
+            tok_n = squall_parser._notation.set(self.notation)
+            try:
+                hit = frozenset(state.accepts())
+            except Exception:  # noqa: BLE001
+                hit = frozenset()
+            finally:
+                squall_parser._notation.reset(tok_n)
+            self._accepts[tokens] = hit
+        return hit
+
+    def _check(self, text: str) -> bool:
+        if "\n" in text:
+            return False
+        lexed, _stop, _ok = self._lex(text)
+        certain = lexed[:-_UNCERTAIN_TOKENS] if len(lexed) > _UNCERTAIN_TOKENS else []
+        key = tuple((t.type, t.value) for t in certain)
+        state = self._state(key)
+        if state is None:
+            return False
+        start = certain[-1].end_pos if certain else 0
+        return self._viable_rest(key, state, text[start:], depth=0)
+
+    def _viable_rest(self, key: tuple, state, rest: str, depth: int) -> bool:
+        rest = rest.lstrip(" \t")
+        if not rest:
+            return True
+        if depth > 6:
+            return True  # deep enough: let the full parse at the end decide
+        patterns = _terminal_patterns()
+        keywords = _keywords()
+        for name in self._accepted(key, state):
+            if name == "$END":
+                continue
+            pattern = patterns.get(name)
+            if pattern is None:
+                continue
+            m = pattern.match(rest, partial=True)
+            if m is None:
+                continue
+            if m.partial:
+                if m.end() == len(rest):
+                    return True
+                continue
+            value = m.group()
+            if not value:
+                continue
+            if name == "WORD" and value.lower() in keywords:
+                continue
+            if m.end() == len(rest):
+                return True  # a whole token, which may yet grow or be followed by more
+            kind = self._retype(name, value)
+            new_key = key + ((kind, value),)
+            new_state = self._state(new_key)
+            if new_state is not None and self._viable_rest(new_key, new_state, rest[m.end():], depth + 1):
+                return True
+        return False
+
+    @staticmethod
+    def _retype(name: str, value: str) -> str:
+        if name in ("ENT", "PROP"):
+            return name
+        return name
+
+
+class SquallLogitsProcessor:
+    """A transformers LogitsProcessor keeping generation inside the SQUALL grammar."""
+
+    def __init__(self, tokenizer, prompt_length: int, checker: SquallPrefixChecker | None = None,
+                 top_k: int = 30, wider_k: int = 300, enough: int | None = None,
+                 max_new_tokens: int | None = None, num_beams: int = 1, reserve: int = 8):
+        self.tokenizer = tokenizer
+        self.prompt_length = prompt_length
+        self.checker = checker or SquallPrefixChecker()
+        self.top_k = top_k
+        self.wider_k = wider_k
+        # Greedy search needs only the best viable token; beam search a few per beam.
+        self.enough = enough
+        self.eos_ids = {tokenizer.eos_token_id}
+        # In the last `reserve` steps only tokens that complete the query are taken, so a
+        # query is closed before max_new_tokens cuts it; the latest complete text of each
+        # input is kept as a fallback for outputs that still end unfinished.
+        self.max_new_tokens = max_new_tokens
+        self.num_beams = num_beams
+        self.reserve = reserve
+        self.last_complete: dict[int, str] = {}
+        self._pieces: dict[int, str] = {}
+        self.calls = 0
+
+    def _piece(self, token_id: int) -> str:
+        piece = self._pieces.get(token_id)
+        if piece is None:
+            piece = self._pieces[token_id] = self.tokenizer.decode([token_id])
+        return piece
+
+    def __call__(self, input_ids, scores):
+        import torch
+
+        self.calls += 1
+        out = torch.full_like(scores, -math.inf)
+        for row in range(input_ids.shape[0]):
+            generated = input_ids[row, self.prompt_length:].tolist()
+            text = self.tokenizer.decode(generated, skip_special_tokens=True)
+            if generated and generated[-1] in self.eos_ids:
+                out[row, list(self.eos_ids)] = 0.0  # finished beam: padding continues
+                continue
+            if text.strip() and self.checker.is_complete(text):
+                self.last_complete[row // self.num_beams] = text
+            closing = (self.max_new_tokens is not None
+                       and len(generated) >= self.max_new_tokens - self.reserve)
+            allowed = self._closing(text, scores[row]) if closing else []
+            if not allowed:
+                allowed = self._allowed(text, scores[row], self.top_k)
+            if not allowed:
+                allowed = self._allowed(text, scores[row], self.wider_k)
+            if not allowed:
+                # nothing viable in sight: stop rather than write text that cannot parse
+                allowed = list(self.eos_ids)
+            idx = torch.tensor(allowed, device=scores.device)
+            out[row, idx] = scores[row, idx]
+        return out
+
+    def _closing(self, text: str, row_scores) -> list[int]:
+        """Tokens (of the wider top-k) after which the text parses, EOS when it already does."""
+        if text.strip() and self.checker.is_complete(text):
+            return list(self.eos_ids)
+        out = []
+        for token_id in row_scores.topk(min(self.wider_k, row_scores.shape[-1])).indices.tolist():
+            if token_id in self.eos_ids:
+                continue
+            piece = self._piece(token_id)
+            if piece and "\ufffd" not in piece and self.checker.is_complete(text + piece):
+                out.append(token_id)
+                if len(out) >= (self.enough or 1):
+                    break
+        return out
+
+    def _allowed(self, text: str, row_scores, k: int) -> list[int]:
+        top = row_scores.topk(min(k, row_scores.shape[-1])).indices.tolist()
+        allowed = []
+        complete = None
+        for token_id in top:
+            if token_id in self.eos_ids:
+                if complete is None:
+                    complete = bool(text.strip()) and self.checker.is_complete(text)
+                if complete:
+                    allowed.append(token_id)
+                    if self.enough and len(allowed) >= self.enough:
+                        break
+                continue
+            piece = self._piece(token_id)
+            if not piece or "\ufffd" in piece:
+                continue
+            candidate = text + piece
+            if not text and not piece.strip():
+                continue  # no leading blanks
+            if self.checker.is_viable(candidate):
+                allowed.append(token_id)
+            if self.enough and len(allowed) >= self.enough:
+                break
+        return allowed
+
+
+__all__ = ["SquallPrefixChecker", "SquallLogitsProcessor"]

@@ -1,0 +1,125 @@
+"""The runner's configuration, scoring and report, without a model (gold strings as predictions)."""
+import json
+
+import pytest
+
+from cnl.errors import EvalConfigError
+from cnl.eval.runner import LabelResolver, Runner, compile_prediction, load_config, resolver_for
+
+CONFIG = """
+name = "t"
+out = "out"
+cache = "cache"
+test_size = 6
+[[experiment]]
+name = "sample_efficiency"
+languages = ["squall-label", "sparql-id"]
+el = ["implicit"]
+train_sizes = [100, 200]
+[[experiment]]
+name = "el"
+languages = ["squall-label"]
+el = ["none", "explicit", "implicit", "hybrid"]
+train_sizes = [200]
+"""
+
+
+def write(tmp_path, text):
+    path = tmp_path / "exp.toml"
+    path.write_text(text)
+    return path
+
+
+def test_config_cells_are_pooled_and_deduplicated(tmp_path):
+    config = load_config(write(tmp_path, CONFIG))
+    cells = config.cells()
+    assert len(cells) == len(set(cells)) == 4 + 3
+    assert config.out == tmp_path / "out" and config.cache == tmp_path / "cache"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name = 1\n", "no [[experiment]]"),
+    ("bogus = 1\n" + CONFIG, "unknown key"),
+    (CONFIG.replace('"sparql-id"', '"cypher-id"'), "unknown language"),
+    (CONFIG.replace('"hybrid"', '"magic"'), "unknown EL variant"),
+    ("[[experiment]]\nname = 'x'\nlanguages = ['squall-label']\n", "lacks 'train_sizes'"),
+    ("name = [", "not valid TOML"),
+])
+def test_bad_configs_are_clear_errors(tmp_path, text, message):
+    with pytest.raises(EvalConfigError, match=message.replace("[", r"\[")):
+        load_config(write(tmp_path, text))
+
+
+def test_missing_config(tmp_path):
+    with pytest.raises(EvalConfigError, match="not found"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_label_resolver_ignores_case_and_underscores():
+    resolver = LabelResolver({"jon favreau": "Q295964"}, {"film": "Q11424"}, {"director": "P57"})
+    assert resolver.resolve("Jon_Favreau", "entity") == "Q295964"
+    assert resolver.resolve("Director", "property") == "P57"
+    from cnl.errors import LexiconError
+
+    with pytest.raises(LexiconError):
+        resolver.resolve("Jon Favro", "entity")
+
+
+def test_compile_prediction_reports_errors_not_tracebacks():
+    resolver = LabelResolver({}, {"film": "Q11424"}, {"director": "P57"})
+    sparql, error = compile_prediction("which [film] has <director> [Nobody]?", "squall-label", resolver)
+    assert sparql is None and "Nobody" in error
+    sparql, error = compile_prediction("which [film] has has", "squall-label", resolver)
+    assert sparql is None and error
+    sparql, error = compile_prediction("SELECT ?x WHERE { ?x wdt:P57 wd:Q1 }", "sparql-id", resolver)
+    assert error is None and "PREFIX wd:" in sparql
+    assert compile_prediction("SELECT ?x WHERE {", "sparql-id", resolver)[0] is None
+
+
+def test_gold_predictions_score_perfectly_offline(shared_data, tmp_path):
+    from cnl.eval.examples import build_examples
+    from cnl.eval.report import write_report
+    from cnl.eval.runner import _class_table, _property_table
+
+    config = load_config(write(tmp_path, CONFIG))
+    runner = Runner(config, progress=False)
+    tables = (_class_table(), _property_table())
+    results = []
+    for language in ("squall-label", "squall-id", "sparql-id"):
+        examples = build_examples("test", language, "implicit")[:6]
+        gold = runner.gold_answers([language], {language: examples}, None, tables)
+        # the gold strings themselves, and one broken prediction
+        raw = [e.completion for e in examples[:-1]] + ["which which"]
+        scored = runner.score_cell(language, "implicit", 100, examples, raw, None, gold, tables, None)
+        f = scored["figures"]
+        assert f["exact_match"] == pytest.approx(5 / 6)
+        assert f["ta_offline"] == pytest.approx(5 / 6), [r["error"] for r in scored["rows"]]
+        assert f["ta"] is None and f["scored_by"] == "TA-offline"
+        assert scored["rows"][-1]["category"] is not None
+        assert sum(f["errors"].values()) == 1
+        results.append(scored)
+    data = write_report(config, results, wall_seconds=1.0, log=[])
+    out = tmp_path / "out"
+    assert json.loads((out / "results.json").read_text())["cells"][0]["language"] == "squall-label"
+    report = (out / "report.md").read_text()
+    assert "ΔTA against SPARQL-ID" in report and "not run" in report
+    assert data["out"] == str(out)
+
+
+def test_resolver_for_uses_candidates_and_gold(shared_data):
+    from cnl.eval.examples import build_examples
+
+    example = build_examples("test", "squall-label", "implicit")[0]
+    resolver = resolver_for(example, {}, {})
+    for c in example.candidates:
+        if c.label:
+            assert resolver.resolve(c.label, "entity").startswith("Q")
+
+
+def test_cli_reports_config_errors_with_their_exit_code(tmp_path, capsys):
+    from cnl.cli import main
+
+    assert main(["eval", "--config", str(tmp_path / "missing.toml")]) == 41
+    assert capsys.readouterr().err.startswith("error: configuration not found")
+    bad = write(tmp_path, "[[experiment]]\nname = 'x'\nlanguages = ['squall-label']\ntrain_sizes = [99999]\n")
+    assert main(["eval", "--config", str(bad), "--quiet"]) in (41, 5)  # 5 when the data is absent
