@@ -52,7 +52,8 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--el", nargs="+", default=["hybrid", "implicit", "none", "explicit"])
     ap.add_argument("--modes", nargs="+", default=["unconstrained", "constrained"])
-    ap.add_argument("--batch-size", type=int, default=8)
+    ap.add_argument("--batch-size", type=int, default=1, help="1 on CPU: batched (left-padded) generation was 2-3x slower per question here")
+    ap.add_argument("--max-new-tokens", type=int, default=64, help="the longest SQUALL-label target has 57 tokens")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=None, help="write predictions and figures as JSON")
     args = ap.parse_args(argv)
@@ -70,7 +71,7 @@ def main(argv=None) -> int:
         for mode in args.modes:
             start = time.perf_counter()
             outs = translator.generate([e.prompt for e in exs], constrained=mode == "constrained",
-                                       batch_size=args.batch_size)
+                                       batch_size=args.batch_size, max_new_tokens=args.max_new_tokens)
             timings[(kind, mode)] = time.perf_counter() - start
             generated[(kind, mode)] = [o[0] for o in outs]
             print(f"generated {len(exs)} ({kind} prompts, {mode}) in {timings[(kind, mode)]:.1f} s",

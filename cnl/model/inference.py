@@ -91,7 +91,7 @@ class Translator:
 
     # -- generation ------------------------------------------------------------------------
     def generate(self, prompts: list[str], *, constrained: bool = False, num_beams: int = 1, n_best: int = 1,
-                 max_new_tokens: int = 96, batch_size: int = 8) -> list[list[str]]:
+                 max_new_tokens: int = 96, batch_size: int = 1) -> list[list[str]]:
         """n-best completions per prompt. ``constrained`` keeps SQUALL outputs inside the grammar."""
         import torch
         from transformers import LogitsProcessorList
