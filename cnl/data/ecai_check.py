@@ -45,6 +45,13 @@ def check_record(record: EcaiRecord) -> RecordResult:
         if err.token:
             reason += f" (at {err.token!r}, column {err.column})"
         return RecordResult(record, "rejected", reason, "malformed SQUALL")
+    return compare_with_gold(record, query)
+
+
+def compare_with_gold(record: EcaiRecord, query, classify=None) -> RecordResult:
+    """Align a parsed query (any dialect) with the record's gold, compile it with the
+    ECAI-compatible profile and compare; ``classify(record, query, sparql, gold, alignment,
+    cause) -> (kind, cause)`` names a mismatch (default: :func:`_classify`)."""
     if record.sparql_raw is None:
         return RecordResult(record, "no-gold", "the data has no SPARQL for this question", "no usable gold")
     try:
@@ -66,7 +73,7 @@ def check_record(record: EcaiRecord) -> RecordResult:
     if equivalent(sparql, gold):
         return RecordResult(record, "equivalent", sparql=sparql, gold=gold)
     cause = explain_difference(sparql, gold) or "differs"
-    kind, cause = _classify(record, query, sparql, gold, alignment, cause)
+    kind, cause = (classify or _classify)(record, query, sparql, gold, alignment, cause)
     return RecordResult(record, "mismatch", cause, kind, sparql=sparql, gold=gold)
 
 

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import re
 
-from cnl.compiler.equivalence import equivalent, explain_difference
-from cnl.compiler.sparql import SparqlCompiler
-from cnl.data.alignment import ALIGNMENT_PROFILE, MappingResolver, align
-from cnl.data.ecai import EcaiRecord, load_all, normalize_gold_sparql
-from cnl.data.ecai_check import RecordResult, _classify
+from cnl.compiler.equivalence import equivalent
+from cnl.data.ecai import EcaiRecord, load_all
+from cnl.data.ecai_check import RecordResult, _classify, compare_with_gold
 from cnl.errors import CNLError, CNLSyntaxError
 from cnl.parser.sparklis import parse_sparklis
 
@@ -56,32 +54,14 @@ def check_record(record: EcaiRecord) -> RecordResult:
         malformed = malformed_reason(text)
         return RecordResult(record, "rejected", reason, "malformed" if malformed else "parser gap",
                             extra={"malformed": malformed})
-    if record.sparql_raw is None:
-        return RecordResult(record, "no-gold", "the data has no SPARQL for this question", "gold error")
-    try:
-        gold = normalize_gold_sparql(record.sparql_raw)
-    except CNLError as err:
-        return RecordResult(record, "no-gold", f"gold SPARQL unusable: {err}", "gold error")
-    try:
-        alignment = align(query, gold, record.candidates)
-    except CNLError as err:
-        return RecordResult(record, "mismatch", f"compile error: {err}", "compiler gap", gold=gold)
-    if alignment.unmatched:
-        labels = ", ".join(f"{k}:{lab!r}" for k, lab in alignment.unmatched)
-        return RecordResult(record, "mismatch", f"label(s) not in the gold query nor the candidates: {labels}",
-                            "gold error", gold=gold)
-    try:
-        sparql = SparqlCompiler(ALIGNMENT_PROFILE, MappingResolver(alignment.mapping)).compile(query)
-    except CNLError as err:
-        return RecordResult(record, "mismatch", f"compile error: {err}", "compiler gap", gold=gold)
-    if equivalent(sparql, gold):
-        return RecordResult(record, "equivalent", sparql=sparql, gold=gold)
-    cause = explain_difference(sparql, gold) or "differs"
+    return compare_with_gold(record, query, _classify_sparklis)
+
+
+def _classify_sparklis(record, query, sparql, gold, alignment, cause):
     if _limit_only(sparql, gold):
-        return RecordResult(record, "mismatch", "gold adds LIMIT 1 to a Sparklis ordering (highest-to-lowest "
-                            "keeps every answer)", "gold convention", sparql=sparql, gold=gold)
-    kind, cause = _classify(record, query, sparql, gold, alignment, cause)
-    return RecordResult(record, "mismatch", cause, kind, sparql=sparql, gold=gold)
+        return "gold convention", ("gold adds LIMIT 1 to a Sparklis ordering (highest-to-lowest "
+                                   "keeps every answer)")
+    return _classify(record, query, sparql, gold, alignment, cause)
 
 
 _LIMIT = re.compile(r"\s+(?:OFFSET\s+\d+\s+)?LIMIT\s+\d+\s*$", re.I)
