@@ -274,3 +274,14 @@ def test_cli_run_compiles_and_executes(tiny_file, tmp_path, capsys):
     assert "Inception (wd:Q25188)" in out and "(1 row)" in out
     proc = run_cli("run", "which film has", "--store", store)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_load_creates_missing_parent_folders(tmp_path):
+    """`kg load FILE --store .cache/slice` on a fresh checkout, where .cache does not exist yet."""
+    from cnl.cli import main
+
+    data = tmp_path / "g.nt"
+    data.write_text('<http://example.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "a"@en .\n')
+    store = tmp_path / "not" / "yet" / "there"
+    assert main(["kg", "load", str(data), "--store", str(store)]) == 0
+    assert store.is_dir()

@@ -84,6 +84,7 @@ class EmbeddedKG(KnowledgeGraph):
                     raise StoreError(f"no store at {self.path}: create it with `cnl2sparql kg load FILE --store {self.path}`")
                 self.store = pyoxigraph.Store.read_only(str(self.path))
             else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)  # `--store .cache/slice` on a fresh checkout
                 self.store = pyoxigraph.Store(str(self.path))
         except OSError as err:
             raise StoreError(f"cannot open the store at {self.path}: {err}") from None
