@@ -35,21 +35,13 @@ class Resolver(Protocol):
 
 
 def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:
-    """Fill in the ID of every term written by label; raise LexiconError when one cannot be."""
+    """Fill in the ID of every term written by label; raise LexiconError when one cannot be.
+    The same rule as the compiler's (``SparqlCompiler._id``), with its per-label cache."""
+    ids = SparqlCompiler(KGProfile(), resolver)
 
     def fix(term):
-        if isinstance(term, ir.Class) and term.id and term.id.startswith("P"):
-            # ECAI data writes some classes as <P17:country>: the label names the class.
-            term = replace(term, id=None)
-        if term.id:
-            return term
-        kind = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}[type(term)]
-        if resolver is None:
-            raise LexiconError(
-                f"{kind} label {term.label!r} has no ID: pass a lexicon, or write it by ID (<Q…>/<P…>)",
-                label=term.label or "", kind=kind, position=term.span[0] if term.span else None,
-            )
-        return replace(term, id=resolver.resolve(term.label, kind, term.span))
+        ident = ids._id(term)
+        return term if ident == term.id else replace(term, id=ident)
 
     return ir.map_terms(query, fix)
 
