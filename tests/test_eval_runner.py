@@ -123,3 +123,49 @@ def test_cli_reports_config_errors_with_their_exit_code(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("error: configuration not found")
     bad = write(tmp_path, "[[experiment]]\nname = 'x'\nlanguages = ['squall-label']\ntrain_sizes = [99999]\n")
     assert main(["eval", "--config", str(bad), "--quiet"]) in (41, 5)  # 5 when the data is absent
+
+
+SMOKE = """
+name = "smoke"
+out = "out"
+cache = "cache"
+test_size = 2
+threads = 1
+generation_batch = 2
+[train]
+max_steps = 2
+batch_size = 2
+lora_layers = 2
+[[experiment]]
+name = "languages"
+languages = ["squall-label"]
+el = ["implicit", "hybrid"]
+train_sizes = [4]
+"""
+
+
+def test_runner_trains_generates_and_reports_end_to_end(shared_data, tmp_path):
+    """The whole grid path on a tiny cell: cnl.model.train trains an adapter, cnl.model's
+    Translator generates, the cell is scored and reported; a rerun reuses the caches."""
+    pytest.importorskip("peft")
+    from cnl.eval.runner import run_config
+
+    path = write(tmp_path, SMOKE)
+    data = run_config(path, progress=False)
+    cells = data["cells"] if "cells" in data else json.loads((tmp_path / "out" / "results.json").read_text())["cells"]
+    assert [(c["language"], c["el"], c["train_size"]) for c in cells] == [
+        ("squall-label", "implicit", 4), ("squall-label", "hybrid", 4)]
+    assert cells[0]["train"]["examples"] == 4 and cells[0]["train"]["tokens_per_second"] > 0
+    adapters = list((tmp_path / "cache" / "adapters").glob("*/n4/adapter_model.safetensors"))
+    assert len(adapters) == 1
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "squall-label" in report.lower() or "SQUALL" in report
+    before = adapters[0].stat().st_mtime
+    run_config(path, progress=False)
+    assert adapters[0].stat().st_mtime == before
+
+
+def test_unknown_training_setting_is_a_config_error(tmp_path):
+    config = load_config(write(tmp_path, CONFIG.replace('test_size = 6', 'test_size = 6\n[train]\nmax_len = 3')))
+    with pytest.raises(EvalConfigError, match="max_len"):
+        Runner(config, progress=False).train_settings()

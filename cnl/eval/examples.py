@@ -5,9 +5,8 @@ A *language* is a target and a notation: ``squall-label``, ``squall-id``, ``spar
 Sparklis parser of issue 3). All languages use the same questions — those whose SQUALL parses
 and aligns with a usable gold query — so that comparisons are at equal training data.
 
-Prompts are the paper's (instruction, question, entity-linking information) in a compact form,
-because training here runs on a CPU: candidates are listed one per line as label (or ID) with a
-shortened description.
+Prompts are the learned parser's compact form of the paper's (question, entity-linking
+information, answer marker), shared with ``cnl2sparql train``.
 """
 from __future__ import annotations
 
@@ -20,7 +19,6 @@ from cnl.errors import CNLError, EvalConfigError
 
 LANGUAGES = ("squall-label", "squall-id", "sparklis-ecai", "sparql-id")
 EL_VARIANTS = ("none", "explicit", "implicit", "hybrid")
-LANGUAGE_NAMES = {"squall": "SQUALL", "sparklis": "Sparklis", "sparql": "SPARQL"}
 _PREFIX_LINE = re.compile(r"^PREFIX\s+\S+\s+<[^>]*>\s*$", re.M)
 
 
@@ -64,25 +62,14 @@ def with_prefixes(body: str) -> str:
     return PREFIX_HEADER + body
 
 
-def _short_description(text: str, words: int = 6) -> str:
-    parts = (text or "").split()
-    return " ".join(parts[:words])
+def build_prompt(question: str, candidates, *, language: str, el: str) -> str:
+    """The learned parser's compact prompt (:func:`cnl.data.training.build_prompt`): the same
+    text the shipped adapter and ``cnl2sparql train`` use, so grid adapters are comparable."""
+    from cnl.data.training import build_prompt as training_prompt
 
-
-def build_prompt(question: str, candidates, *, language: str, el: str, max_candidates: int = 3) -> str:
-    """Instruction, question and (implicit/hybrid) the top candidates as ``label (description)``
-    or ``ID (description)``; descriptions cut to three words to keep CPU training affordable."""
     target, notation = split_language(language)
-    lines = [f"Translate to {LANGUAGE_NAMES[target]}.", f"Question: {question}"]
-    if prompt_el(el) == "implicit":
-        entities = []
-        for c in list(candidates)[:max_candidates]:
-            name = c.id if notation == "id" else c.label
-            desc = _short_description(c.description, 3)
-            entities.append(f"{name} ({desc})" if desc else name)
-        lines.append("Entities: " + "; ".join(entities))
-    lines.append("Query:")
-    return "\n".join(lines) + " "
+    return training_prompt(question, candidates, el=prompt_el(el), target=target,
+                           notation="label" if notation == "ecai" else notation, style="compact")
 
 
 @lru_cache(maxsize=4)

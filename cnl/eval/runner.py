@@ -233,24 +233,42 @@ class Runner:
     # --- training and generation ---------------------------------------------------------------
 
     def train_settings(self) -> dict:
-        from cnl.eval.interim_model import InterimTrainConfig
+        """The [train] table of the configuration over cnl.model.train's defaults (the
+        target, notation, EL, size and output folder are set per cell)."""
+        from cnl.model.train import TrainConfig
 
-        cfg = InterimTrainConfig(seed=self.config.seed, threads=self.config.threads,
-                                 **{k: v for k, v in self.config.train.items()
-                                    if k in InterimTrainConfig.__dataclass_fields__})
-        return asdict(cfg)
+        per_cell = {"target", "notation", "el", "train_size", "out", "split", "prompt_style"}
+        known = {f for f in TrainConfig.__dataclass_fields__ if f not in per_cell}
+        unknown = set(self.config.train) - known
+        if unknown:
+            raise EvalConfigError(f"[train]: unknown setting(s) {', '.join(sorted(unknown))}; "
+                                  f"known: {', '.join(sorted(known))}")
+        settings = {"seed": self.config.seed, "threads": self.config.threads, **self.config.train}
+        cfg = TrainConfig(**settings)
+        return {k: v for k, v in cfg.to_json().items() if k in known}
 
     def adapters(self, language: str, pel: str, sizes: list[int]) -> dict[int, Path]:
+        """One LoRA adapter per train size, trained by cnl.model.train on the first N examples
+        of one seeded permutation (smaller sets are prefixes of larger ones)."""
         from cnl.eval.examples import build_examples
-        from cnl.eval.interim_model import InterimTrainConfig, train_with_checkpoints
+        from cnl.model.train import TrainConfig, train
 
         settings = self.train_settings()
+        target, notation = split_language(language)
         key = _digest({"language": language, "prompt_el": pel, **settings})
         folder = self.cache / "adapters" / f"{language}-{pel}-{key}"
         examples = build_examples("train", language, pel, size=max(sizes), seed=self.config.seed)
-        self.say(f"adapters {language} / prompt {pel}: checkpoints at {sizes} ({folder})")
-        return train_with_checkpoints([(e.prompt, e.completion) for e in examples], sizes, folder,
-                                      InterimTrainConfig(**settings), progress=self.progress)
+        out = {}
+        for size in sorted(sizes):
+            path = folder / f"n{size}"
+            out[size] = path
+            if (path / "metrics.json").is_file():
+                continue
+            self.say(f"train {language} / prompt {pel} / {size} examples -> {path}")
+            config = TrainConfig(target=target, notation=notation, el=pel, train_size=size,
+                                 out=path, **settings)
+            train(config, progress=self.progress, examples=examples[:size])
+        return out
 
     def predictions(self, language: str, pel: str, size: int, adapter: Path, examples) -> list[str]:
         folder = self.cache / "predictions"
@@ -262,14 +280,27 @@ class Runner:
             if len(rows) == len(examples):
                 return [r["prediction"] for r in rows]
             self.say(f"incomplete prediction cache {path.name}: regenerating")
-        from cnl.eval.interim_model import InterimTranslator
+        from tqdm import tqdm
+
+        from cnl.model.inference import Translator
 
         target, _ = split_language(language)
-        translator = InterimTranslator(adapter, threads=self.config.threads)
+        translator = Translator.load(adapter, threads=self.config.threads)
         started = time.time()
-        outputs = translator.generate([e.prompt for e in examples], max_new_tokens=MAX_NEW_TOKENS[target],
-                                      batch_size=self.config.generation_batch, progress=self.progress,
-                                      desc=f"generate {language}-{pel}-n{size}")
+        # longest prompts first keeps padding low; the order is restored below
+        order = sorted(range(len(examples)), key=lambda i: -len(examples[i].prompt))
+        by_index: dict[int, str] = {}
+        batch = self.config.generation_batch
+        with tqdm(total=len(examples), desc=f"generate {language}-{pel}-n{size}", unit="q",
+                  disable=not self.progress) as bar:
+            for start in range(0, len(order), batch):
+                idx = order[start:start + batch]
+                texts = translator.generate([examples[i].prompt for i in idx], batch_size=len(idx),
+                                            max_new_tokens=MAX_NEW_TOKENS[target])
+                for i, nbest in zip(idx, texts):
+                    by_index[i] = nbest[0]
+                bar.update(len(idx))
+        outputs = [by_index[i] for i in range(len(examples))]
         elapsed = time.time() - started
         tmp = path.with_suffix(".tmp")
         tmp.write_text("".join(json.dumps({"index": e.index, "prediction": o}) + "\n"
@@ -408,8 +439,12 @@ class Runner:
                     raw = self.predictions(language, pel, size, adapters[size], examples)
                     for el in [el for (lang, el, s) in cells if lang == language and prompt_el(el) == pel and s == size]:
                         scored = self.score_cell(language, el, size, examples, raw, kg, gold_cache, tables, entity_map)
-                        done = json.loads((adapters[size] / "done.json").read_text())
-                        scored["figures"]["train"] = {k: done[k] for k in ("examples", "tokens", "seconds", "tokens_per_second", "loss_mean_last10")}
+                        done = json.loads((adapters[size] / "metrics.json").read_text())
+                        scored["figures"]["train"] = {
+                            "examples": done["examples"], "epochs": done["epochs"], "tokens": done["tokens"],
+                            "seconds": done["wall_time_s"], "tokens_per_second": done["tokens_per_s"],
+                            "final_epoch_mean_loss": done["final_epoch_mean_loss"],
+                            "peak_rss_mb": done["peak_rss_mb"]}
                         scored["figures"]["tokens_per_query"] = _tokens_per_query([r["prediction"] for r in scored["rows"]])
                         path = scores_dir / f"{language}-{el}-n{size}.json"
                         path.write_text(json.dumps(scored, indent=1, default=str))
@@ -457,7 +492,7 @@ def _first_values(answer) -> list:
 
 
 def _tokens_per_query(texts):
-    from cnl.eval.interim_model import tokens_per_query
+    from cnl.model.base import tokens_per_query
 
     try:
         return tokens_per_query(texts)

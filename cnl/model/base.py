@@ -108,3 +108,13 @@ def load_base_model(name_or_path: str | None = None, device: str | None = None):
         tokenizer.pad_token = tokenizer.eos_token
     model.to(pick_device(device))
     return model, tokenizer
+
+
+def tokens_per_query(texts: list[str], base_model: str | None = None) -> float:
+    """Mean number of tokens of the base model's tokenizer per text (the paper's Table 7)."""
+    _require_model_stack()
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(resolve_base_model(base_model))
+    counts = [len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
+    return sum(counts) / max(len(counts), 1)
