@@ -127,15 +127,35 @@ def _match(c, g, mapping: dict, placeholders: set[str]):
     return mapping if c == g else None
 
 
-def _best_mapping(compiled: list[tuple], gold: list[tuple], placeholders: set[str]) -> dict:
-    best = {"score": -1, "mapping": {}}
-    order = sorted(compiled, key=lambda t: -sum(1 for x in t if not _is_var(x)))
+def _order_key(triple) -> tuple:
+    """A sort key that ignores variable and blank-node names: rdflib names blank nodes at
+    random, and the alignment must not depend on that order (nor on the hash seed)."""
+    return tuple(("", "") if _is_var(t) else (type(t).__name__, str(t)) for t in triple)
+
+
+def _words(label: str) -> set:
+    return set(label.replace("_", " ").casefold().split())
+
+
+def _best_mappings(compiled: list[tuple], gold: list[tuple], placeholders: set[str]) -> list[dict]:
+    """Every mapping that matches the most compiled triples to gold triples. Two placeholders
+    never take the same gold ID: two labels of one query name two things."""
+    best = {"score": -1, "mappings": []}
+    order = sorted(compiled, key=lambda t: (-sum(1 for x in t if not _is_var(x)), _order_key(t)))
+    gold = sorted(gold, key=_order_key)
+
+    def injective(mapping):
+        ids = [v for k, v in mapping.items() if k[0] == "id"]
+        return len(ids) == len(set(ids))
 
     def search(i, mapping, score):
-        if score + (len(order) - i) <= best["score"]:
+        if score + (len(order) - i) < best["score"]:
             return
         if i == len(order):
-            best["score"], best["mapping"] = score, mapping
+            if score > best["score"]:
+                best["score"], best["mappings"] = score, []
+            if mapping not in best["mappings"]:
+                best["mappings"].append(mapping)
             return
         c = order[i]
         for g in gold:
@@ -144,40 +164,54 @@ def _best_mapping(compiled: list[tuple], gold: list[tuple], placeholders: set[st
                 m = _match(ct, gt, m, placeholders)
                 if m is None:
                     break
-            if m is not None:
+            if m is not None and injective(m):
                 search(i + 1, m, score + 1)
         search(i + 1, mapping, score)  # leave this triple unmatched
 
     search(0, {}, 0)
-    return best["mapping"]
+    return best["mappings"]
 
 
-def _gold_mapping(query, gold_sparql, inverse=frozenset()):
+def _gold_mapping(query, gold_sparql, inverse=frozenset(), candidates=()):
     holders = _Placeholders(inverse)
     compiled = SparqlCompiler(ALIGNMENT_PROFILE, holders).compile(query)
     mapping: dict[tuple[str, str], str] = {}
     if gold_sparql:
         try:
             gold = query_triples(gold_sparql)
-            found = _best_mapping(query_triples(compiled), gold, set(holders.back))
+            found_all = _best_mappings(query_triples(compiled), gold, set(holders.back))
         except Exception:  # an unparseable gold query aligns nothing
-            found = {}
-        for (kind, ident), gold_id in found.items():
-            if kind == "id":
-                key = holders.back[ident]
-                mapping[key] = ("^" + gold_id) if key in inverse else gold_id
+            found_all = []
+        # Ties (e.g. two entities of the same property) go to the mapping whose IDs' EL
+        # candidates share most words with the labels, then to the first in a fixed order.
+        cand_words: dict[str, set] = {}
+        for cand in candidates:
+            cand_words.setdefault(cand.id, set()).update(_words(cand.label))
+
+        def ids_only(found):
+            return {holders.back[ident]: gold_id for (kind, ident), gold_id in found.items() if kind == "id"}
+
+        def rank(found):
+            ids = ids_only(found)
+            # shared words between a label and the candidates' labels of the ID it takes
+            agree = sum(len(_words(label) & cand_words.get(gid, set())) for (_, label), gid in ids.items())
+            return -agree, repr(sorted(ids.items()))
+
+        found = min(found_all, key=rank, default={})
+        for key, gold_id in ids_only(found).items():
+            mapping[key] = ("^" + gold_id) if key in inverse else gold_id
     return holders, mapping
 
 
 def align(query: ir.Query, gold_sparql: str, candidates=()) -> Alignment:
     """Map every label of ``query`` to an ID, from the gold query first, then the candidates."""
-    holders, mapping = _gold_mapping(query, gold_sparql)
+    holders, mapping = _gold_mapping(query, gold_sparql, candidates=candidates)
     qualifiers = {("property", n.prop.label) for n in ir.walk(query) if isinstance(n, (ir.Qual, ir.QualifierOf))}
     unmatched_props = frozenset(k for k in holders.ids if k[0] == "property" and k not in mapping
                                 and k not in qualifiers)
     if unmatched_props and gold_sparql:
         # A property label may name the inverse of the gold's property ("member" / P463).
-        holders2, mapping2 = _gold_mapping(query, gold_sparql, unmatched_props)
+        holders2, mapping2 = _gold_mapping(query, gold_sparql, unmatched_props, candidates)
         if len(mapping2) > len(mapping):
             holders, mapping = holders2, mapping2
     source = {key: "gold" for key in mapping}

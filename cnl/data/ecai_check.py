@@ -121,7 +121,27 @@ def _classify(record, query, sparql, gold, alignment, cause) -> tuple[str, str]:
         return "gold error", "the class test differs: " + cause
     if "AGG_COUNT(True" in cause and "AGG_COUNT(False" in cause:
         return "gold convention", "COUNT vs COUNT(DISTINCT)"
+    if gold.upper().count("YEAR(") > sparql.upper().count("YEAR("):
+        return "gold error", "the gold compares or orders years where the SQUALL uses the full value: " + cause
+    if _flipped_comparison_matches(sparql, gold):
+        return "gold error", "the gold compares the other way round (operands swapped)"
     return "compiler gap", cause
+
+
+_COMPARISON = re.compile(r"FILTER\((\?\w+) (<|>|<=|>=) (\?\w+)\)")
+
+
+def _flipped_comparison_matches(sparql: str, gold: str) -> bool:
+    """Whether our query with the operands of its one comparison swapped equals the gold."""
+    found = _COMPARISON.findall(sparql)
+    if len(found) != 1:
+        return False
+    left, op, right = found[0]
+    flipped = _COMPARISON.sub(f"FILTER({right} {op} {left})", sparql)
+    try:
+        return bool(equivalent(flipped, gold))
+    except CNLError:
+        return False
 
 
 def check_all(records: list[EcaiRecord] | None = None) -> list[RecordResult]:

@@ -175,6 +175,7 @@ class _Prepared:
     mapping: dict
     aligned: bool
     reason: str = ""
+    alignment: dict = field(default_factory=dict)  # (kind, label) -> ID found by aligning with the gold
 
 
 def _term_ids(query) -> dict:
@@ -220,8 +221,14 @@ def _prepared(split: str) -> tuple:
             continue
         mapping.update(alignment.mapping)
         reason = f"unaligned labels {alignment.unmatched}" if alignment.unmatched else ""
-        out.append(_Prepared(record, query, gold, mapping, not alignment.unmatched, reason))
+        out.append(_Prepared(record, query, gold, mapping, not alignment.unmatched, reason,
+                             dict(alignment.mapping)))
     return tuple(out)
+
+
+def aligned_records(split: str) -> list:
+    """The prepared records of a split whose SQUALL parses and aligns fully with the gold."""
+    return [prep for prep in _prepared(split) if prep.aligned]
 
 
 def _completion(prep: _Prepared, target: str, notation: str) -> str | None:

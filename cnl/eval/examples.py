@@ -74,28 +74,22 @@ def build_prompt(question: str, candidates, *, language: str, el: str) -> str:
 
 @lru_cache(maxsize=4)
 def _aligned(split: str):
-    """(record, resolved IR, normalized gold, mapping) for every usable record of a split."""
-    import cnl
+    """(record, resolved IR, normalized gold, mapping) for every record of a split whose SQUALL
+    parses and aligns with its gold query and that has a Sparklis string (so that every
+    language has the same questions). Built on the learned parser's prepared records."""
     from cnl.compiler.sparql import resolve_query
-    from cnl.data.alignment import MappingResolver, align
-    from cnl.data.ecai import load_ecai, normalize_gold_sparql
+    from cnl.data.alignment import MappingResolver
+    from cnl.data.training import aligned_records
 
     out = []
-    for record in load_ecai(split):
-        if not record.sparql_raw or not record.sparklis:
+    for prep in aligned_records(split):
+        if not prep.record.sparklis:
             continue
         try:
-            query = cnl.parse(record.squall)
-            gold = normalize_gold_sparql(record.sparql_raw)
-            alignment = align(query, gold, record.candidates)
-            if alignment.unmatched:
-                continue
-            resolved = resolve_query(query, MappingResolver(alignment.mapping))
+            resolved = resolve_query(prep.query, MappingResolver(prep.alignment))
         except CNLError:
             continue
-        except Exception:  # noqa: BLE001 — a malformed record is skipped, never fatal
-            continue
-        out.append((record, resolved, gold, dict(alignment.mapping)))
+        out.append((prep.record, resolved, prep.gold, dict(prep.alignment)))
     return out
 
 
