@@ -59,6 +59,16 @@ CASES = [
      "How many <^P57> of <Q315484> are there?"),
     ("SELECT ?uri WHERE { wd:Q16397 wdt:P40 ?c . ?c wdt:P40 ?uri }",
      "Give me a <P40> of (a <P40> of <Q16397>)."),
+    # ECAI test#10: FILTER(?x = wd:Q) stays a FILTER (VALUES is another algebra)
+    ("SELECT ?x WHERE { ?x p:P57 [ ps:P57 wd:Q8877 ] . FILTER ( ?x = wd:Q63643994 ) }",
+     "What has <P57> <Q8877> and is equal to <Q63643994>?"),
+    # ECAI train#97: the year test of a listed value was dropped with "give me"
+    ("SELECT ?d WHERE { wd:Q931296 p:P577 [ ps:P577 ?d ] . FILTER ( (YEAR(?d) < \"1955\"^^xsd:integer) ) }",
+     "Give me a <P577> of <Q931296> whose year is less than 1955."),
+    # ECAI test#127: the qualifier belongs to the P166 statement, not to its value's P31
+    ("SELECT ?e WHERE { wd:Q2831 p:P166 [ ps:P166 ?a ; pq:P585 ?d ] . ?a p:P31 [ ps:P31 wd:Q41254 ] . "
+     "BIND (YEAR(?d) AS ?e) } ORDER BY ASC(?d) LIMIT 1",
+     "Give me the year of (the lowest thing at which <P585> <Q2831> has a <P166> that has <P31> <Q41254>)."),
 ]
 
 
@@ -115,6 +125,11 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x rdfs:label ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
     ("SELECT (MAX(?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "the aggregate MAX"),
+    # ECAI train#114: COUNT(?x) counts a value once per statement; "how many" counts it once
+    ("SELECT (COUNT(?x) AS ?n) WHERE { wd:Q34296 p:P26 [ ps:P26 ?x ] }", "COUNT without DISTINCT"),
+    # ECAI train#371: ?P585 is not ?P585_17, so only LIMIT 1 remains (an arbitrary answer)
+    ("SELECT ?x ?d WHERE { ?x p:P166 [ ps:P166 wd:Q103360 ; pq:P585 ?d ] } ORDER BY ASC(?P585) LIMIT 1",
+     "ORDER BY a variable the query never binds"),
 ])
 def test_refusals_name_the_construct(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:

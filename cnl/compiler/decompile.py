@@ -564,6 +564,9 @@ def _comparison(op: str, value):
         if year and op == ">=":
             return ir.Compare(">", (ir.Ref(ir.Literal(str(int(year.group(1)) - 1), "integer")),), temporal=True)
     ref = ir.Ref(_term(value))
+    if op == "=" and isinstance(value, URIRef):
+        # FILTER(?x = wd:Q) stays a FILTER ("is equal to <Q>"); "is <Q>" compiles to VALUES
+        return ir.Compare("=", (ref,))
     if op == "=":
         return ir.Be(ref)
     if op == "!=":
@@ -674,6 +677,9 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                     raise UnsupportedSPARQLError(f"the aggregate {agg.name[len('Aggregate_'):].upper() if agg else '?'}")
                 if counted is not None or not isinstance(agg.vars, Variable):
                     raise UnsupportedSPARQLError("COUNT(*) or several counts")
+                if not agg.distinct:
+                    # "how many" counts distinct things; COUNT(?x) also counts repeats
+                    raise UnsupportedSPARQLError("COUNT without DISTINCT", f"COUNT({agg.vars.n3()})")
                 counted, count_alias = agg.vars, v
             else:
                 select_vars.append(v)
@@ -728,6 +734,9 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             order = ir.Order(word, limit=False)
         if expr in orders:
             raise UnsupportedSPARQLError("ORDER BY the same variable twice")
+        if expr not in _vars(node) and expr not in aggregates and expr not in select_vars:
+            # e.g. ORDER BY ?P585 where the pattern binds ?P585_17: no order, only the LIMIT
+            raise UnsupportedSPARQLError("ORDER BY a variable the query never binds", expr.n3())
         orders[expr] = order
 
     if counted_order is not None:
@@ -810,7 +819,8 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             answer = ir.Quant(answer.det, answer.noun, answer.rels, order=orders[bound[0]])
         query = ir.Query(answer, None)
     elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
-        query = ir.Query(ir.Quant("a", subject.noun, order=subject.order), None)
+        # keep the relative clauses ("whose year is ..." moved there above)
+        query = ir.Query(ir.Quant("a", subject.noun, subject.rels, order=subject.order), None)
     else:
         query = ir.Query(subject, vp)
 

@@ -444,7 +444,8 @@ class SparqlCompiler:
             raise CompileError(f"not a noun: {type(noun).__name__}")
 
     # ---------------------------------------------------------------- statements
-    def statement(self, subject: str, prop: ir.Property, obj: str, quals, inverse: bool = False) -> None:
+    def statement(self, subject: str, prop: ir.Property, obj: str, quals, inverse: bool = False,
+                  extra: list | None = None) -> None:
         pid = self._id(prop)
         if pid.startswith("^"):  # an inverse property: "member" = ^P463 "member of"
             pid = pid[1:]
@@ -453,7 +454,7 @@ class SparqlCompiler:
             subject, obj = obj, subject
         if subject.startswith('"') or subject[0].isdigit() or subject.startswith(("YEAR(", "(")):
             raise CompileError(f"a value ({subject}) cannot be the subject of a statement")
-        pending = self.pending_quals.pop() if self.pending_quals else []
+        pending = extra if extra is not None else self.pending_quals.pop() if self.pending_quals else []
 
         def emit(values, i):
             if i == len(quals):
@@ -476,9 +477,12 @@ class SparqlCompiler:
             if vp.order is not None:
                 raise CompileError("a superlative over a statement ('has the highest <P> X') is not supported")
             hint = vp.prop.label or vp.prop.id
+            # an "at which <Q>" qualifier belongs to this statement, not to the first one its
+            # object's relative clauses emit
+            claimed = self.pending_quals.pop() if self.pending_quals else []
 
             def link(o):
-                self.statement(x, vp.prop, o, vp.quals, vp.inverse)
+                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed)
 
             obj = vp.obj
             named = _named_value(obj)
