@@ -69,6 +69,24 @@ CASES = [
     ("SELECT ?e WHERE { wd:Q2831 p:P166 [ ps:P166 ?a ; pq:P585 ?d ] . ?a p:P31 [ ps:P31 wd:Q41254 ] . "
      "BIND (YEAR(?d) AS ?e) } ORDER BY ASC(?d) LIMIT 1",
      "Give me the year of (the lowest thing at which <P585> <Q2831> has a <P166> that has <P31> <Q41254>)."),
+    # ECAI train#70: Sparklis' numeric comparison, under the profile option numeric_cast
+    ("SELECT ?c ?p WHERE { ?c wdt:P31 wd:Q5119 . ?c p:P1082 [ ps:P1082 ?p ] . "
+     "FILTER ( xsd:double(STR(?p)) >= 10000000 ) }",
+     "Which <Q5119> has a <P1082> greater or equal to 10000000?"),
+    # ECAI train#158: a FILTER on the BIND's value
+    ("SELECT ?d ?y WHERE { wd:Q25338 p:P577 [ ps:P577 ?d ] . BIND (YEAR(?d) AS ?y) "
+     "FILTER ( xsd:double(STR(?y)) <= 1950 ) }",
+     "Give me the year of (the <P577> of <Q25338>) that is less or equal to 1950."),
+    # ECAI train#273: a negated range is FILTER(!(...)), "not between"
+    ("SELECT ?f ?d ?y WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P577 [ ps:P577 ?d ] . BIND (YEAR(?d) AS ?y) "
+     "FILTER ( !( ( xsd:double(STR(?y)) >= 1970 && xsd:double(STR(?y)) <= 1979 ) ) ) }",
+     "Give me the year of (the <P577> of a <Q11424>) that is not between 1970 and 1979."),
+    # ECAI train#212 and test#120: !(?x = X) and ?x != X
+    ("SELECT ?c ?d WHERE { ?c wdt:P31 wd:Q35657 . ?c p:P571 [ ps:P571 ?d ] . FILTER ( !( ?c = wd:Q782 ) ) } "
+     "ORDER BY DESC(?d) LIMIT 1",
+     "Which <Q35657> has a highest <P571> and is not equal to <Q782>?"),
+    ("SELECT ?x WHERE { ?x p:P106 [ ps:P106 wd:Q1058617 ] . FILTER (?x != wd:Q371774) }",
+     "What has <P106> <Q1058617> and is different from <Q371774>?"),
 ]
 
 

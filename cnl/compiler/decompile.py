@@ -305,6 +305,7 @@ class _Builder:
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
+        self.casts: set = set()     # numeric comparisons: True written xsd:double(STR(?x)), False plain
 
     def note_forms(self, edges):
         for e in edges:
@@ -452,7 +453,12 @@ class _Builder:
     def filter_vp(self, expr, x, scope):
         name = getattr(expr, "name", None)
         if name == "ConditionalAndExpression":
-            return _conj([self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]])
+            items = [self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]]
+            ops = [(i.op, i.args) for i in items if isinstance(i, ir.Compare) and not i.temporal]
+            if len(items) == 2 and len(ops) == 2 and ops[0][0] == ">=" and ops[1][0] == "<=":
+                # x >= a && x <= b is what "between a and b" compiles to
+                return ir.Compare("between", (ops[0][1][0], ops[1][1][0]))
+            return _conj(items)
         if name == "ConditionalOrExpression":
             return ir.Or(tuple(self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]))
         if name == "UnaryNot":
@@ -465,6 +471,10 @@ class _Builder:
                 graph = translateGroupGraphPattern(graph)
             inner = _Group()
             _flatten(graph, inner)
+            if name == "Builtin_NOTEXISTS" and inner.filters and not (
+                    inner.triples or inner.optionals or inner.unions or inner.minus or inner.values):
+                # the compiler writes a negated test as FILTER(!(...)), another algebra
+                raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
             vp = _conj(self.group_vps(inner, x, scope))
             return ir.Not(vp) if name == "Builtin_NOTEXISTS" else vp
         if name == "RelationalExpression":
@@ -477,7 +487,17 @@ class _Builder:
                 left, right, op = right, left, _FLIP[op]
             if not isinstance(right, (URIRef, Literal)):
                 raise UnsupportedSPARQLError("a comparison between two variables or expressions")
-            return self._on(left, x, _comparison(op, right))
+            vp = _comparison(op, right)
+            if _has_cast(left):
+                # xsd:double(STR(?x)) < 5: the profile's numeric_cast form, for numbers only
+                if not (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
+                        and right.datatype in _INTEGER | _DECIMAL):
+                    raise UnsupportedSPARQLError("a numeric cast compared with something other than a number")
+                self.casts.add(True)
+            elif (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
+                  and right.datatype in _INTEGER | _DECIMAL):
+                self.casts.add(False)
+            return self._on(left, x, vp)
         if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS"):
             value = _string_arg(expr.arg2)
             return self._on(_unwrap_str(expr.arg1), x, ir.StrTest(
@@ -541,6 +561,10 @@ def _is_subject(operand, x) -> bool:
     return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x)
 
 
+def _has_cast(operand) -> bool:
+    return getattr(operand, "name", None) == "Function" and operand.iri in _INTEGER | _DECIMAL
+
+
 def _unwrap_str(e):
     while getattr(e, "name", None) in ("Builtin_STR", "Builtin_LCASE"):
         e = e.arg
@@ -569,8 +593,7 @@ def _comparison(op: str, value):
         return ir.Compare("=", (ref,))
     if op == "=":
         return ir.Be(ref)
-    if op == "!=":
-        return ir.Not(ir.Be(ref))
+    # "is different from X" is FILTER(?x != X); "is not X" would be FILTER NOT EXISTS / !(=)
     return ir.Compare(op, (ref,))
 
 
@@ -692,6 +715,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     top = _Group()
     _flatten(node, top)
     bound = None
+    bind_filters: list = []
     if top.binds:
         # One BIND whose value is the answer: YEAR(?d), 2023 - YEAR(?d), ...
         if len(top.binds) > 1:
@@ -706,6 +730,9 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             raise UnsupportedSPARQLError("BIND of a constant")
         bound = (var, expr, next(iter(inputs)))
         top.binds = []
+        # FILTERs on the BIND's value ("... that is less than 1950") go on the answer NP
+        bind_filters = [f for f in top.filters if _vars(f) == {var}]
+        top.filters = [f for f in top.filters if _vars(f) != {var}]
 
     orders: dict = {}
     for i, cond in enumerate(order_conds or []):
@@ -813,6 +840,11 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             raise UnsupportedSPARQLError("BIND over a constant")
         root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
         answer = _bind_np(bound[1], bound[2], root_np)
+        if bind_filters:
+            if not isinstance(answer, ir.Quant):
+                raise UnsupportedSPARQLError("a FILTER on an arithmetic BIND")
+            tests = tuple(builder.filter_vp(f, bound[0], set()) for f in bind_filters)
+            answer = ir.Quant(answer.det, answer.noun, answer.rels + tests, order=answer.order)
         if bound[0] in orders:
             if not isinstance(answer, ir.Quant):
                 raise UnsupportedSPARQLError("ORDER BY an arithmetic BIND")
@@ -827,6 +859,10 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     statements = _statements(builder, top)
     if statements:
         options["statements"] = statements
+    if builder.casts == {True}:
+        options["numeric_cast"] = True
+    elif builder.casts == {True, False}:
+        raise UnsupportedSPARQLError("a mix of xsd:double(STR(?x)) and plain numeric comparisons")
     if builder.subclasses == {True}:
         options["subclasses"] = True
     elif builder.subclasses == {True, False}:

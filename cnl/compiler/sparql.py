@@ -506,7 +506,12 @@ class SparqlCompiler:
         elif isinstance(vp, ir.Not):
             with self.subgroup(hidden=True) as g:
                 self.vp(vp.vp, x)
-            self.group.filters.append(_not_exists(g))
+            tests = [f[len("FILTER("):-1] for f in g.filters if f.startswith("FILTER(")]
+            if not (g.triples or g.blocks or g.binds) and tests and len(tests) == len(g.filters):
+                # a negated test on a value ("is not between 1970 and 1979"): FILTER(!(...))
+                self.group.filters.append(f"FILTER(!({' && '.join(tests)}))")
+            else:
+                self.group.filters.append(_not_exists(g))
         elif isinstance(vp, ir.And):
             for item in vp.items:
                 self.vp(item, x)
@@ -568,10 +573,16 @@ class SparqlCompiler:
                 f"FILTER({x} = {t})"))
 
     def _compare(self, cmp: ir.Compare, x: str) -> None:
+        def cast(a):
+            # the profile's numeric comparison form (see KGProfile.numeric_cast)
+            if self.profile.numeric_cast and cmp.op not in ("=", "!=") and (_INT.match(a) or _DEC.match(a)):
+                return f"xsd:double(STR({x}))"
+            return x
+
         if cmp.op == "between":
             low, high = cmp.args
             self.np(low, lambda lo: self.np(high, lambda hi: self.group.filters.append(
-                f"FILTER({x} >= {lo} && {x} <= {hi})")))
+                f"FILTER({cast(lo)} >= {lo} && {cast(hi)} <= {hi})")))
             return
 
         def test(a):
@@ -582,7 +593,7 @@ class SparqlCompiler:
                 year = int(a) + (1 if op in (">", "<=") else 0)
                 op = {">": ">=", "<=": "<"}.get(op, op)
                 a = f'"{year:04d}-01-01T00:00:00Z"^^xsd:dateTime'
-            self.group.filters.append(f"FILTER({x} {op} {a})")
+            self.group.filters.append(f"FILTER({cast(a)} {op} {a})")
 
         self.np(cmp.args[0], test)
 

@@ -199,7 +199,7 @@ class Be:
 
 @dataclass(frozen=True, slots=True)
 class Compare:
-    """``greater than X``; op is one of > < >= <= = between. ``temporal``: written
+    """``greater than X``; op is one of > < >= <= = != between. ``temporal``: written
     ``earlier``/``later``, so a bare year compares with dates."""
 
     op: str

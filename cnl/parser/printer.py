@@ -30,9 +30,9 @@ _DET_WORDS = {
     "which": "which", "how_many": "how many", "number_of": "the number of",
 }
 _CMP_WORDS = {">": "greater than", "<": "less than", ">=": "greater or equal to",
-              "<=": "less or equal to", "=": "equal to"}
+              "<=": "less or equal to", "=": "equal to", "!=": "different from"}
 _TEMPORAL_WORDS = {">": "later than", "<": "earlier than", ">=": "later or equal to",
-                   "<=": "earlier or equal to", "=": "equal to"}
+                   "<=": "earlier or equal to", "=": "equal to", "!=": "different from"}
 
 
 class SquallPrinter:

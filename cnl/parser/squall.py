@@ -513,6 +513,9 @@ class _ToIR(Transformer):
     def cmp_eq(self, _w, _to, np):
         return ir.Compare("=", (np,))
 
+    def cmp_ne(self, _w, _from, np):
+        return ir.Compare("!=", (np,))
+
     def cmp_between(self, _w, low, _and, high):
         return ir.Compare("between", (low, high))
 
