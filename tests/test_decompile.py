@@ -87,6 +87,18 @@ CASES = [
      "Which <Q35657> has a highest <P571> and is not equal to <Q782>?"),
     ("SELECT ?x WHERE { ?x p:P106 [ ps:P106 wd:Q1058617 ] . FILTER (?x != wd:Q371774) }",
      "What has <P106> <Q1058617> and is different from <Q371774>?"),
+    # ECAI train#201, #274, #103: a triple joined to the query only through a constant is a
+    # condition on that constant
+    ("SELECT ?m WHERE { wd:Q2006869 p:P31 [ ps:P31 wd:Q24856 ] . wd:Q2006869 p:P527 [ ps:P527 ?m ] . "
+     "FILTER ( NOT EXISTS { ?m p:P161 [ ps:P161 wd:Q16296 ] . } ) }",
+     "Which <P527> of (the thing that is <Q2006869> and that has <P31> <Q24856>) has not <P161> <Q16296>?"),
+    ("SELECT ?b ?d WHERE { ?b wdt:P31 wd:Q7725634 . wd:Q45875 p:P4969 [ ps:P4969 wd:Q23572 ] . "
+     "?b p:P179 [ ps:P179 wd:Q45875 ] . ?b p:P577 [ ps:P577 ?d ] . FILTER ( (YEAR(?d) = 2000) ) }",
+     "Which <Q7725634> has <P179> (the thing that is <Q45875> and that has <P4969> <Q23572>) "
+     "and has a <P577> whose year is 2000?"),
+    ("SELECT ?d ?y WHERE { wd:Q486688 p:P571 [ ps:P571 ?d ] . wd:Q1808470 p:P175 [ ps:P175 wd:Q486688 ] . "
+     "BIND (YEAR(?d) AS ?y) }",
+     "Give me the year of (the <P571> of (the thing that is <Q486688> and that is a <P175> of <Q1808470>))."),
 ]
 
 

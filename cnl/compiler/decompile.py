@@ -361,10 +361,13 @@ class _Builder:
 
         self.edges = getattr(self, "edges", [])
         ctx = _Ctx(edges, classes, extras, det)
+        ctx.const_extras = _constant_components(edges, anchor, scope)
         if visible if visible is not None else top:
             # blank nodes too: the compiler names every value it introduces
             self.all_nodes.extend(n for n in nodes if _is_node(n))
         vps = self.node_vps(ctx, anchor, None, root_noun=False)
+        if not _is_node(anchor) and anchor in ctx.const_extras:
+            vps += self.const_vps(ctx, anchor, ctx.const_extras.pop(anchor))
         left = [e for e in edges if id(e) not in ctx.used]
         if left:
             raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)",
@@ -389,7 +392,7 @@ class _Builder:
                 continue
             if _same(e.subject, node):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e),
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e, attach=True),
                                    self.quals(ctx, e.quals, e)))
             elif _same(e.obj, node) and _is_node(node):
                 ctx.used.add(id(e))
@@ -406,15 +409,33 @@ class _Builder:
             vps.append(make(node))
         return vps
 
-    def np(self, ctx, term, via):
+    def np(self, ctx, term, via, attach: bool = False):
         if not _is_node(term):
+            if attach and term in ctx.const_extras:
+                # what the query says of a constant elsewhere: "the thing that is <Q> and that ..."
+                vps = self.const_vps(ctx, term, ctx.const_extras.pop(term))
+                return ir.Quant("the", None, (ir.Be(ir.Ref(_term(term))), *vps))
             return ir.Ref(_term(term))
         noun, vps = self.noun_and_vps(ctx, term, via)
         det = "which" if term in self.which else ctx.det
         return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
 
     def rel_noun(self, ctx, e):
-        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e), self.quals(ctx, e.quals, e))
+        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
+
+    def const_vps(self, ctx, const, component):
+        """VPs about a constant from triple patterns joined to the query only through it."""
+        vps = []
+        for e in component:
+            if id(e) in ctx.used:
+                continue
+            if _same(e.subject, const):
+                ctx.used.add(id(e))
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
+            elif _same(e.obj, const):
+                ctx.used.add(id(e))
+                vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
+        return vps
 
     def noun_and_vps(self, ctx, node, via):
         if node in self.visited:
@@ -526,6 +547,46 @@ class _Ctx:
     extras: dict
     det: str
     used: set = field(default_factory=set)
+    const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
+
+
+def _constant_components(edges, anchor, scope) -> dict:
+    """Edges not reachable from ``anchor`` through variables, grouped into connected parts,
+    each keyed by a constant it shares with the reachable part (``wd:Q1 p:P31 wd:Q5 .
+    wd:Q1 p:P527 ?x``: the first triple is a condition on wd:Q1). Parts sharing none are left
+    out (a real cross product)."""
+    def key(t):
+        return (type(t), t)
+
+    def node_ends(e):
+        return [key(t) for t in (e.subject, e.obj, *(v for _, v in e.quals)) if _is_node(t)]
+
+    reached = {key(anchor)} | {key(n) for n in scope}
+    main, changed = set(), True
+    while changed:
+        changed = False
+        for e in edges:
+            if id(e) not in main and any(k in reached for k in node_ends(e)):
+                main.add(id(e))
+                reached |= set(node_ends(e))
+                changed = True
+    constants = {t for e in edges if id(e) in main for t in (e.subject, e.obj) if isinstance(t, URIRef)}
+    if isinstance(anchor, URIRef):
+        constants.add(anchor)
+    parts: list = []   # [(node keys, edges)]
+    for e in edges:
+        if id(e) in main:
+            continue
+        ends = set(node_ends(e))
+        joined = [p for p in parts if p[0] & ends]
+        merged = (ends.union(*(p[0] for p in joined)), [x for p in joined for x in p[1]] + [e])
+        parts = [p for p in parts if all(p is not j for j in joined)] + [merged]
+    out: dict = {}
+    for _, part in parts:
+        shared = [t for e in part for t in (e.subject, e.obj) if isinstance(t, URIRef) and t in constants]
+        if shared:
+            out.setdefault(shared[0], []).extend(part)
+    return out
 
 
 def _same(a, b) -> bool:

@@ -260,6 +260,15 @@ class SparqlCompiler:
 
     # ---------------------------------------------------------------- noun phrases
     def np(self, np, k: Callable[[str], None], var: str | None = None) -> None:
+        named = _named_value(np) if var is None else None
+        if named is not None:
+            # "the thing that is <X> and that has ...": X itself, with the clauses said of it
+            term, rest = named
+            t = self.term(term)
+            for rel in rest:
+                self.vp(rel, t)
+            k(t)
+            return
         if isinstance(np, ir.Ref):
             term = self.term(np.term)
             if var is not None:
@@ -562,7 +571,9 @@ class SparqlCompiler:
                 self.focus.append(x)
             if not self.group.hidden and x not in self.visible_vars:
                 self.visible_vars.append(x)
-        elif isinstance(np, ir.Quant) and np.det in ("a", "the") and x.startswith("?") and np.var is None:
+        elif isinstance(np, ir.Quant) and np.det in ("a", "the") and np.var is None and (
+                x.startswith("?") or (np.noun is not None and np.order is None)):
+            # on a constant too: "<Q1> is a <P> of <Q2>" is the triple <Q2> P <Q1>
             self.quant(np, lambda t: None, x)
         elif isinstance(np, ir.Ref):
             self._unify(x, self.term(np.term)) if x.startswith("?") else self.group.filters.append(
