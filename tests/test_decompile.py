@@ -99,6 +99,9 @@ CASES = [
     ("SELECT ?d ?y WHERE { wd:Q486688 p:P571 [ ps:P571 ?d ] . wd:Q1808470 p:P175 [ ps:P175 wd:Q486688 ] . "
      "BIND (YEAR(?d) AS ?y) }",
      "Give me the year of (the <P571> of (the thing that is <Q486688> and that is a <P175> of <Q1808470>))."),
+    # ECAI train#72: a comparison with a value the query reaches only through the FILTER
+    ("ASK WHERE { wd:Q5419 p:P2043 [ ps:P2043 ?a ] . wd:Q1497 p:P2043 [ ps:P2043 ?b ] . FILTER(?a > ?b) }",
+     "Has <Q1497> a <P2043> less than a <P2043> of <Q5419>?"),
 ]
 
 
@@ -154,6 +157,7 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),
     ("SELECT ?x WHERE { ?x rdfs:label ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
+    ("SELECT ?x WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b FILTER(?a < ?b) }", "a FILTER joined to the query on several variables"),
     ("SELECT (MAX(?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "the aggregate MAX"),
     # ECAI train#114: COUNT(?x) counts a value once per statement; "how many" counts it once
     ("SELECT (COUNT(?x) AS ?n) WHERE { wd:Q34296 p:P26 [ ps:P26 ?x ] }", "COUNT without DISTINCT"),

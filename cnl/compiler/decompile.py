@@ -355,13 +355,28 @@ class _Builder:
             refs = tuple(ir.Ref(_term(t)) for t in terms)
             np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
             attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
+        holder: dict = {}   # the group's context, for FILTERs that name a second variable
+        reach = _reachable(edges, anchor, scope)
         for expr in group.filters:
+            pair = _var_comparison(expr)
+            if pair and pair[0] in inner_scope and pair[1] in inner_scope:
+                # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
+                # "greater than the <P> of X", with ?b's own description as the NP
+                a, b = pair
+                if (b in reach) == (a in reach):
+                    raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
+                                                 f"{a.n3()} {b.n3()}")
+                near, far = (a, b) if a in reach else (b, a)
+                extras.setdefault(near, []).append(
+                    lambda x, expr=expr, far=far: self.compare_vars(expr, x, far, holder["ctx"]))
+                continue
             attach(_expr_vars(expr) & inner_scope or _expr_vars(expr), "a FILTER",
                    lambda x, expr=expr: self.filter_vp(expr, x, inner_scope))
 
         self.edges = getattr(self, "edges", [])
         ctx = _Ctx(edges, classes, extras, det)
         ctx.const_extras = _constant_components(edges, anchor, scope)
+        holder["ctx"] = ctx
         if visible if visible is not None else top:
             # blank nodes too: the compiler names every value it introduces
             self.all_nodes.extend(n for n in nodes if _is_node(n))
@@ -527,6 +542,14 @@ class _Builder:
             return self._on(_unwrap_str(expr.text), x, ir.StrTest("matches", _string_arg(expr.pattern)))
         raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
 
+    def compare_vars(self, expr, x, other, ctx):
+        left, op, right = expr.expr, expr.op, expr.other
+        if right == x:
+            left, right, op = right, left, _FLIP[op]
+        if op not in ("<", ">", "<=", ">=", "!="):
+            raise UnsupportedSPARQLError("a comparison between two variables or expressions")
+        return ir.Compare(op, (self.np(ctx, other, None),))
+
     @staticmethod
     def _on(operand, x, vp):
         # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.
@@ -550,6 +573,28 @@ class _Ctx:
     const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
 
 
+def _var_comparison(expr):
+    """(?a, ?b) for a FILTER(?a op ?b) between two plain variables, else None."""
+    if (getattr(expr, "name", None) == "RelationalExpression" and isinstance(expr.expr, Variable)
+            and isinstance(expr.other, Variable) and expr.expr != expr.other):
+        return expr.expr, expr.other
+    return None
+
+
+def _reachable(edges, anchor, scope) -> set:
+    """The variables joined to ``anchor`` through triple patterns."""
+    reached = {anchor} | set(scope)
+    changed = True
+    while changed:
+        changed = False
+        for e in edges:
+            ends = {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if _is_node(t) or _same(t, anchor)}
+            if ends & reached and not ends <= reached:
+                reached |= ends
+                changed = True
+    return reached
+
+
 def _constant_components(edges, anchor, scope) -> dict:
     """Edges not reachable from ``anchor`` through variables, grouped into connected parts,
     each keyed by a constant it shares with the reachable part (``wd:Q1 p:P31 wd:Q5 .
@@ -559,7 +604,7 @@ def _constant_components(edges, anchor, scope) -> dict:
         return (type(t), t)
 
     def node_ends(e):
-        return [key(t) for t in (e.subject, e.obj, *(v for _, v in e.quals)) if _is_node(t)]
+        return [key(t) for t in (e.subject, e.obj, *(v for _, v in e.quals)) if _is_node(t) or _same(t, anchor)]
 
     reached = {key(anchor)} | {key(n) for n in scope}
     main, changed = set(), True
