@@ -102,6 +102,13 @@ CASES = [
     # ECAI train#72: a comparison with a value the query reaches only through the FILTER
     ("ASK WHERE { wd:Q5419 p:P2043 [ ps:P2043 ?a ] . wd:Q1497 p:P2043 [ ps:P2043 ?b ] . FILTER(?a > ?b) }",
      "Has <Q1497> a <P2043> less than a <P2043> of <Q5419>?"),
+    # ECAI train#124: YEAR(xsd:dateTime(?x)), the profile option year_cast
+    ("SELECT (YEAR(xsd:dateTime(?d)) AS ?y) WHERE { wd:Q1744 p:P569 [ ps:P569 ?d ] . }",
+     "Give me the year of (the <P569> of <Q1744>)."),
+    # ECAI train#153: two BINDs of years compared by one FILTER
+    ("ASK WHERE { wd:Q359442 p:P569 [ ps:P569 ?a ] . wd:Q6279 p:P569 [ ps:P569 ?b ] . "
+     "BIND(YEAR(xsd:dateTime(?b)) AS ?year) BIND(YEAR(xsd:dateTime(?a)) AS ?year1) FILTER(?year > ?year1) }",
+     "Has <Q6279> a <P569> whose year is greater than the year of (a <P569> of <Q359442>)?"),
 ]
 
 

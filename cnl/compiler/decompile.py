@@ -306,6 +306,7 @@ class _Builder:
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
         self.casts: set = set()     # numeric comparisons: True written xsd:double(STR(?x)), False plain
+        self.year_casts: set = set()  # YEAR(...): True written YEAR(xsd:dateTime(?x)), False plain
 
     def note_forms(self, edges):
         for e in edges:
@@ -540,25 +541,32 @@ class _Builder:
                 "contains" if name == "Builtin_CONTAINS" else "starts", value))
         if name == "Builtin_REGEX":
             return self._on(_unwrap_str(expr.text), x, ir.StrTest("matches", _string_arg(expr.pattern)))
+        if name == "YearComparison":
+            raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
         raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
 
     def compare_vars(self, expr, x, other, ctx):
         left, op, right = expr.expr, expr.op, expr.other
-        if right == x:
+        if expr.name == "YearComparison":
+            if _year_arg(right, self.year_casts) == x:
+                left, right, op = right, left, _FLIP[op]
+            _year_arg(left, self.year_casts)
+        elif right == x:
             left, right, op = right, left, _FLIP[op]
         if op not in ("<", ">", "<=", ">=", "!="):
             raise UnsupportedSPARQLError("a comparison between two variables or expressions")
+        if expr.name == "YearComparison":
+            return ir.YearIs(ir.Compare(op, (ir.Quant("the", ir.YearOf(self.np(ctx, other, None))),)))
         return ir.Compare(op, (self.np(ctx, other, None),))
 
-    @staticmethod
-    def _on(operand, x, vp):
+    def _on(self, operand, x, vp):
         # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.
         while (getattr(operand, "name", None) == "Function" and operand.iri in _INTEGER | _DECIMAL
                and len(operand.expr or []) == 1):
             operand = _unwrap_str(operand.expr[0])
         if operand == x:
             return vp
-        if getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x:
+        if getattr(operand, "name", None) == "Builtin_YEAR" and _year_arg(operand, self.year_casts) == x:
             return ir.YearIs(vp)
         raise UnsupportedSPARQLError("a FILTER on an expression", getattr(operand, "name", str(operand)))
 
@@ -574,10 +582,15 @@ class _Ctx:
 
 
 def _var_comparison(expr):
-    """(?a, ?b) for a FILTER(?a op ?b) between two plain variables, else None."""
-    if (getattr(expr, "name", None) == "RelationalExpression" and isinstance(expr.expr, Variable)
+    """(?a, ?b) for a FILTER(?a op ?b) between two plain variables, or a comparison of
+    their years (YearComparison, from two BINDs), else None."""
+    name = getattr(expr, "name", None)
+    if (name == "RelationalExpression" and isinstance(expr.expr, Variable)
             and isinstance(expr.other, Variable) and expr.expr != expr.other):
         return expr.expr, expr.other
+    if name == "YearComparison":
+        a, b = _year_arg(expr.expr, set()), _year_arg(expr.other, set())
+        return (a, b) if a != b else None
     return None
 
 
@@ -664,7 +677,7 @@ def _expr_vars(expr) -> set:
 def _is_subject(operand, x) -> bool:
     while getattr(operand, "name", None) == "Function" and len(operand.expr or []) == 1:
         operand = _unwrap_str(operand.expr[0])
-    return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x)
+    return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and _year_arg(operand, set()) == x)
 
 
 def _has_cast(operand) -> bool:
@@ -820,6 +833,20 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
 
     top = _Group()
     _flatten(node, top)
+    # BIND(YEAR(?d) AS ?y) BIND(YEAR(?e) AS ?z) FILTER(?y > ?z), the years not answers: one
+    # comparison of two years, "whose year is greater than the year of ..." (compiled with
+    # the same two BINDs)
+    years = {v: e for v, e in top.binds if getattr(e, "name", None) == "Builtin_YEAR" and v not in select_vars
+             and isinstance(_year_arg(e, set()), Variable)}
+    first_year = None   # the input of the first such BIND: the compiler BINDs the subject's year first
+    for i, f in enumerate(top.filters):
+        pair = _var_comparison(f)
+        if pair and all(v in years for v in pair) and f.op in _FLIP and all(
+                sum(v in _vars(g) for g in top.filters) == 1 and v not in _vars(order_conds or []) for v in pair):
+            top.filters[i] = CompValue("YearComparison", expr=years[pair[0]], op=f.op, other=years[pair[1]])
+            first = next(v for v, _ in top.binds if v in pair)
+            first_year = first_year or _year_arg(years[first], set())
+            top.binds = [(v, e) for v, e in top.binds if v not in pair]
     bound = None
     bind_filters: list = []
     if top.binds:
@@ -878,7 +905,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
         counted = None  # the groups are the answers, ranked by their count
     options: dict = {}
     if form == "AskQuery":
-        root, det = _ask_root(top), "a"
+        root, det = _ask_root(top, first_year), "a"
         which = set()
     else:
         root = counted if counted is not None else (select_vars[0] if select_vars else None)
@@ -945,7 +972,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
         if not isinstance(subject, ir.Quant):
             raise UnsupportedSPARQLError("BIND over a constant")
         root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
-        answer = _bind_np(bound[1], bound[2], root_np)
+        answer = _bind_np(bound[1], bound[2], root_np, builder.year_casts)
         if bind_filters:
             if not isinstance(answer, ir.Quant):
                 raise UnsupportedSPARQLError("a FILTER on an arithmetic BIND")
@@ -969,6 +996,10 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
         options["numeric_cast"] = True
     elif builder.casts == {True, False}:
         raise UnsupportedSPARQLError("a mix of xsd:double(STR(?x)) and plain numeric comparisons")
+    if builder.year_casts == {True}:
+        options["year_cast"] = True
+    elif builder.year_casts == {True, False}:
+        raise UnsupportedSPARQLError("a mix of YEAR(xsd:dateTime(?x)) and YEAR(?x)")
     if builder.subclasses == {True}:
         options["subclasses"] = True
     elif builder.subclasses == {True, False}:
@@ -981,7 +1012,16 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     return query, options
 
 
-def _bind_np(expr, var, root_np):
+def _year_arg(year, casts: set):
+    """The argument of YEAR(...); YEAR(xsd:dateTime(x)) is the profile's year_cast form
+    (recorded in ``casts``: True cast, False plain)."""
+    arg = year.arg
+    cast = (getattr(arg, "name", None) == "Function" and arg.iri == XSD.dateTime and len(arg.expr or []) == 1)
+    casts.add(cast)
+    return arg.expr[0] if cast else arg
+
+
+def _bind_np(expr, var, root_np, casts: set):
     """The NP of a BIND expression over one variable (the query's root)."""
     if isinstance(expr, Variable):
         return root_np
@@ -989,11 +1029,11 @@ def _bind_np(expr, var, root_np):
         return ir.Ref(_term(expr))
     name = getattr(expr, "name", None)
     if name == "Builtin_YEAR":
-        return ir.Quant("the", ir.YearOf(_bind_np(expr.arg, var, root_np)))
+        return ir.Quant("the", ir.YearOf(_bind_np(_year_arg(expr, casts), var, root_np, casts)))
     if name == "AdditiveExpression":
-        left = _bind_np(expr.expr, var, root_np)
+        left = _bind_np(expr.expr, var, root_np, casts)
         for op, other in zip(expr.op or [], expr.other or []):
-            left = ir.Arith(op, left, _bind_np(other, var, root_np))
+            left = ir.Arith(op, left, _bind_np(other, var, root_np, casts))
         return left
     raise UnsupportedSPARQLError("BIND", f"the expression {name or expr} has no CNL form")
 
@@ -1005,8 +1045,13 @@ def _statements(builder, top) -> str | None:
     return "qualified" if "wdt" in forms else None
 
 
-def _ask_root(top: _Group):
-    """An ASK query's subject: the first triple's subject (a constant or a variable)."""
+def _ask_root(top: _Group, prefer=None):
+    """An ASK query's subject: the first triple's subject (a constant or a variable); with
+    ``prefer``, the constant whose statement's value it is."""
+    if prefer is not None:
+        for e in _fold(top.triples, {}, set()):
+            if _same(e.obj, prefer) and isinstance(e.subject, URIRef):
+                return e.subject
     for s, _, _ in top.triples:
         if isinstance(s, Variable):
             return s

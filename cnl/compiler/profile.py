@@ -89,6 +89,8 @@ class KGProfile:
     # True: compare with a number as xsd:double(STR(x)) (Sparklis' form, also in the ECAI
     # golds: it also matches values typed as strings or with units); False: x itself.
     numeric_cast: bool = False
+    # True: the year of a date is YEAR(xsd:dateTime(x)) (as some ECAI golds write it).
+    year_cast: bool = False
 
     def __post_init__(self):
         if self.projection not in ("all", "focus"):

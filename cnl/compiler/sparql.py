@@ -279,7 +279,7 @@ class SparqlCompiler:
         elif isinstance(np, ir.Quant):
             self.quant(np, k, var)
         elif isinstance(np, _YearExpr):
-            self.np(np.arg, lambda t: k(f"YEAR({t})"))
+            self.np(np.arg, lambda t: k(self._year(t)))
         elif isinstance(np, ir.Coord):
             if var is not None:
                 raise CompileError("cannot equate a variable with a coordination here")
@@ -448,7 +448,7 @@ class SparqlCompiler:
                 self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals))
         elif isinstance(noun, ir.YearOf):
             self.year_vars.add(v)
-            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND(YEAR({t}) AS {v})"))
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))
         else:
             raise CompileError(f"not a noun: {type(noun).__name__}")
 
@@ -533,13 +533,13 @@ class SparqlCompiler:
         elif isinstance(vp, ir.YearIs):
             if _is_value_test(vp.vp):
                 # "whose year is 2004": test YEAR(x) inline, no extra column
-                self.vp(vp.vp, f"YEAR({x})")
+                self.vp(vp.vp, self._year(x))
                 return
             year = self.fresh("year")
             self.year_vars.add(year)
             if year in self.visible_vars:
                 self.visible_vars.remove(year)  # a test on the year, not an answer column
-            self.group.binds.append(f"BIND(YEAR({x}) AS {year})")
+            self.group.binds.append(f"BIND({self._year(x)} AS {year})")
             self.vp(vp.vp, year)
         elif isinstance(vp, ir.QualifierOf):
             def with_subject(s):
@@ -550,6 +550,10 @@ class SparqlCompiler:
             self.np(vp.subject, with_subject)
         else:
             raise CompileError(f"not a verb phrase: {type(vp).__name__}")
+
+    def _year(self, t: str) -> str:
+        # the profile's year form (see KGProfile.year_cast)
+        return f"YEAR(xsd:dateTime({t}))" if self.profile.year_cast else f"YEAR({t})"
 
     def _be(self, np, x: str) -> None:
         if isinstance(np, ir.Coord) and np.op == "or" and all(isinstance(i, ir.Ref) for i in np.items):
