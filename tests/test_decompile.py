@@ -109,6 +109,22 @@ CASES = [
     ("ASK WHERE { wd:Q359442 p:P569 [ ps:P569 ?a ] . wd:Q6279 p:P569 [ ps:P569 ?b ] . "
      "BIND(YEAR(xsd:dateTime(?b)) AS ?year) BIND(YEAR(xsd:dateTime(?a)) AS ?year1) FILTER(?year > ?year1) }",
      "Has <Q6279> a <P569> whose year is greater than the year of (a <P569> of <Q359442>)?"),
+    # ECAI train#319: ORDER BY without LIMIT
+    ("SELECT ?l ?a WHERE { ?l wdt:P31 wd:Q23397 . ?l p:P2043 [ ps:P2043 ?a ] . } ORDER BY DESC(?a)",
+     "Which <Q23397> has a highest-to-lowest <P2043>?"),
+    # ECAI test#131: a class noun followed by the statement's qualifier is parenthesized
+    ('SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P31 wd:Q5 . ?a wdt:P31 wd:Q41254 . '
+     '?h p:P166 [ ps:P166 ?a ; pq:P585 "2020-01-01T00:00:00Z"^^xsd:dateTime ] . } GROUP BY ?h ORDER BY DESC(?n) LIMIT 1',
+     "Which <Q5> has <P166> (a most <Q41254>) at <P585> 2020-01-01T00:00:00Z?"),
+    # ECAI train#75: ?x = A || ?x = B is one FILTER
+    ("SELECT ?x WHERE { ?x p:P175 [ ps:P175 wd:Q26876 ] . FILTER ( ( ?x = wd:Q858750 || ?x = wd:Q64596218 ) ) }",
+     "What has <P175> <Q26876> and is equal to (<Q858750> or <Q64596218>)?"),
+    # ECAI train#204: counting a qualifier's values
+    ("SELECT (COUNT(DISTINCT ?v) AS ?n) WHERE { wd:Q56094 p:P166 [ pq:P1686 ?v ; ps:P166 wd:Q103360 ] . }",
+     "At how many <P1686> does <Q56094> <P166> <Q103360>?"),
+    # ECAI train#30: a language-tagged string
+    ('SELECT ?x WHERE { ?x wdt:P31 wd:Q3658341 . ?x p:P1449 [ ps:P1449 "Le boucher de Blaviken"@fr ] . }',
+     'Which <Q3658341> has <P1449> "Le boucher de Blaviken"@fr?'),
 ]
 
 

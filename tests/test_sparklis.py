@@ -9,6 +9,7 @@ from cnl.parser import ir
 from cnl.parser.printer import for_notation, print_squall
 from cnl.parser.sparklis import parse_sparklis, tokenize
 from cnl.parser.sparklis_printer import print_sparklis
+from cnl.parser.squall import parse_squall
 
 MCU = "give me every film that has as a <P179:part_of_the_series> Marvel Cinematic Universe"
 
@@ -98,10 +99,14 @@ def test_labels_that_would_not_read_back_are_bracketed():
     assert parse_sparklis(text) == q
 
 
-def test_squall_refuses_an_unlimited_ordering():
+def test_squall_says_an_unlimited_ordering():
+    # SQUALL borrows Sparklis' "highest-to-lowest" for an ordering that keeps every answer
     q = parse_sparklis("give me every film that has the highest-to-lowest <P2047:duration>")
+    text = print_squall(q)
+    assert text == "Give me which [film] that has the highest-to-lowest <duration>."
+    assert parse_squall(text).subject.rels[0].obj.order == ir.Order("highest", limit=False)
     with pytest.raises(CompileError, match="without a limit"):
-        print_squall(q)
+        print_squall(ir.Query(ir.Quant("a", None, order=ir.Order("latest", limit=False))))
     assert cnl.to_cnl(q, "ecai", dialect="sparklis") == "give me every film that has the highest-to-lowest <P2047:duration>"
 
 

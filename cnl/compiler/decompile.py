@@ -272,7 +272,7 @@ def _term(t):
         raise UnsupportedSPARQLError("an IRI that is not a Wikidata item", _short(t))
     if isinstance(t, Literal):
         if t.language:
-            raise UnsupportedSPARQLError("a language-tagged literal", t.n3())
+            return ir.Literal(str(t), "string", t.language.lower())
         dt = t.datatype
         if dt in _INTEGER:
             return ir.Literal(str(int(str(t))), "integer")
@@ -497,7 +497,12 @@ class _Builder:
                 return ir.Compare("between", (ops[0][1][0], ops[1][1][0]))
             return _conj(items)
         if name == "ConditionalOrExpression":
-            return ir.Or(tuple(self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]))
+            items = tuple(self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other])
+            if all(isinstance(i, ir.Compare) and i.op == "=" and not i.temporal and len(i.args) == 1
+                   and isinstance(i.args[0], ir.Ref) for i in items):
+                # ?x = A || ?x = B: one FILTER, "is equal to (A or B)" (an Or VP is a UNION)
+                return ir.Compare("=", (ir.Coord("or", tuple(i.args[0] for i in items)),))
+            return ir.Or(items)
         if name == "UnaryNot":
             return ir.Not(self.filter_vp(expr.expr, x, scope))
         if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
@@ -951,11 +956,13 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                     vps = vps[:i] + vps[i + 1:]
                     break
         subject = ir.Quant(det, noun, order=orders.get(root))
-        if (noun is None and det == "which" and bound is None and len(vps) == 1 and isinstance(vps[0], ir.QualifierOf)
-                and isinstance(vps[0].subject, ir.Ref) and isinstance(vps[0].vp, ir.Stmt)):
-            # "At which <Q> does S <P> O?": the answer is a qualifier of S's statement.
+        if (noun is None and det in ("which", "how_many") and bound is None and len(vps) == 1
+                and isinstance(vps[0], ir.QualifierOf) and isinstance(vps[0].subject, ir.Ref)
+                and isinstance(vps[0].vp, ir.Stmt) and not (det == "how_many" and orders.get(root))):
+            # "At which <Q> does S <P> O?" / "At how many <Q> ...?": the answer is a qualifier
+            # of S's statement.
             qof, stmt = vps[0], vps[0].vp
-            wh = ir.Qual(qof.prop, ir.Quant("which", order=orders.get(root)))
+            wh = ir.Qual(qof.prop, ir.Quant(det, order=orders.get(root)))
             subject, vps = qof.subject, [ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (wh,), stmt.inverse)]
     else:
         vps = builder.group_vps(top, root, set(), top=True)

@@ -81,6 +81,7 @@ _INT = re.compile(r"^[0-9]+$")
 _YEAR = re.compile(r"^[0-9]{3,4}$")
 _DEC = re.compile(r"^[0-9]+\.[0-9]+$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_LANG = re.compile(r"^[a-zA-Z]+(-[a-zA-Z0-9]+)*$")
 _DATETIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 
 
@@ -93,8 +94,10 @@ def sparql_literal(lit: ir.Literal) -> str:
         return f'"{lit.value}"^^xsd:date'
     if lit.datatype == "dateTime" and _DATETIME.match(lit.value):
         return f'"{lit.value}"^^xsd:dateTime'
-    if lit.datatype == "string":
+    if lit.datatype == "string" and lit.lang is None:
         return sparql_string(lit.value)
+    if lit.datatype == "string" and _LANG.match(lit.lang):
+        return sparql_string(lit.value) + "@" + lit.lang
     raise CompileError(f"invalid {lit.datatype} literal {lit.value!r}")
 
 
@@ -594,6 +597,11 @@ class SparqlCompiler:
                 return f"xsd:double(STR({x}))"
             return x
 
+        arg = cmp.args[0]
+        if cmp.op == "=" and isinstance(arg, ir.Coord) and arg.op == "or" and all(isinstance(i, ir.Ref) for i in arg.items):
+            # "equal to (A or B)": one test, x = A || x = B
+            self.group.filters.append("FILTER(" + " || ".join(f"{x} = {self.term(i.term)}" for i in arg.items) + ")")
+            return
         if cmp.op == "between":
             low, high = cmp.args
             self.np(low, lambda lo: self.np(high, lambda hi: self.group.filters.append(

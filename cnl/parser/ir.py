@@ -49,10 +49,12 @@ class Property:
 
 @dataclass(frozen=True, slots=True)
 class Literal:
-    """A literal value; ``datatype`` is one of ``integer``, ``decimal``, ``date``, ``string``."""
+    """A literal value; ``datatype`` is one of ``integer``, ``decimal``, ``date``, ``dateTime``,
+    ``string``; ``lang``: the language tag of a string (``"Le boucher"@fr``)."""
 
     value: str
     datatype: str = "string"
+    lang: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,8 @@ class SparklisPrinter:
 
     def entity(self, term) -> str:
         if isinstance(term, ir.Literal):
+            if term.lang:
+                raise PrintError("Sparklis has no language-tagged strings")
             if term.datatype == "string":
                 return '"' + term.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
             return term.value
