@@ -280,6 +280,9 @@ def _term(t):
             return ir.Literal(str(t), "decimal")
         if dt == XSD.date:
             return ir.Literal(str(t), "date")
+        if dt == XSD.dateTime and re.match(r"^-?[0-9]{4}-[0-9]{2}-[0-9]{2}$", str(t)):
+            # xsd:dateTime needs a time: "2000-01-01"^^xsd:dateTime is not a valid literal
+            raise UnsupportedSPARQLError("an ill-formed xsd:dateTime literal (a date without a time)", t.n3())
         if dt == XSD.dateTime and re.match(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$", str(t)):
             return ir.Literal(str(t), "dateTime")
         if dt is None or dt == XSD.string:
@@ -359,6 +362,9 @@ class _Builder:
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
         reach = _reachable(edges, anchor, scope)
         for expr in group.filters:
+            if not _vars(expr):
+                raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
+                                             str(getattr(expr, "name", expr)))
             pair = _var_comparison(expr)
             if pair and pair[0] in inner_scope and pair[1] in inner_scope:
                 # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
@@ -856,6 +862,9 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     bind_filters: list = []
     if top.binds:
         # One BIND whose value is the answer: YEAR(?d), 2023 - YEAR(?d), ...
+        for _, e in top.binds:
+            if any(getattr(n, "name", None) == "Builtin_ABS" for n in _subexpressions(e)):
+                raise UnsupportedSPARQLError("BIND of ABS()", "CNL has no absolute value")
         if len(top.binds) > 1:
             raise UnsupportedSPARQLError("several BINDs")
         var, expr = top.binds[0]
@@ -1042,7 +1051,23 @@ def _bind_np(expr, var, root_np, casts: set):
         for op, other in zip(expr.op or [], expr.other or []):
             left = ir.Arith(op, left, _bind_np(other, var, root_np, casts))
         return left
+    if name == "RelationalExpression":
+        raise UnsupportedSPARQLError("BIND of a comparison (a true/false answer)")
+    if name and name.startswith("Builtin_"):
+        raise UnsupportedSPARQLError(f"BIND of {name[len('Builtin_'):]}()", "the function has no CNL form")
     raise UnsupportedSPARQLError("BIND", f"the expression {name or expr} has no CNL form")
+
+
+def _subexpressions(expr):
+    """``expr`` and every expression under it (rdflib CompValues)."""
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        yield e
+        if isinstance(e, CompValue):
+            stack.extend(v for k, v in e.items() if not k.startswith("_"))
+        elif isinstance(e, (list, tuple)):
+            stack.extend(e)
 
 
 def _statements(builder, top) -> str | None:
