@@ -181,6 +181,10 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x rdfs:label ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
     ("SELECT ?x WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b FILTER(?a < ?b) }", "a FILTER joined to the query on several variables"),
+    # QALD-9-plus 18 and 58: CONTAINS without LCASE is case-sensitive; "how many" is not
+    ('SELECT ?u WHERE { ?u wdt:P571 ?d . FILTER CONTAINS(STR(?d), "1950") }', "a case-sensitive string test"),
+    ("SELECT (COUNT(DISTINCT ?uri) AS ?uri) WHERE { ?uri wdt:P31 wd:Q46970 }",
+     "COUNT(?x) AS ?x (the count named as the counted variable)"),
     # ECAI train#48, #65, #35
     ('SELECT ?d WHERE { wd:Q187745 p:P577 [ ps:P577 ?d ] . FILTER ( ("1975"^^xsd:integer < "1980"^^xsd:integer) ) }',
      "a FILTER over constants only (always true or always false)"),

@@ -546,11 +546,18 @@ class _Builder:
                   and right.datatype in _INTEGER | _DECIMAL):
                 self.casts.add(False)
             return self._on(left, x, vp)
+        # The CNL's string tests are case-insensitive: the compiler writes
+        # CONTAINS(LCASE(STR(?x)), LCASE("v")) and REGEX(STR(?x), "v", "i"); other forms differ.
         if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS"):
+            if not (_is_call(expr.arg1, "Builtin_LCASE") and _is_call(expr.arg1.arg, "Builtin_STR")
+                    and _is_call(expr.arg2, "Builtin_LCASE")):
+                raise UnsupportedSPARQLError("a case-sensitive string test", name[len("Builtin_"):])
             value = _string_arg(expr.arg2)
             return self._on(_unwrap_str(expr.arg1), x, ir.StrTest(
                 "contains" if name == "Builtin_CONTAINS" else "starts", value))
         if name == "Builtin_REGEX":
+            if not (str(expr.flags or "") == "i" and _is_call(expr.text, "Builtin_STR")):
+                raise UnsupportedSPARQLError("a case-sensitive string test", "REGEX without the flag \"i\"")
             return self._on(_unwrap_str(expr.text), x, ir.StrTest("matches", _string_arg(expr.pattern)))
         if name == "YearComparison":
             raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
@@ -689,6 +696,10 @@ def _is_subject(operand, x) -> bool:
     while getattr(operand, "name", None) == "Function" and len(operand.expr or []) == 1:
         operand = _unwrap_str(operand.expr[0])
     return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and _year_arg(operand, set()) == x)
+
+
+def _is_call(e, name: str) -> bool:
+    return getattr(e, "name", None) == name
 
 
 def _has_cast(operand) -> bool:
@@ -833,6 +844,8 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                 if not agg.distinct:
                     # "how many" counts distinct things; COUNT(?x) also counts repeats
                     raise UnsupportedSPARQLError("COUNT without DISTINCT", f"COUNT({agg.vars.n3()})")
+                if agg.vars == v:
+                    raise UnsupportedSPARQLError("COUNT(?x) AS ?x (the count named as the counted variable)")
                 counted, count_alias = agg.vars, v
             else:
                 select_vars.append(v)
