@@ -13,6 +13,7 @@ import re
 from cnl.compiler.equivalence import equivalent
 from cnl.data.ecai import EcaiRecord, load_all
 from cnl.data.ecai_check import RecordResult, _classify, compare_with_gold
+from cnl.data.properties import property_labels
 from cnl.errors import CNLError, CNLSyntaxError
 from cnl.parser.sparklis import parse_sparklis
 
@@ -48,7 +49,7 @@ def malformed_reason(text: str) -> str | None:
 def check_record(record: EcaiRecord) -> RecordResult:
     text = record.sparklis or ""
     try:
-        query = parse_sparklis(text)
+        query = parse_sparklis(text, properties=property_labels())
     except CNLSyntaxError as err:
         reason = str(err).splitlines()[0]
         malformed = malformed_reason(text)

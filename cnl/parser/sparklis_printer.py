@@ -217,10 +217,10 @@ class SparklisPrinter:
         if bare:
             raise PrintError(f"property {st.prop.label!r} needs an ID here")
         if (isinstance(obj, ir.Quant) and obj.det in ("the", "how_many") and obj.noun is None and obj.order is not None
-                and not st.quals and obj.var is None):
+                and obj.var is None):
             if self._defer(prop, obj):
                 raise PrintError("an ordered value takes no relative clause in Sparklis")
-            return f"has the {_order_word(obj.order)} {prop}"
+            return f"has the {_order_word(obj.order)} {prop}{self.quals(st.quals)}"
         if isinstance(obj, ir.Ref) and not isinstance(obj.term, ir.Var):
             return f"has as {self._a(prop)} {prop} {self.obj(obj)}{self.quals(st.quals)}"
         return f"has as {self._a(prop)} {prop}{self.quals(st.quals)} {self.obj(obj)}"
