@@ -174,3 +174,15 @@ def test_ecai_sparklis_compile_figures(shared_data):
     convention = sum(r.kind == "gold convention" for r in results if r.status == "mismatch")
     gaps = sum(r.kind == "compiler gap" for r in results if r.status == "mismatch")
     assert (equivalent + convention) / (equivalent + convention + gaps) >= 0.95
+
+
+def test_numeric_cast_profile_option():
+    # Sparklis writes "higher or equal to N" as xsd:double(STR(?x)) (ECAI train#70); a test
+    # on YEAR(x) stays as is (train#97: "where the year of the <P577> < 1955")
+    from cnl.compiler.sparql import compile_query
+
+    q = parse_sparklis("give me every <Q5119> that has a <P1082:population> higher or equal to 10000000")
+    assert "FILTER(xsd:double(STR(?population)) >= 10000000)" in compile_query(q, numeric_cast=True)
+    assert "FILTER(?population >= 10000000)" in compile_query(q)
+    q = parse_sparklis("<Q931296> has a <P577:publication_date> and where the year of the <P577:publication_date> < 1955")
+    assert "FILTER(YEAR(?publication_date) < 1955)" in compile_query(q, numeric_cast=True)

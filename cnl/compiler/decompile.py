@@ -541,6 +541,8 @@ class _Builder:
                 if not (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
                         and right.datatype in _INTEGER | _DECIMAL):
                     raise UnsupportedSPARQLError("a numeric cast compared with something other than a number")
+                if not isinstance(_unwrap_str(left.expr[0]), Variable):
+                    raise UnsupportedSPARQLError("a numeric cast of an expression", "xsd:double(STR(YEAR(...)))")
                 self.casts.add(True)
             elif (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
                   and right.datatype in _INTEGER | _DECIMAL):

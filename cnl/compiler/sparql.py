@@ -593,7 +593,9 @@ class SparqlCompiler:
     def _compare(self, cmp: ir.Compare, x: str) -> None:
         def cast(a):
             # the profile's numeric comparison form (see KGProfile.numeric_cast)
-            if self.profile.numeric_cast and cmp.op not in ("=", "!=") and (_INT.match(a) or _DEC.match(a)):
+            # (a variable only: Sparklis' "where the year of the <P> < 1955" tests YEAR(x) as is)
+            if (self.profile.numeric_cast and cmp.op not in ("=", "!=") and x.startswith("?")
+                    and (_INT.match(a) or _DEC.match(a))):
                 return f"xsd:double(STR({x}))"
             return x
 
