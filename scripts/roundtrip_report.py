@@ -38,9 +38,13 @@ def round_trip(sparql: str, dialect: str = "squall") -> tuple[str, str, str]:
         return "error", f"decompile: {str(err).splitlines()[0]}", ""
     try:
         if dialect == "sparklis":
-            from cnl.compiler.decompile import sparklis_form
+            from cnl.compiler.decompile import sparklis_expressible, sparklis_form
             from cnl.parser.sparklis_printer import print_sparklis
 
+            try:
+                sparklis_expressible(query, options)
+            except UnsupportedSPARQLError as err:
+                return "refused", err.construct, ""
             text = print_sparklis(sparklis_form(query), "id", id_labels=False)
         else:
             text = print_squall(query, "id", id_labels=False)

@@ -242,3 +242,17 @@ def test_real_data_round_trip_figures(shared_data):
     assert ok >= 523
     data = json.loads((shared_data / "benchmarks" / "qald9plus_train.json").read_text("utf-8"))
     assert sum(round_trip(item["sparql"])[0] == "equivalent" for item in data) >= 302
+
+
+@pytest.mark.parametrize("sparql,construct", [
+    # ECAI test#48: Sparklis has no yes/no question; its sentence would list the values
+    ("ASK WHERE { wd:Q18647981 p:P577 [ ps:P577 ?d ] . FILTER (YEAR(?d) < 2015) }",
+     "a yes/no question (ASK) in Sparklis"),
+    # ECAI train#189: only the qualifier is an answer; a Sparklis sentence lists the award too
+    ("SELECT ?f WHERE { wd:Q509662 p:P166 [ ps:P166 ?a ; pq:P1686 ?f ] . ?a p:P361 [ ps:P361 wd:Q46525 ] . }",
+     "a query that Sparklis text would read differently"),
+])
+def test_sparklis_refuses_what_it_would_read_differently(sparql, construct):
+    with pytest.raises(UnsupportedSPARQLError) as err:
+        cnl.decompile(sparql, dialect="sparklis")
+    assert err.value.construct == construct

@@ -22,7 +22,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl.compiler.equivalence import _with_prefixes
 from cnl.compiler.profile import WDQS_PREFIXES
-from cnl.errors import SPARQLParseError, UnsupportedSPARQLError
+from cnl.errors import CNLError, SPARQLParseError, UnsupportedSPARQLError
 from cnl.parser import ir
 
 _WD = WDQS_PREFIXES["wd"]
@@ -1114,7 +1114,9 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     """SPARQL -> CNL text (``notation`` id: ``<Q…>``/``<P…>``; label: names from ``lexicon``)."""
     from cnl.parser.printer import print_squall
 
-    query, _ = decompile_to_ir(sparql)
+    query, options = decompile_to_ir(sparql)
+    if dialect == "sparklis":
+        sparklis_expressible(query, options)
     if lexicon is not None:
         query = with_labels(query, lexicon)
     if dialect == "sparklis":
@@ -1126,6 +1128,31 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     if dialect != "squall":
         raise UnsupportedSPARQLError(f"the dialect {dialect!r}", "choose squall or sparklis")
     return print_squall(query, notation, id_labels=lexicon is not None)
+
+
+def sparklis_expressible(query: ir.Query, options: dict) -> None:
+    """Refuse what Sparklis text would read as another query: Sparklis has no yes/no
+    questions (a sentence about a named thing lists its values)."""
+    from cnl.parser.printer import _has_wh
+
+    if query.vp is not None and not _has_wh(query):
+        raise UnsupportedSPARQLError("a yes/no question (ASK) in Sparklis", "Sparklis has no yes/no questions")
+    # Anything else Sparklis text reads differently (in a sentence every indefinite is an
+    # answer: "X has a <P> with a <Q>"): print, read back and compare the compiled queries.
+    from cnl.compiler.equivalence import equivalent
+    from cnl.compiler.sparql import compile_query
+    from cnl.parser.sparklis import parse_sparklis
+    from cnl.parser.sparklis_printer import print_sparklis
+
+    try:
+        back = parse_sparklis(print_sparklis(sparklis_form(query), "id", id_labels=False), notation="id")
+        same = equivalent(compile_query(back, "wikidata", None, **options),
+                          compile_query(query, "wikidata", None, **options))
+    except CNLError:
+        return  # the printer's own refusal is raised when printing
+    if not same:
+        raise UnsupportedSPARQLError("a query that Sparklis text would read differently",
+                                     "e.g. a value that is not an answer, in a Sparklis sentence")
 
 
 def sparklis_form(query: ir.Query) -> ir.Query:
