@@ -186,3 +186,15 @@ def test_numeric_cast_profile_option():
     assert "FILTER(?population >= 10000000)" in compile_query(q)
     q = parse_sparklis("<Q931296> has a <P577:publication_date> and where the year of the <P577:publication_date> < 1955")
     assert "FILTER(YEAR(?publication_date) < 1955)" in compile_query(q, numeric_cast=True)
+
+
+def test_sorted_year_column():
+    # ECAI test#8: "and give me lowest-to-highest the year of the <P585>", sorted after the
+    # ordering said before it
+    from cnl.compiler.sparql import compile_query
+
+    text = ("<Q2263> <P166:award_received> something with the lowest-to-highest <P585:point_in_time> "
+            "and give me lowest-to-highest the year of the <P585:point_in_time>")
+    q = parse_sparklis(text)
+    assert parse_sparklis(print_sparklis(q)) == q
+    assert "ORDER BY ASC(?point_in_time) ASC(?year)" in compile_query(q)

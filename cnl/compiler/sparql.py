@@ -161,6 +161,7 @@ class SparqlCompiler:
         self.pending_quals: list[list[tuple[str, str]]] = []
         self.count_order_var: str | None = None
         self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
+        self.late_orders: list = []         # (Quant, var): orderings applied after the rest
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
@@ -236,6 +237,8 @@ class SparqlCompiler:
             self.np(replace(inner, det=subject.det), lambda t: None)
         else:
             self.np(subject, lambda s: self.vp(vp, s))
+        for q, v in self.late_orders:
+            self._order(q, v)
         return self._render()
 
     @staticmethod
@@ -572,12 +575,18 @@ class SparqlCompiler:
             else:
                 self._union([lambda item=item: self._be(item, x) for item in np.items])
         elif (isinstance(np, ir.Quant) and np.det == "which" and np.noun is None and not np.rels
-              and np.order is None and np.var is None and x.startswith("?")):
+              and np.var is None and x.startswith("?")):
             # "is what" (Sparklis' "give me the year of the <P>"): the subject is an answer
             if x not in self.focus:
                 self.focus.append(x)
             if not self.group.hidden and x not in self.visible_vars:
                 self.visible_vars.append(x)
+            if np.order is not None:
+                # "... with the lowest-to-highest <P585> and give me lowest-to-highest the year
+                # of the <P585>": this column is sorted after the orderings said before it
+                if self.group.hidden:
+                    raise CompileError("a superlative inside a negation or universal cannot be compiled")
+                self.late_orders.append((np, x))
         elif isinstance(np, ir.Quant) and np.det in ("a", "the") and np.var is None and (
                 x.startswith("?") or (np.noun is not None and np.order is None)):
             # on a constant too: "<Q1> is a <P> of <Q2>" is the triple <Q2> P <Q1>

@@ -299,8 +299,8 @@ def _nodes(items, cls):
 
 
 class _Extra:
-    def __init__(self, kind, target, test=None):
-        self.kind, self.target, self.test = kind, target, test
+    def __init__(self, kind, target, test=None, order=None):
+        self.kind, self.target, self.test, self.order = kind, target, test, order
 
 
 class _ValueThen:
@@ -496,6 +496,10 @@ class _ToIR(Transformer):
         tests = _nodes(items, _VP_TYPES)
         return _Extra("year", prop, tests[0] if tests else None)
 
+    def extra_year_order(self, items):
+        # "and give me lowest-to-highest the year of the <P585>": the year column, sorted
+        return _Extra("year", _toks(items, "PROP")[0], None, _order(_toks(items, "ORDER")[0]))
+
     def extra_where_year(self, items):
         return _Extra("where_year", _toks(items, "PROP")[0], _nodes(items, _VP_TYPES)[0])
 
@@ -616,7 +620,7 @@ def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
     elif extra.kind == "where_year":
         rel = ir.YearIs(extra.test)
     else:
-        shown = ir.Be(ir.Quant("which"))
+        shown = ir.Be(ir.Quant("which", order=extra.order))
         rel = ir.YearIs(shown if extra.test is None else ir.And((shown, extra.test)))
     return _swap(query, target, replace(target, rels=target.rels + (rel,)))
 

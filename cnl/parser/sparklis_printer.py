@@ -178,6 +178,9 @@ class SparklisPrinter:
         shown = ir.Be(ir.Quant("which"))
         if vp == shown:
             return f"give me the year of the {prop_text}"
+        if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Quant) and vp.np.order is not None
+                and vp == ir.Be(ir.Quant("which", order=vp.np.order))):
+            return f"give me {_order_word(vp.np.order)} the year of the {prop_text}"
         if isinstance(vp, ir.And) and len(vp.items) == 2 and vp.items[0] == shown:
             test = vp.items[1]
             if isinstance(test, ir.Compare):
