@@ -563,6 +563,11 @@ class _Builder:
             return self._on(_unwrap_str(expr.text), x, ir.StrTest("matches", _string_arg(expr.pattern)))
         if name == "YearComparison":
             raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
+        if name == "YearTest":
+            if _year_arg(expr.expr, self.year_casts) != x:
+                raise UnsupportedSPARQLError("BIND", "a year BIND tested apart from its date")
+            tests = tuple(self.filter_vp(f, expr.year, scope) for f in expr.tests)
+            return ir.YearIs(ir.Be(ir.Quant("a", None, tests)))
         raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
 
     def compare_vars(self, expr, x, other, ctx):
@@ -873,6 +878,15 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             first = next(v for v, _ in top.binds if v in pair)
             first_year = first_year or _year_arg(years[first], set())
             top.binds = [(v, e) for v, e in top.binds if v not in pair]
+    # BIND(YEAR(?d) AS ?y) FILTER(?y > 1950), ?y not an answer: "whose year is something
+    # greater than 1950" (the compiler BINDs the year and tests it the same way)
+    for v, e in list(top.binds):
+        tests = [f for f in top.filters if v in _vars(f)]
+        if (v in years and tests and all(_vars(f) == {v} for f in tests) and v not in _vars(order_conds or [])
+                and not any(v in _vars(other) for u, other in top.binds if u != v)):
+            top.filters = [f for f in top.filters if v not in _vars(f)]
+            top.filters.append(CompValue("YearTest", expr=e, year=v, tests=tests))
+            top.binds = [(u, x) for u, x in top.binds if u != v]
     bound = None
     bind_filters: list = []
     if top.binds:
