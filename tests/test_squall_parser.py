@@ -145,3 +145,18 @@ def test_every_wellformed_ecai_squall_parses(shared_data):
             rejected[(record.split, record.index)] = err.hint or err.reason
     assert rejected == expected
     assert len(rejected) == 28
+
+
+def test_round_trip_constructs():
+    # added for the SPARQL -> SQUALL round trip (issue 3): "different from" (!=), an ordering
+    # without a limit, a language-tagged string, "equal to (A or B)"
+    q = cnl.parse("What has <P106> <Q1058617> and is different from <Q371774>?", notation="id")
+    assert q.vp.items[1] == ir.Compare("!=", (ent(id="Q371774"),))
+    q = cnl.parse("Which <Q23397> has a highest-to-lowest <P2043>?", notation="id")
+    assert q.vp.obj.order == ir.Order("highest", limit=False)
+    q = cnl.parse('Which <Q3658341> has <P1449> "Le boucher de Blaviken"@fr?', notation="id")
+    assert q.vp.obj == ir.Ref(ir.Literal("Le boucher de Blaviken", "string", "fr"))
+    q = cnl.parse("What is equal to (<Q1> or <Q2>)?", notation="id")
+    assert q.vp == ir.Compare("=", (ir.Coord("or", (ent(id="Q1"), ent(id="Q2"))),))
+    sparql = cnl.compile("What has <P1> <Q3> and is equal to (<Q1> or <Q2>)?", notation="id")
+    assert "FILTER(?x = wd:Q1 || ?x = wd:Q2)" in sparql

@@ -22,7 +22,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl.compiler.equivalence import _with_prefixes
 from cnl.compiler.profile import WDQS_PREFIXES
-from cnl.errors import SPARQLParseError, UnsupportedSPARQLError
+from cnl.errors import CNLError, SPARQLParseError, UnsupportedSPARQLError
 from cnl.parser import ir
 
 _WD = WDQS_PREFIXES["wd"]
@@ -272,7 +272,7 @@ def _term(t):
         raise UnsupportedSPARQLError("an IRI that is not a Wikidata item", _short(t))
     if isinstance(t, Literal):
         if t.language:
-            raise UnsupportedSPARQLError("a language-tagged literal", t.n3())
+            return ir.Literal(str(t), "string", t.language.lower())
         dt = t.datatype
         if dt in _INTEGER:
             return ir.Literal(str(int(str(t))), "integer")
@@ -280,6 +280,9 @@ def _term(t):
             return ir.Literal(str(t), "decimal")
         if dt == XSD.date:
             return ir.Literal(str(t), "date")
+        if dt == XSD.dateTime and re.match(r"^-?[0-9]{4}-[0-9]{2}-[0-9]{2}$", str(t)):
+            # xsd:dateTime needs a time: "2000-01-01"^^xsd:dateTime is not a valid literal
+            raise UnsupportedSPARQLError("an ill-formed xsd:dateTime literal (a date without a time)", t.n3())
         if dt == XSD.dateTime and re.match(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$", str(t)):
             return ir.Literal(str(t), "dateTime")
         if dt is None or dt == XSD.string:
@@ -305,6 +308,8 @@ class _Builder:
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
+        self.casts: set = set()     # numeric comparisons: True written xsd:double(STR(?x)), False plain
+        self.year_casts: set = set()  # YEAR(...): True written YEAR(xsd:dateTime(?x)), False plain
 
     def note_forms(self, edges):
         for e in edges:
@@ -354,16 +359,37 @@ class _Builder:
             refs = tuple(ir.Ref(_term(t)) for t in terms)
             np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
             attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
+        holder: dict = {}   # the group's context, for FILTERs that name a second variable
+        reach = _reachable(edges, anchor, scope)
         for expr in group.filters:
+            if not _vars(expr):
+                raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
+                                             str(getattr(expr, "name", expr)))
+            pair = _var_comparison(expr)
+            if pair and pair[0] in inner_scope and pair[1] in inner_scope:
+                # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
+                # "greater than the <P> of X", with ?b's own description as the NP
+                a, b = pair
+                if (b in reach) == (a in reach):
+                    raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
+                                                 f"{a.n3()} {b.n3()}")
+                near, far = (a, b) if a in reach else (b, a)
+                extras.setdefault(near, []).append(
+                    lambda x, expr=expr, far=far: self.compare_vars(expr, x, far, holder["ctx"]))
+                continue
             attach(_expr_vars(expr) & inner_scope or _expr_vars(expr), "a FILTER",
                    lambda x, expr=expr: self.filter_vp(expr, x, inner_scope))
 
         self.edges = getattr(self, "edges", [])
         ctx = _Ctx(edges, classes, extras, det)
+        ctx.const_extras = _constant_components(edges, anchor, scope)
+        holder["ctx"] = ctx
         if visible if visible is not None else top:
             # blank nodes too: the compiler names every value it introduces
             self.all_nodes.extend(n for n in nodes if _is_node(n))
         vps = self.node_vps(ctx, anchor, None, root_noun=False)
+        if not _is_node(anchor) and anchor in ctx.const_extras:
+            vps += self.const_vps(ctx, anchor, ctx.const_extras.pop(anchor))
         left = [e for e in edges if id(e) not in ctx.used]
         if left:
             raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)",
@@ -388,7 +414,7 @@ class _Builder:
                 continue
             if _same(e.subject, node):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e),
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e, attach=True),
                                    self.quals(ctx, e.quals, e)))
             elif _same(e.obj, node) and _is_node(node):
                 ctx.used.add(id(e))
@@ -405,15 +431,33 @@ class _Builder:
             vps.append(make(node))
         return vps
 
-    def np(self, ctx, term, via):
+    def np(self, ctx, term, via, attach: bool = False):
         if not _is_node(term):
+            if attach and term in ctx.const_extras:
+                # what the query says of a constant elsewhere: "the thing that is <Q> and that ..."
+                vps = self.const_vps(ctx, term, ctx.const_extras.pop(term))
+                return ir.Quant("the", None, (ir.Be(ir.Ref(_term(term))), *vps))
             return ir.Ref(_term(term))
         noun, vps = self.noun_and_vps(ctx, term, via)
         det = "which" if term in self.which else ctx.det
         return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
 
     def rel_noun(self, ctx, e):
-        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e), self.quals(ctx, e.quals, e))
+        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
+
+    def const_vps(self, ctx, const, component):
+        """VPs about a constant from triple patterns joined to the query only through it."""
+        vps = []
+        for e in component:
+            if id(e) in ctx.used:
+                continue
+            if _same(e.subject, const):
+                ctx.used.add(id(e))
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
+            elif _same(e.obj, const):
+                ctx.used.add(id(e))
+                vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
+        return vps
 
     def noun_and_vps(self, ctx, node, via):
         if node in self.visited:
@@ -452,9 +496,19 @@ class _Builder:
     def filter_vp(self, expr, x, scope):
         name = getattr(expr, "name", None)
         if name == "ConditionalAndExpression":
-            return _conj([self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]])
+            items = [self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]]
+            ops = [(i.op, i.args) for i in items if isinstance(i, ir.Compare) and not i.temporal]
+            if len(items) == 2 and len(ops) == 2 and ops[0][0] == ">=" and ops[1][0] == "<=":
+                # x >= a && x <= b is what "between a and b" compiles to
+                return ir.Compare("between", (ops[0][1][0], ops[1][1][0]))
+            return _conj(items)
         if name == "ConditionalOrExpression":
-            return ir.Or(tuple(self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]))
+            items = tuple(self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other])
+            if all(isinstance(i, ir.Compare) and i.op == "=" and not i.temporal and len(i.args) == 1
+                   and isinstance(i.args[0], ir.Ref) for i in items):
+                # ?x = A || ?x = B: one FILTER, "is equal to (A or B)" (an Or VP is a UNION)
+                return ir.Compare("=", (ir.Coord("or", tuple(i.args[0] for i in items)),))
+            return ir.Or(items)
         if name == "UnaryNot":
             return ir.Not(self.filter_vp(expr.expr, x, scope))
         if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
@@ -465,6 +519,10 @@ class _Builder:
                 graph = translateGroupGraphPattern(graph)
             inner = _Group()
             _flatten(graph, inner)
+            if name == "Builtin_NOTEXISTS" and inner.filters and not (
+                    inner.triples or inner.optionals or inner.unions or inner.minus or inner.values):
+                # the compiler writes a negated test as FILTER(!(...)), another algebra
+                raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
             vp = _conj(self.group_vps(inner, x, scope))
             return ir.Not(vp) if name == "Builtin_NOTEXISTS" else vp
         if name == "RelationalExpression":
@@ -477,24 +535,63 @@ class _Builder:
                 left, right, op = right, left, _FLIP[op]
             if not isinstance(right, (URIRef, Literal)):
                 raise UnsupportedSPARQLError("a comparison between two variables or expressions")
-            return self._on(left, x, _comparison(op, right))
+            vp = _comparison(op, right)
+            if _has_cast(left):
+                # xsd:double(STR(?x)) < 5: the profile's numeric_cast form, for numbers only
+                if not (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
+                        and right.datatype in _INTEGER | _DECIMAL):
+                    raise UnsupportedSPARQLError("a numeric cast compared with something other than a number")
+                if not isinstance(_unwrap_str(left.expr[0]), Variable):
+                    raise UnsupportedSPARQLError("a numeric cast of an expression", "xsd:double(STR(YEAR(...)))")
+                self.casts.add(True)
+            elif (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
+                  and right.datatype in _INTEGER | _DECIMAL):
+                self.casts.add(False)
+            return self._on(left, x, vp)
+        # The CNL's string tests are case-insensitive: the compiler writes
+        # CONTAINS(LCASE(STR(?x)), LCASE("v")) and REGEX(STR(?x), "v", "i"); other forms differ.
         if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS"):
+            if not (_is_call(expr.arg1, "Builtin_LCASE") and _is_call(expr.arg1.arg, "Builtin_STR")
+                    and _is_call(expr.arg2, "Builtin_LCASE")):
+                raise UnsupportedSPARQLError("a case-sensitive string test", name[len("Builtin_"):])
             value = _string_arg(expr.arg2)
             return self._on(_unwrap_str(expr.arg1), x, ir.StrTest(
                 "contains" if name == "Builtin_CONTAINS" else "starts", value))
         if name == "Builtin_REGEX":
+            if not (str(expr.flags or "") == "i" and _is_call(expr.text, "Builtin_STR")):
+                raise UnsupportedSPARQLError("a case-sensitive string test", "REGEX without the flag \"i\"")
             return self._on(_unwrap_str(expr.text), x, ir.StrTest("matches", _string_arg(expr.pattern)))
+        if name == "YearComparison":
+            raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
+        if name == "YearTest":
+            if _year_arg(expr.expr, self.year_casts) != x:
+                raise UnsupportedSPARQLError("BIND", "a year BIND tested apart from its date")
+            tests = tuple(self.filter_vp(f, expr.year, scope) for f in expr.tests)
+            return ir.YearIs(ir.Be(ir.Quant("a", None, tests)))
         raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
 
-    @staticmethod
-    def _on(operand, x, vp):
+    def compare_vars(self, expr, x, other, ctx):
+        left, op, right = expr.expr, expr.op, expr.other
+        if expr.name == "YearComparison":
+            if _year_arg(right, self.year_casts) == x:
+                left, right, op = right, left, _FLIP[op]
+            _year_arg(left, self.year_casts)
+        elif right == x:
+            left, right, op = right, left, _FLIP[op]
+        if op not in ("<", ">", "<=", ">=", "!="):
+            raise UnsupportedSPARQLError("a comparison between two variables or expressions")
+        if expr.name == "YearComparison":
+            return ir.YearIs(ir.Compare(op, (ir.Quant("the", ir.YearOf(self.np(ctx, other, None))),)))
+        return ir.Compare(op, (self.np(ctx, other, None),))
+
+    def _on(self, operand, x, vp):
         # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.
         while (getattr(operand, "name", None) == "Function" and operand.iri in _INTEGER | _DECIMAL
                and len(operand.expr or []) == 1):
             operand = _unwrap_str(operand.expr[0])
         if operand == x:
             return vp
-        if getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x:
+        if getattr(operand, "name", None) == "Builtin_YEAR" and _year_arg(operand, self.year_casts) == x:
             return ir.YearIs(vp)
         raise UnsupportedSPARQLError("a FILTER on an expression", getattr(operand, "name", str(operand)))
 
@@ -506,6 +603,73 @@ class _Ctx:
     extras: dict
     det: str
     used: set = field(default_factory=set)
+    const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
+
+
+def _var_comparison(expr):
+    """(?a, ?b) for a FILTER(?a op ?b) between two plain variables, or a comparison of
+    their years (YearComparison, from two BINDs), else None."""
+    name = getattr(expr, "name", None)
+    if (name == "RelationalExpression" and isinstance(expr.expr, Variable)
+            and isinstance(expr.other, Variable) and expr.expr != expr.other):
+        return expr.expr, expr.other
+    if name == "YearComparison":
+        a, b = _year_arg(expr.expr, set()), _year_arg(expr.other, set())
+        return (a, b) if a != b else None
+    return None
+
+
+def _reachable(edges, anchor, scope) -> set:
+    """The variables joined to ``anchor`` through triple patterns."""
+    reached = {anchor} | set(scope)
+    changed = True
+    while changed:
+        changed = False
+        for e in edges:
+            ends = {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if _is_node(t) or _same(t, anchor)}
+            if ends & reached and not ends <= reached:
+                reached |= ends
+                changed = True
+    return reached
+
+
+def _constant_components(edges, anchor, scope) -> dict:
+    """Edges not reachable from ``anchor`` through variables, grouped into connected parts,
+    each keyed by a constant it shares with the reachable part (``wd:Q1 p:P31 wd:Q5 .
+    wd:Q1 p:P527 ?x``: the first triple is a condition on wd:Q1). Parts sharing none are left
+    out (a real cross product)."""
+    def key(t):
+        return (type(t), t)
+
+    def node_ends(e):
+        return [key(t) for t in (e.subject, e.obj, *(v for _, v in e.quals)) if _is_node(t) or _same(t, anchor)]
+
+    reached = {key(anchor)} | {key(n) for n in scope}
+    main, changed = set(), True
+    while changed:
+        changed = False
+        for e in edges:
+            if id(e) not in main and any(k in reached for k in node_ends(e)):
+                main.add(id(e))
+                reached |= set(node_ends(e))
+                changed = True
+    constants = {t for e in edges if id(e) in main for t in (e.subject, e.obj) if isinstance(t, URIRef)}
+    if isinstance(anchor, URIRef):
+        constants.add(anchor)
+    parts: list = []   # [(node keys, edges)]
+    for e in edges:
+        if id(e) in main:
+            continue
+        ends = set(node_ends(e))
+        joined = [p for p in parts if p[0] & ends]
+        merged = (ends.union(*(p[0] for p in joined)), [x for p in joined for x in p[1]] + [e])
+        parts = [p for p in parts if all(p is not j for j in joined)] + [merged]
+    out: dict = {}
+    for _, part in parts:
+        shared = [t for e in part for t in (e.subject, e.obj) if isinstance(t, URIRef) and t in constants]
+        if shared:
+            out.setdefault(shared[0], []).extend(part)
+    return out
 
 
 def _same(a, b) -> bool:
@@ -538,7 +702,15 @@ def _expr_vars(expr) -> set:
 def _is_subject(operand, x) -> bool:
     while getattr(operand, "name", None) == "Function" and len(operand.expr or []) == 1:
         operand = _unwrap_str(operand.expr[0])
-    return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and operand.arg == x)
+    return operand == x or (getattr(operand, "name", None) == "Builtin_YEAR" and _year_arg(operand, set()) == x)
+
+
+def _is_call(e, name: str) -> bool:
+    return getattr(e, "name", None) == name
+
+
+def _has_cast(operand) -> bool:
+    return getattr(operand, "name", None) == "Function" and operand.iri in _INTEGER | _DECIMAL
 
 
 def _unwrap_str(e):
@@ -564,10 +736,12 @@ def _comparison(op: str, value):
         if year and op == ">=":
             return ir.Compare(">", (ir.Ref(ir.Literal(str(int(year.group(1)) - 1), "integer")),), temporal=True)
     ref = ir.Ref(_term(value))
+    if op == "=" and isinstance(value, URIRef):
+        # FILTER(?x = wd:Q) stays a FILTER ("is equal to <Q>"); "is <Q>" compiles to VALUES
+        return ir.Compare("=", (ref,))
     if op == "=":
         return ir.Be(ref)
-    if op == "!=":
-        return ir.Not(ir.Be(ref))
+    # "is different from X" is FILTER(?x != X); "is not X" would be FILTER NOT EXISTS / !(=)
     return ir.Compare(op, (ref,))
 
 
@@ -674,6 +848,11 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                     raise UnsupportedSPARQLError(f"the aggregate {agg.name[len('Aggregate_'):].upper() if agg else '?'}")
                 if counted is not None or not isinstance(agg.vars, Variable):
                     raise UnsupportedSPARQLError("COUNT(*) or several counts")
+                if not agg.distinct:
+                    # "how many" counts distinct things; COUNT(?x) also counts repeats
+                    raise UnsupportedSPARQLError("COUNT without DISTINCT", f"COUNT({agg.vars.n3()})")
+                if agg.vars == v:
+                    raise UnsupportedSPARQLError("COUNT(?x) AS ?x (the count named as the counted variable)")
                 counted, count_alias = agg.vars, v
             else:
                 select_vars.append(v)
@@ -685,9 +864,36 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
 
     top = _Group()
     _flatten(node, top)
+    # BIND(YEAR(?d) AS ?y) BIND(YEAR(?e) AS ?z) FILTER(?y > ?z), the years not answers: one
+    # comparison of two years, "whose year is greater than the year of ..." (compiled with
+    # the same two BINDs)
+    years = {v: e for v, e in top.binds if getattr(e, "name", None) == "Builtin_YEAR" and v not in select_vars
+             and isinstance(_year_arg(e, set()), Variable)}
+    first_year = None   # the input of the first such BIND: the compiler BINDs the subject's year first
+    for i, f in enumerate(top.filters):
+        pair = _var_comparison(f)
+        if pair and all(v in years for v in pair) and f.op in _FLIP and all(
+                sum(v in _vars(g) for g in top.filters) == 1 and v not in _vars(order_conds or []) for v in pair):
+            top.filters[i] = CompValue("YearComparison", expr=years[pair[0]], op=f.op, other=years[pair[1]])
+            first = next(v for v, _ in top.binds if v in pair)
+            first_year = first_year or _year_arg(years[first], set())
+            top.binds = [(v, e) for v, e in top.binds if v not in pair]
+    # BIND(YEAR(?d) AS ?y) FILTER(?y > 1950), ?y not an answer: "whose year is something
+    # greater than 1950" (the compiler BINDs the year and tests it the same way)
+    for v, e in list(top.binds):
+        tests = [f for f in top.filters if v in _vars(f)]
+        if (v in years and tests and all(_vars(f) == {v} for f in tests) and v not in _vars(order_conds or [])
+                and not any(v in _vars(other) for u, other in top.binds if u != v)):
+            top.filters = [f for f in top.filters if v not in _vars(f)]
+            top.filters.append(CompValue("YearTest", expr=e, year=v, tests=tests))
+            top.binds = [(u, x) for u, x in top.binds if u != v]
     bound = None
+    bind_filters: list = []
     if top.binds:
         # One BIND whose value is the answer: YEAR(?d), 2023 - YEAR(?d), ...
+        for _, e in top.binds:
+            if any(getattr(n, "name", None) == "Builtin_ABS" for n in _subexpressions(e)):
+                raise UnsupportedSPARQLError("BIND of ABS()", "CNL has no absolute value")
         if len(top.binds) > 1:
             raise UnsupportedSPARQLError("several BINDs")
         var, expr = top.binds[0]
@@ -700,6 +906,9 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             raise UnsupportedSPARQLError("BIND of a constant")
         bound = (var, expr, next(iter(inputs)))
         top.binds = []
+        # FILTERs on the BIND's value ("... that is less than 1950") go on the answer NP
+        bind_filters = [f for f in top.filters if _vars(f) == {var}]
+        top.filters = [f for f in top.filters if _vars(f) != {var}]
 
     orders: dict = {}
     for i, cond in enumerate(order_conds or []):
@@ -728,6 +937,9 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
             order = ir.Order(word, limit=False)
         if expr in orders:
             raise UnsupportedSPARQLError("ORDER BY the same variable twice")
+        if expr not in _vars(node) and expr not in aggregates and expr not in select_vars:
+            # e.g. ORDER BY ?P585 where the pattern binds ?P585_17: no order, only the LIMIT
+            raise UnsupportedSPARQLError("ORDER BY a variable the query never binds", expr.n3())
         orders[expr] = order
 
     if counted_order is not None:
@@ -736,7 +948,7 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
         counted = None  # the groups are the answers, ranked by their count
     options: dict = {}
     if form == "AskQuery":
-        root, det = _ask_root(top), "a"
+        root, det = _ask_root(top, first_year), "a"
         which = set()
     else:
         root = counted if counted is not None else (select_vars[0] if select_vars else None)
@@ -782,11 +994,13 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
                     vps = vps[:i] + vps[i + 1:]
                     break
         subject = ir.Quant(det, noun, order=orders.get(root))
-        if (noun is None and det == "which" and bound is None and len(vps) == 1 and isinstance(vps[0], ir.QualifierOf)
-                and isinstance(vps[0].subject, ir.Ref) and isinstance(vps[0].vp, ir.Stmt)):
-            # "At which <Q> does S <P> O?": the answer is a qualifier of S's statement.
+        if (noun is None and det in ("which", "how_many") and bound is None and len(vps) == 1
+                and isinstance(vps[0], ir.QualifierOf) and isinstance(vps[0].subject, ir.Ref)
+                and isinstance(vps[0].vp, ir.Stmt) and not (det == "how_many" and orders.get(root))):
+            # "At which <Q> does S <P> O?" / "At how many <Q> ...?": the answer is a qualifier
+            # of S's statement.
             qof, stmt = vps[0], vps[0].vp
-            wh = ir.Qual(qof.prop, ir.Quant("which", order=orders.get(root)))
+            wh = ir.Qual(qof.prop, ir.Quant(det, order=orders.get(root)))
             subject, vps = qof.subject, [ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (wh,), stmt.inverse)]
     else:
         vps = builder.group_vps(top, root, set(), top=True)
@@ -803,20 +1017,34 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
         if not isinstance(subject, ir.Quant):
             raise UnsupportedSPARQLError("BIND over a constant")
         root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
-        answer = _bind_np(bound[1], bound[2], root_np)
+        answer = _bind_np(bound[1], bound[2], root_np, builder.year_casts)
+        if bind_filters:
+            if not isinstance(answer, ir.Quant):
+                raise UnsupportedSPARQLError("a FILTER on an arithmetic BIND")
+            tests = tuple(builder.filter_vp(f, bound[0], set()) for f in bind_filters)
+            answer = ir.Quant(answer.det, answer.noun, answer.rels + tests, order=answer.order)
         if bound[0] in orders:
             if not isinstance(answer, ir.Quant):
                 raise UnsupportedSPARQLError("ORDER BY an arithmetic BIND")
             answer = ir.Quant(answer.det, answer.noun, answer.rels, order=orders[bound[0]])
         query = ir.Query(answer, None)
     elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
-        query = ir.Query(ir.Quant("a", subject.noun, order=subject.order), None)
+        # keep the relative clauses ("whose year is ..." moved there above)
+        query = ir.Query(ir.Quant("a", subject.noun, subject.rels, order=subject.order), None)
     else:
         query = ir.Query(subject, vp)
 
     statements = _statements(builder, top)
     if statements:
         options["statements"] = statements
+    if builder.casts == {True}:
+        options["numeric_cast"] = True
+    elif builder.casts == {True, False}:
+        raise UnsupportedSPARQLError("a mix of xsd:double(STR(?x)) and plain numeric comparisons")
+    if builder.year_casts == {True}:
+        options["year_cast"] = True
+    elif builder.year_casts == {True, False}:
+        raise UnsupportedSPARQLError("a mix of YEAR(xsd:dateTime(?x)) and YEAR(?x)")
     if builder.subclasses == {True}:
         options["subclasses"] = True
     elif builder.subclasses == {True, False}:
@@ -829,7 +1057,16 @@ def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
     return query, options
 
 
-def _bind_np(expr, var, root_np):
+def _year_arg(year, casts: set):
+    """The argument of YEAR(...); YEAR(xsd:dateTime(x)) is the profile's year_cast form
+    (recorded in ``casts``: True cast, False plain)."""
+    arg = year.arg
+    cast = (getattr(arg, "name", None) == "Function" and arg.iri == XSD.dateTime and len(arg.expr or []) == 1)
+    casts.add(cast)
+    return arg.expr[0] if cast else arg
+
+
+def _bind_np(expr, var, root_np, casts: set):
     """The NP of a BIND expression over one variable (the query's root)."""
     if isinstance(expr, Variable):
         return root_np
@@ -837,13 +1074,29 @@ def _bind_np(expr, var, root_np):
         return ir.Ref(_term(expr))
     name = getattr(expr, "name", None)
     if name == "Builtin_YEAR":
-        return ir.Quant("the", ir.YearOf(_bind_np(expr.arg, var, root_np)))
+        return ir.Quant("the", ir.YearOf(_bind_np(_year_arg(expr, casts), var, root_np, casts)))
     if name == "AdditiveExpression":
-        left = _bind_np(expr.expr, var, root_np)
+        left = _bind_np(expr.expr, var, root_np, casts)
         for op, other in zip(expr.op or [], expr.other or []):
-            left = ir.Arith(op, left, _bind_np(other, var, root_np))
+            left = ir.Arith(op, left, _bind_np(other, var, root_np, casts))
         return left
+    if name == "RelationalExpression":
+        raise UnsupportedSPARQLError("BIND of a comparison (a true/false answer)")
+    if name and name.startswith("Builtin_"):
+        raise UnsupportedSPARQLError(f"BIND of {name[len('Builtin_'):]}()", "the function has no CNL form")
     raise UnsupportedSPARQLError("BIND", f"the expression {name or expr} has no CNL form")
+
+
+def _subexpressions(expr):
+    """``expr`` and every expression under it (rdflib CompValues)."""
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        yield e
+        if isinstance(e, CompValue):
+            stack.extend(v for k, v in e.items() if not k.startswith("_"))
+        elif isinstance(e, (list, tuple)):
+            stack.extend(e)
 
 
 def _statements(builder, top) -> str | None:
@@ -853,8 +1106,13 @@ def _statements(builder, top) -> str | None:
     return "qualified" if "wdt" in forms else None
 
 
-def _ask_root(top: _Group):
-    """An ASK query's subject: the first triple's subject (a constant or a variable)."""
+def _ask_root(top: _Group, prefer=None):
+    """An ASK query's subject: the first triple's subject (a constant or a variable); with
+    ``prefer``, the constant whose statement's value it is."""
+    if prefer is not None:
+        for e in _fold(top.triples, {}, set()):
+            if _same(e.obj, prefer) and isinstance(e.subject, URIRef):
+                return e.subject
     for s, _, _ in top.triples:
         if isinstance(s, Variable):
             return s
@@ -870,7 +1128,9 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     """SPARQL -> CNL text (``notation`` id: ``<Q…>``/``<P…>``; label: names from ``lexicon``)."""
     from cnl.parser.printer import print_squall
 
-    query, _ = decompile_to_ir(sparql)
+    query, options = decompile_to_ir(sparql)
+    if dialect == "sparklis":
+        sparklis_expressible(query, options)
     if lexicon is not None:
         query = with_labels(query, lexicon)
     if dialect == "sparklis":
@@ -882,6 +1142,31 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     if dialect != "squall":
         raise UnsupportedSPARQLError(f"the dialect {dialect!r}", "choose squall or sparklis")
     return print_squall(query, notation, id_labels=lexicon is not None)
+
+
+def sparklis_expressible(query: ir.Query, options: dict) -> None:
+    """Refuse what Sparklis text would read as another query: Sparklis has no yes/no
+    questions (a sentence about a named thing lists its values)."""
+    from cnl.parser.printer import _has_wh
+
+    if query.vp is not None and not _has_wh(query):
+        raise UnsupportedSPARQLError("a yes/no question (ASK) in Sparklis", "Sparklis has no yes/no questions")
+    # Anything else Sparklis text reads differently (in a sentence every indefinite is an
+    # answer: "X has a <P> with a <Q>"): print, read back and compare the compiled queries.
+    from cnl.compiler.equivalence import equivalent
+    from cnl.compiler.sparql import compile_query
+    from cnl.parser.sparklis import parse_sparklis
+    from cnl.parser.sparklis_printer import print_sparklis
+
+    try:
+        back = parse_sparklis(print_sparklis(sparklis_form(query), "id", id_labels=False), notation="id")
+        same = equivalent(compile_query(back, "wikidata", None, **options),
+                          compile_query(query, "wikidata", None, **options))
+    except CNLError:
+        return  # the printer's own refusal is raised when printing
+    if not same:
+        raise UnsupportedSPARQLError("a query that Sparklis text would read differently",
+                                     "e.g. a value that is not an answer, in a Sparklis sentence")
 
 
 def sparklis_form(query: ir.Query) -> ir.Query:

@@ -86,6 +86,11 @@ class KGProfile:
     # Under projection "focus": also list the ordering keys (False: only the focus, as
     # hand-written queries that order by a value they do not show).
     order_columns: bool = True
+    # True: compare with a number as xsd:double(STR(x)) (Sparklis' form, also in the ECAI
+    # golds: it also matches values typed as strings or with units); False: x itself.
+    numeric_cast: bool = False
+    # True: the year of a date is YEAR(xsd:dateTime(x)) (as some ECAI golds write it).
+    year_cast: bool = False
 
     def __post_init__(self):
         if self.projection not in ("all", "focus"):

@@ -81,6 +81,7 @@ _INT = re.compile(r"^[0-9]+$")
 _YEAR = re.compile(r"^[0-9]{3,4}$")
 _DEC = re.compile(r"^[0-9]+\.[0-9]+$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_LANG = re.compile(r"^[a-zA-Z]+(-[a-zA-Z0-9]+)*$")
 _DATETIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 
 
@@ -93,8 +94,10 @@ def sparql_literal(lit: ir.Literal) -> str:
         return f'"{lit.value}"^^xsd:date'
     if lit.datatype == "dateTime" and _DATETIME.match(lit.value):
         return f'"{lit.value}"^^xsd:dateTime'
-    if lit.datatype == "string":
+    if lit.datatype == "string" and lit.lang is None:
         return sparql_string(lit.value)
+    if lit.datatype == "string" and _LANG.match(lit.lang):
+        return sparql_string(lit.value) + "@" + lit.lang
     raise CompileError(f"invalid {lit.datatype} literal {lit.value!r}")
 
 
@@ -158,6 +161,7 @@ class SparqlCompiler:
         self.pending_quals: list[list[tuple[str, str]]] = []
         self.count_order_var: str | None = None
         self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
+        self.late_orders: list = []         # (Quant, var): orderings applied after the rest
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
@@ -233,6 +237,8 @@ class SparqlCompiler:
             self.np(replace(inner, det=subject.det), lambda t: None)
         else:
             self.np(subject, lambda s: self.vp(vp, s))
+        for q, v in self.late_orders:
+            self._order(q, v)
         return self._render()
 
     @staticmethod
@@ -260,6 +266,15 @@ class SparqlCompiler:
 
     # ---------------------------------------------------------------- noun phrases
     def np(self, np, k: Callable[[str], None], var: str | None = None) -> None:
+        named = _named_value(np) if var is None else None
+        if named is not None:
+            # "the thing that is <X> and that has ...": X itself, with the clauses said of it
+            term, rest = named
+            t = self.term(term)
+            for rel in rest:
+                self.vp(rel, t)
+            k(t)
+            return
         if isinstance(np, ir.Ref):
             term = self.term(np.term)
             if var is not None:
@@ -270,7 +285,7 @@ class SparqlCompiler:
         elif isinstance(np, ir.Quant):
             self.quant(np, k, var)
         elif isinstance(np, _YearExpr):
-            self.np(np.arg, lambda t: k(f"YEAR({t})"))
+            self.np(np.arg, lambda t: k(self._year(t)))
         elif isinstance(np, ir.Coord):
             if var is not None:
                 raise CompileError("cannot equate a variable with a coordination here")
@@ -439,12 +454,13 @@ class SparqlCompiler:
                 self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals))
         elif isinstance(noun, ir.YearOf):
             self.year_vars.add(v)
-            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND(YEAR({t}) AS {v})"))
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))
         else:
             raise CompileError(f"not a noun: {type(noun).__name__}")
 
     # ---------------------------------------------------------------- statements
-    def statement(self, subject: str, prop: ir.Property, obj: str, quals, inverse: bool = False) -> None:
+    def statement(self, subject: str, prop: ir.Property, obj: str, quals, inverse: bool = False,
+                  extra: list | None = None) -> None:
         pid = self._id(prop)
         if pid.startswith("^"):  # an inverse property: "member" = ^P463 "member of"
             pid = pid[1:]
@@ -453,7 +469,7 @@ class SparqlCompiler:
             subject, obj = obj, subject
         if subject.startswith('"') or subject[0].isdigit() or subject.startswith(("YEAR(", "(")):
             raise CompileError(f"a value ({subject}) cannot be the subject of a statement")
-        pending = self.pending_quals.pop() if self.pending_quals else []
+        pending = extra if extra is not None else self.pending_quals.pop() if self.pending_quals else []
 
         def emit(values, i):
             if i == len(quals):
@@ -476,9 +492,12 @@ class SparqlCompiler:
             if vp.order is not None:
                 raise CompileError("a superlative over a statement ('has the highest <P> X') is not supported")
             hint = vp.prop.label or vp.prop.id
+            # an "at which <Q>" qualifier belongs to this statement, not to the first one its
+            # object's relative clauses emit
+            claimed = self.pending_quals.pop() if self.pending_quals else []
 
             def link(o):
-                self.statement(x, vp.prop, o, vp.quals, vp.inverse)
+                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed)
 
             obj = vp.obj
             named = _named_value(obj)
@@ -502,7 +521,12 @@ class SparqlCompiler:
         elif isinstance(vp, ir.Not):
             with self.subgroup(hidden=True) as g:
                 self.vp(vp.vp, x)
-            self.group.filters.append(_not_exists(g))
+            tests = [f[len("FILTER("):-1] for f in g.filters if f.startswith("FILTER(")]
+            if not (g.triples or g.blocks or g.binds) and tests and len(tests) == len(g.filters):
+                # a negated test on a value ("is not between 1970 and 1979"): FILTER(!(...))
+                self.group.filters.append(f"FILTER(!({' && '.join(tests)}))")
+            else:
+                self.group.filters.append(_not_exists(g))
         elif isinstance(vp, ir.And):
             for item in vp.items:
                 self.vp(item, x)
@@ -515,13 +539,13 @@ class SparqlCompiler:
         elif isinstance(vp, ir.YearIs):
             if _is_value_test(vp.vp):
                 # "whose year is 2004": test YEAR(x) inline, no extra column
-                self.vp(vp.vp, f"YEAR({x})")
+                self.vp(vp.vp, self._year(x))
                 return
             year = self.fresh("year")
             self.year_vars.add(year)
             if year in self.visible_vars:
                 self.visible_vars.remove(year)  # a test on the year, not an answer column
-            self.group.binds.append(f"BIND(YEAR({x}) AS {year})")
+            self.group.binds.append(f"BIND({self._year(x)} AS {year})")
             self.vp(vp.vp, year)
         elif isinstance(vp, ir.QualifierOf):
             def with_subject(s):
@@ -532,6 +556,10 @@ class SparqlCompiler:
             self.np(vp.subject, with_subject)
         else:
             raise CompileError(f"not a verb phrase: {type(vp).__name__}")
+
+    def _year(self, t: str) -> str:
+        # the profile's year form (see KGProfile.year_cast)
+        return f"YEAR(xsd:dateTime({t}))" if self.profile.year_cast else f"YEAR({t})"
 
     def _be(self, np, x: str) -> None:
         if isinstance(np, ir.Coord) and np.op == "or" and all(isinstance(i, ir.Ref) for i in np.items):
@@ -547,13 +575,21 @@ class SparqlCompiler:
             else:
                 self._union([lambda item=item: self._be(item, x) for item in np.items])
         elif (isinstance(np, ir.Quant) and np.det == "which" and np.noun is None and not np.rels
-              and np.order is None and np.var is None and x.startswith("?")):
+              and np.var is None and x.startswith("?")):
             # "is what" (Sparklis' "give me the year of the <P>"): the subject is an answer
             if x not in self.focus:
                 self.focus.append(x)
             if not self.group.hidden and x not in self.visible_vars:
                 self.visible_vars.append(x)
-        elif isinstance(np, ir.Quant) and np.det in ("a", "the") and x.startswith("?") and np.var is None:
+            if np.order is not None:
+                # "... with the lowest-to-highest <P585> and give me lowest-to-highest the year
+                # of the <P585>": this column is sorted after the orderings said before it
+                if self.group.hidden:
+                    raise CompileError("a superlative inside a negation or universal cannot be compiled")
+                self.late_orders.append((np, x))
+        elif isinstance(np, ir.Quant) and np.det in ("a", "the") and np.var is None and (
+                x.startswith("?") or (np.noun is not None and np.order is None)):
+            # on a constant too: "<Q1> is a <P> of <Q2>" is the triple <Q2> P <Q1>
             self.quant(np, lambda t: None, x)
         elif isinstance(np, ir.Ref):
             self._unify(x, self.term(np.term)) if x.startswith("?") else self.group.filters.append(
@@ -564,10 +600,23 @@ class SparqlCompiler:
                 f"FILTER({x} = {t})"))
 
     def _compare(self, cmp: ir.Compare, x: str) -> None:
+        def cast(a):
+            # the profile's numeric comparison form (see KGProfile.numeric_cast)
+            # (a variable only: Sparklis' "where the year of the <P> < 1955" tests YEAR(x) as is)
+            if (self.profile.numeric_cast and cmp.op not in ("=", "!=") and x.startswith("?")
+                    and (_INT.match(a) or _DEC.match(a))):
+                return f"xsd:double(STR({x}))"
+            return x
+
+        arg = cmp.args[0]
+        if cmp.op == "=" and isinstance(arg, ir.Coord) and arg.op == "or" and all(isinstance(i, ir.Ref) for i in arg.items):
+            # "equal to (A or B)": one test, x = A || x = B
+            self.group.filters.append("FILTER(" + " || ".join(f"{x} = {self.term(i.term)}" for i in arg.items) + ")")
+            return
         if cmp.op == "between":
             low, high = cmp.args
             self.np(low, lambda lo: self.np(high, lambda hi: self.group.filters.append(
-                f"FILTER({x} >= {lo} && {x} <= {hi})")))
+                f"FILTER({cast(lo)} >= {lo} && {cast(hi)} <= {hi})")))
             return
 
         def test(a):
@@ -578,7 +627,7 @@ class SparqlCompiler:
                 year = int(a) + (1 if op in (">", "<=") else 0)
                 op = {">": ">=", "<=": "<"}.get(op, op)
                 a = f'"{year:04d}-01-01T00:00:00Z"^^xsd:dateTime'
-            self.group.filters.append(f"FILTER({x} {op} {a})")
+            self.group.filters.append(f"FILTER({cast(a)} {op} {a})")
 
         self.np(cmp.args[0], test)
 

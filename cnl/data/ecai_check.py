@@ -48,10 +48,10 @@ def check_record(record: EcaiRecord) -> RecordResult:
     return compare_with_gold(record, query)
 
 
-def compare_with_gold(record: EcaiRecord, query, classify=None) -> RecordResult:
+def compare_with_gold(record: EcaiRecord, query, classify=None, profile=ALIGNMENT_PROFILE) -> RecordResult:
     """Align a parsed query (any dialect) with the record's gold, compile it with the
-    ECAI-compatible profile and compare; ``classify(record, query, sparql, gold, alignment,
-    cause) -> (kind, cause)`` names a mismatch (default: :func:`_classify`)."""
+    ECAI-compatible profile (or ``profile``) and compare; ``classify(record, query, sparql,
+    gold, alignment, cause) -> (kind, cause)`` names a mismatch (default: :func:`_classify`)."""
     if record.sparql_raw is None:
         return RecordResult(record, "no-gold", "the data has no SPARQL for this question", "no usable gold")
     try:
@@ -67,7 +67,7 @@ def compare_with_gold(record: EcaiRecord, query, classify=None) -> RecordResult:
         return RecordResult(record, "mismatch", f"label(s) not in the gold query nor the candidates: {labels}",
                             "gold error", gold=gold)
     try:
-        sparql = SparqlCompiler(ALIGNMENT_PROFILE, MappingResolver(alignment.mapping)).compile(query)
+        sparql = SparqlCompiler(profile, MappingResolver(alignment.mapping)).compile(query)
     except CNLError as err:
         return RecordResult(record, "mismatch", f"compile error: {err}", "compiler gap", gold=gold)
     if equivalent(sparql, gold):

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import replace
+
 from cnl.compiler.equivalence import equivalent
+from cnl.data.alignment import ALIGNMENT_PROFILE
 from cnl.data.ecai import EcaiRecord, load_all
 from cnl.data.ecai_check import RecordResult, _classify, compare_with_gold
+from cnl.data.properties import property_labels
 from cnl.errors import CNLError, CNLSyntaxError
 from cnl.parser.sparklis import parse_sparklis
+
+# Sparklis itself writes a comparison with a number as xsd:double(STR(?x)) ("higher or equal
+# to 10000000"), so its strings compile with that form (the profile's numeric_cast).
+SPARKLIS_PROFILE = replace(ALIGNMENT_PROFILE, numeric_cast=True)
 
 # Why a rejected string is not a well-formed Sparklis verbalization (checked in order).
 _MALFORMED = [
@@ -48,13 +56,13 @@ def malformed_reason(text: str) -> str | None:
 def check_record(record: EcaiRecord) -> RecordResult:
     text = record.sparklis or ""
     try:
-        query = parse_sparklis(text)
+        query = parse_sparklis(text, properties=property_labels())
     except CNLSyntaxError as err:
         reason = str(err).splitlines()[0]
         malformed = malformed_reason(text)
         return RecordResult(record, "rejected", reason, "malformed" if malformed else "parser gap",
                             extra={"malformed": malformed})
-    return compare_with_gold(record, query, _classify_sparklis)
+    return compare_with_gold(record, query, _classify_sparklis, SPARKLIS_PROFILE)
 
 
 def _classify_sparklis(record, query, sparql, gold, alignment, cause):

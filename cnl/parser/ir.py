@@ -49,10 +49,12 @@ class Property:
 
 @dataclass(frozen=True, slots=True)
 class Literal:
-    """A literal value; ``datatype`` is one of ``integer``, ``decimal``, ``date``, ``string``."""
+    """A literal value; ``datatype`` is one of ``integer``, ``decimal``, ``date``, ``dateTime``,
+    ``string``; ``lang``: the language tag of a string (``"Le boucher"@fr``)."""
 
     value: str
     datatype: str = "string"
+    lang: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +201,7 @@ class Be:
 
 @dataclass(frozen=True, slots=True)
 class Compare:
-    """``greater than X``; op is one of > < >= <= = between. ``temporal``: written
+    """``greater than X``; op is one of > < >= <= = != between. ``temporal``: written
     ``earlier``/``later``, so a bare year compares with dates."""
 
     op: str

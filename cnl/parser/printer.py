@@ -30,9 +30,9 @@ _DET_WORDS = {
     "which": "which", "how_many": "how many", "number_of": "the number of",
 }
 _CMP_WORDS = {">": "greater than", "<": "less than", ">=": "greater or equal to",
-              "<=": "less or equal to", "=": "equal to"}
+              "<=": "less or equal to", "=": "equal to", "!=": "different from"}
 _TEMPORAL_WORDS = {">": "later than", "<": "earlier than", ">=": "later or equal to",
-                   "<=": "earlier or equal to", "=": "equal to"}
+                   "<=": "earlier or equal to", "=": "equal to", "!=": "different from"}
 
 
 class SquallPrinter:
@@ -81,7 +81,8 @@ class SquallPrinter:
 
     def literal(self, lit: ir.Literal) -> str:
         if lit.datatype == "string":
-            return '"' + lit.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+            return ('"' + lit.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+                    + (f"@{lit.lang}" if lit.lang else ""))
         return lit.value
 
     # ---------------------------------------------------------------- sentences
@@ -155,8 +156,10 @@ class SquallPrinter:
 
     def order(self, order: ir.Order) -> str:
         if not order.limit:
-            raise PrintError(f"SQUALL cannot say an ordering without a limit ('{order.word}' to lowest "
-                             "without keeping only the first); print it in the Sparklis dialect")
+            if order.word in ("highest", "lowest") and order.rank == 1 and order.count is None and order.to_rank is None:
+                return "highest-to-lowest" if order.word == "highest" else "lowest-to-highest"
+            raise PrintError(f"SQUALL cannot say an ordering by '{order.word}' without a limit "
+                             "(only highest-to-lowest / lowest-to-highest)")
         if order.to_rank is not None:
             return f"{_ordinal(order.rank)} to {_ordinal(order.to_rank)} {order.word}"
         if order.count is not None:
@@ -328,7 +331,11 @@ class SquallPrinter:
                     return f"{det} {prop} {self.comparison(obj.rels[0], inner_closed)}{quals}"
                 if not (obj.rels and isinstance(obj.rels[0], ir.Compare)):
                     return f"{det} {prop}{self.rels(obj.rels)}{quals}"
-        return f"{prop} {self.np(obj, inner_closed)}{quals}"
+        text = self.np(obj, inner_closed)
+        if stmt.quals and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) and not text.startswith("("):
+            # "<film> at <P> v" would read as a noun with qualifiers (a relational noun)
+            text = f"({text})"
+        return f"{prop} {text}{quals}"
 
     def _verb_tail(self, stmt: ir.Stmt) -> str:
         """``<P> O`` (property as a verb); ``has-<label>`` where the ID is unknown."""

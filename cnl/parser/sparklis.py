@@ -32,6 +32,8 @@ from cnl.parser import ir
 from cnl.parser.terms import ID_RE, NOTATIONS, split_angle, unescape
 
 _notation: contextvars.ContextVar[str] = contextvars.ContextVar("sparklis_notation", default="ecai")
+# Property label (lower case) -> PID or None, for the bare-label style: "has as a genre romance film".
+_properties: contextvars.ContextVar[dict] = contextvars.ContextVar("sparklis_properties", default={})
 
 INSTANCE_OF = ir.Property(id="P31", label="instance of")
 
@@ -169,10 +171,62 @@ def tokenize(text: str) -> list[Token]:
         last = typed[j - 1]
         out.append(Token("LABEL", text[start:last[2] + len(last[1])], start_pos=start))
         i = j
+    out = _split_bare_properties(out, _properties.get())
     for token in out:
         line, column = _position(text, token.start_pos)
         token.line, token.column = line, column
         token.end_pos = token.start_pos + len(token.value)
+    return out
+
+
+# The values a property shown by its label can be followed by (after "has as a P").
+_VALUE_STARTS = frozenset({"LABEL", "QID", "NUMBER", "DATE", "STRING", "A", "SOMETHING"})
+
+
+def _split_bare_properties(tokens: list[Token], properties: dict) -> list[Token]:
+    """Sparklis sometimes shows a property by its bare label: "has as a genre romance film",
+    "with valid in place worldwide". The label words then run into the value's, so one LABEL
+    holds both. With a property lexicon, the longest leading run of words that is a property
+    label becomes a PROP token (``prop_label``) and the rest stays a LABEL. Only where a
+    property must come (after "has as a" and after the qualifier's "with"), so this never
+    changes a string that parses without it."""
+    if not properties:
+        return tokens
+    out: list[Token] = []
+    for i, tok in enumerate(tokens):
+        after = [t.type for t in tokens[max(0, i - 3):i]]
+        nxt = tokens[i + 1].type if i + 1 < len(tokens) else "$END"
+        if tok.type != "LABEL" or str(tok).startswith("["):
+            out.append(tok)
+            continue
+        if after[-3:] == ["HAS", "AS", "A"]:
+            ends = _VALUE_STARTS | {"WITH"}   # "has as a part of the series with <P1545> 4 X"
+        elif after[-1:] == ["WITH"]:
+            ends = _VALUE_STARTS
+        elif after[-2:] in (["HAS", "A"], ["IS", "THE"], ["THE", "ORDER"]):
+            ends = None                       # the whole label only: "has a part(s) with ..."
+        else:
+            out.append(tok)
+            continue
+        words = list(re.finditer(r"\S+", str(tok)))
+        cut = None
+        for k in range(len(words), 0, -1):
+            whole = k == len(words)
+            if str(tok)[: words[k - 1].end()].lower() in properties and (
+                    (not whole and ends is not None) or (whole and (ends is None or nxt in ends))):
+                cut = k
+                break
+        if ends is None and after[-2:] == ["IS", "THE"] and nxt not in ("OF", "WITH"):
+            cut = None  # "is the <P> of X" / "is the <P> with <Q> v of X" only
+        if cut is None:
+            out.append(tok)
+            continue
+        end = words[cut - 1].end()
+        prop = Token("PROP", str(tok)[:end], start_pos=tok.start_pos)
+        out.append(prop)
+        if cut < len(words):
+            start = words[cut].start()
+            out.append(Token("LABEL", str(tok)[start:], start_pos=tok.start_pos + start))
     return out
 
 
@@ -203,6 +257,8 @@ def _span(token: Token) -> tuple[int, int]:
 
 
 def _prop(token: Token) -> ir.Property:
+    if not str(token).startswith("<"):  # a property shown by its bare label (_split_bare_properties)
+        return ir.Property(id=_properties.get().get(str(token).lower()), label=str(token), span=_span(token))
     ident, label, _ = _angle(token)
     return ir.Property(id=ident, label=label, span=_span(token))
 
@@ -243,8 +299,8 @@ def _nodes(items, cls):
 
 
 class _Extra:
-    def __init__(self, kind, target, test=None):
-        self.kind, self.target, self.test = kind, target, test
+    def __init__(self, kind, target, test=None, order=None):
+        self.kind, self.target, self.test, self.order = kind, target, test, order
 
 
 class _ValueThen:
@@ -368,7 +424,7 @@ class _ToIR(Transformer):
 
     def has_order(self, items):
         prop = _prop(_toks(items, "PROP")[0])
-        return ir.Stmt(prop, ir.Quant("the", order=_order(_toks(items, "ORDER")[0])))
+        return ir.Stmt(prop, ir.Quant("the", order=_order(_toks(items, "ORDER")[0])), tuple(_nodes(items, ir.Qual)))
 
     def not_vp(self, items):
         return ir.Not(_nodes(items, _VP_TYPES)[0])
@@ -439,6 +495,10 @@ class _ToIR(Transformer):
         prop = _toks(items, "PROP")[0]
         tests = _nodes(items, _VP_TYPES)
         return _Extra("year", prop, tests[0] if tests else None)
+
+    def extra_year_order(self, items):
+        # "and give me lowest-to-highest the year of the <P585>": the year column, sorted
+        return _Extra("year", _toks(items, "PROP")[0], None, _order(_toks(items, "ORDER")[0]))
 
     def extra_where_year(self, items):
         return _Extra("where_year", _toks(items, "PROP")[0], _nodes(items, _VP_TYPES)[0])
@@ -560,7 +620,7 @@ def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
     elif extra.kind == "where_year":
         rel = ir.YearIs(extra.test)
     else:
-        shown = ir.Be(ir.Quant("which"))
+        shown = ir.Be(ir.Quant("which", order=extra.order))
         rel = ir.YearIs(shown if extra.test is None else ir.And((shown, extra.test)))
     return _swap(query, target, replace(target, rels=target.rels + (rel,)))
 
@@ -599,14 +659,20 @@ def _hint(text: str, token) -> str | None:
     return None
 
 
-def parse_sparklis(text: str, notation: str | None = None) -> ir.Query:
+def parse_sparklis(text: str, notation: str | None = None, properties=None) -> ir.Query:
     """Parse a Sparklis verbalization into the IR. ``notation`` (``ecai``, ``id``, ``label``)
-    only changes how ``<...>`` terms read: in ``label`` underscores are kept."""
+    only changes how ``<...>`` terms read: in ``label`` underscores are kept. ``properties``:
+    a KG's property lexicon (a dict label -> PID, or just labels) to read a property shown by
+    its bare label before its value ("has as a genre romance film"); without it such a string
+    is refused."""
     if notation is not None and notation not in NOTATIONS:
         raise CNLSyntaxError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
     if not text or not text.strip():
         raise CNLSyntaxError("empty Sparklis query", text=text or "")
     reset = _notation.set(notation or "ecai")
+    lexicon = ({k.lower(): v for k, v in properties.items()} if isinstance(properties, dict)
+               else {k.lower(): None for k in properties or ()})
+    reset_props = _properties.set(lexicon)
     try:
         return _parser().parse(text.strip().rstrip(".?").rstrip())
     except CNLSyntaxError:
@@ -635,3 +701,4 @@ def parse_sparklis(text: str, notation: str | None = None) -> ir.Query:
         raise _syntax_error(text, getattr(err, "pos_in_stream", 0) or 0, "unexpected input") from None
     finally:
         _notation.reset(reset)
+        _properties.reset(reset_props)

@@ -61,6 +61,8 @@ class SparklisPrinter:
 
     def entity(self, term) -> str:
         if isinstance(term, ir.Literal):
+            if term.lang:
+                raise PrintError("Sparklis has no language-tagged strings")
             if term.datatype == "string":
                 return '"' + term.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
             return term.value
@@ -176,6 +178,9 @@ class SparklisPrinter:
         shown = ir.Be(ir.Quant("which"))
         if vp == shown:
             return f"give me the year of the {prop_text}"
+        if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Quant) and vp.np.order is not None
+                and vp == ir.Be(ir.Quant("which", order=vp.np.order))):
+            return f"give me {_order_word(vp.np.order)} the year of the {prop_text}"
         if isinstance(vp, ir.And) and len(vp.items) == 2 and vp.items[0] == shown:
             test = vp.items[1]
             if isinstance(test, ir.Compare):
@@ -215,10 +220,10 @@ class SparklisPrinter:
         if bare:
             raise PrintError(f"property {st.prop.label!r} needs an ID here")
         if (isinstance(obj, ir.Quant) and obj.det in ("the", "how_many") and obj.noun is None and obj.order is not None
-                and not st.quals and obj.var is None):
+                and obj.var is None):
             if self._defer(prop, obj):
                 raise PrintError("an ordered value takes no relative clause in Sparklis")
-            return f"has the {_order_word(obj.order)} {prop}"
+            return f"has the {_order_word(obj.order)} {prop}{self.quals(st.quals)}"
         if isinstance(obj, ir.Ref) and not isinstance(obj.term, ir.Var):
             return f"has as {self._a(prop)} {prop} {self.obj(obj)}{self.quals(st.quals)}"
         return f"has as {self._a(prop)} {prop}{self.quals(st.quals)} {self.obj(obj)}"

@@ -350,6 +350,9 @@ class _ToIR(Transformer):
     def sup(self, word):
         return ir.Order(word.value.lower())
 
+    def sup_sorted(self, word):
+        return ir.Order(word.value.lower().split("-")[0], limit=False)
+
     def sup_ordinal(self, ordinal, word):
         return ir.Order(word.value.lower(), rank=_ordinal(ordinal))
 
@@ -513,6 +516,9 @@ class _ToIR(Transformer):
     def cmp_eq(self, _w, _to, np):
         return ir.Compare("=", (np,))
 
+    def cmp_ne(self, _w, _from, np):
+        return ir.Compare("!=", (np,))
+
     def cmp_between(self, _w, low, _and, high):
         return ir.Compare("between", (low, high))
 
@@ -528,6 +534,10 @@ class _ToIR(Transformer):
 
     def lit_string(self, tok):
         return ir.Ref(ir.Literal(_string(tok), "string"))
+
+    def lit_lang_string(self, tok):
+        text, _, lang = tok.value.rpartition("@")
+        return ir.Ref(ir.Literal(unescape(text[1:-1]), "string", lang.lower()))
 
 
 def _temporal(word: Token) -> bool:
@@ -582,6 +592,7 @@ _TERMINAL_WORDS = {
     "DECIMAL": "a number",
     "DATE": "a date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)",
     "STRING": 'a quoted string',
+    "LANG_STRING": 'a quoted string with a language tag',
     "VAR_NAME": "a variable",
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",

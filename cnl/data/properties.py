@@ -1,0 +1,25 @@
+"""The data's property lexicon: the labels under which Wikidata properties appear in the ECAI
+data (``cnl_kgqa/id_to_prop.json``) and in Wikidata (``wikidata/properties.json``), for
+reading Sparklis strings that show a property by its bare label."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from cnl.data.paths import data_file
+
+
+@lru_cache(maxsize=1)
+def property_labels() -> dict[str, str]:
+    """Lower-case property label -> PID. The data's own labels win over Wikidata's; Sparklis
+    drops a leading "has " ("has part(s)" is shown "part(s)"), so that form is listed too."""
+    labels: dict[str, str] = {}
+    for prop in json.loads(data_file("wikidata", "properties.json").read_text("utf-8")):
+        if prop.get("label"):
+            labels[prop["label"].lower()] = prop["id"]
+    for pid, label in json.loads(data_file("cnl_kgqa", "id_to_prop.json").read_text("utf-8")).items():
+        labels[label.replace("_", " ").lower()] = pid
+    for label, pid in list(labels.items()):
+        if label.startswith("has "):
+            labels.setdefault(label[len("has "):], pid)
+    return labels
