@@ -15,10 +15,12 @@ __version__ = "0.1.0"
 DIALECTS = ("squall", "sparklis")
 
 
-def parse(text: str, dialect: str = "squall", *, notation: str | None = None):
+def parse(text: str, dialect: str = "squall", *, notation: str | None = None, properties=None):
     """Parse CNL text into the typed IR (:class:`cnl.parser.ir.Query`).
 
-    The notation (``ecai``, ``id``, ``label``) is detected unless given."""
+    The notation (``ecai``, ``id``, ``label``) is detected unless given. ``properties`` (Sparklis
+    only): the KG's property labels (a dict label -> PID, a list of labels, or a Lexicon), to
+    read a property shown by its bare label ("has as a genre romance film")."""
     if dialect == "squall":
         from cnl.parser.squall import parse_squall
 
@@ -28,7 +30,9 @@ def parse(text: str, dialect: str = "squall", *, notation: str | None = None):
             from cnl.parser.sparklis import parse_sparklis
         except ImportError:
             raise CNLError("the Sparklis dialect is not available in this version") from None
-        return parse_sparklis(text, notation=notation)
+        if hasattr(properties, "labels") and callable(properties.labels):
+            properties = properties.labels("property")
+        return parse_sparklis(text, notation=notation, properties=properties)
     raise CNLError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
 
 
@@ -39,13 +43,15 @@ def compile(text, *, dialect: str = "squall", kg="wikidata", lexicon=None, notat
     ``kg`` is a profile name (``wikidata``, ``rdf``) or a profile instance; profile options
     (``statements``, ``subclasses``, ``label_columns``, ``default_limit``, ``projection``) may be
     passed as keywords. ``lexicon`` (a :class:`cnl.linking.lexicon.Lexicon`, a file path or a dict
-    label -> ID) resolves labels written without IDs."""
+    label -> ID) resolves labels written without IDs; in Sparklis text its property labels also
+    read properties shown by a bare label."""
     from cnl.compiler.sparql import compile_query
     from cnl.linking.lexicon import as_lexicon
     from cnl.parser.ir import Query
 
-    query = text if isinstance(text, Query) else parse(text, dialect, notation=notation)
-    return compile_query(query, kg=kg, resolver=as_lexicon(lexicon), **profile_options)
+    resolver = as_lexicon(lexicon)
+    query = text if isinstance(text, Query) else parse(text, dialect, notation=notation, properties=resolver)
+    return compile_query(query, kg=kg, resolver=resolver, **profile_options)
 
 
 def to_cnl(query, notation: str = "label", dialect: str = "squall", *, id_labels: bool = True) -> str:

@@ -198,3 +198,23 @@ def test_sorted_year_column():
     q = parse_sparklis(text)
     assert parse_sparklis(print_sparklis(q)) == q
     assert "ORDER BY ASC(?point_in_time) ASC(?year)" in compile_query(q)
+
+
+def test_bare_label_properties_through_the_public_api_and_cli(shared_data, capsys):
+    """cnl.parse/cnl.compile take the property labels (a dict, or a Lexicon's); the CLI uses
+    --lexicon's, else the data's property list. Without any, the string is refused."""
+    import cnl
+    from cnl.cli import main as cli_main
+    from cnl.errors import CNLSyntaxError
+    from cnl.linking.lexicon import Lexicon
+
+    text = "give me every film that has as a genre romance film"
+    with pytest.raises(CNLSyntaxError):
+        cnl.parse(text, "sparklis")
+    squall = cnl.to_cnl(cnl.parse(text, "sparklis", properties={"genre": "P136"}), "label")
+    assert squall == "Give me which [film] that has <genre> [romance film]."
+    lexicon = Lexicon.from_pairs([("film", "Q11424"), ("genre", "P136"), ("romance film", "Q1054574")])
+    sparql = cnl.compile(text, dialect="sparklis", lexicon=lexicon)
+    assert "wd:Q1054574" in sparql and "P136" in sparql
+    assert cli_main(["compile", "--dialect", "sparklis", "--format", "cnl", "--to-dialect", "squall", text]) == 0
+    assert "<genre> [romance film]" in capsys.readouterr().out

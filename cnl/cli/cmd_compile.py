@@ -59,6 +59,22 @@ def load_lexicon(path):
     return Lexicon.from_file(path)
 
 
+def sparklis_properties(lexicon):
+    """Property labels for Sparklis strings that show a property by its bare label: the
+    lexicon's, else the ECAI data's property list when the data is present, else none (such
+    strings are then refused with a hint)."""
+    if lexicon is not None:
+        return lexicon.labels("property")
+    from cnl.errors import DataError
+
+    try:
+        from cnl.data.properties import property_labels
+
+        return property_labels()
+    except (DataError, OSError):
+        return None
+
+
 def run(args) -> int:
     import cnl
     from cnl.parser import ir
@@ -67,8 +83,10 @@ def run(args) -> int:
     lexicon = load_lexicon(args.lexicon)
     options = profile_options(args)
 
+    properties = sparklis_properties(lexicon) if args.dialect == "sparklis" else None
+
     def one(text: str) -> str:
-        query = cnl.parse(text, args.dialect, notation=notation)
+        query = cnl.parse(text, args.dialect, notation=notation, properties=properties)
         if args.format == "ir-json":
             return json.dumps(ir.to_json(query), ensure_ascii=False)
         if args.format == "cnl":
