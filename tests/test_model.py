@@ -99,9 +99,26 @@ def test_every_prefix_of_a_valid_query_is_viable(text):
 
 
 @pytest.mark.parametrize("text", ["Which [film] has has", "Who has <X> ]", "Which [film]\nhas",
-                                  "Which [film] has <director> [Jon Favreau]? has"])
+                                  "Which [film] has <director> [Jon Favreau]? has",
+                                  # bare words: the grammar takes them only to reject them
+                                  "Where isa <country music>", "Is [Babe Ruth] older?",
+                                  "Which [film] has <director> Clint Eastwood"])
 def test_dead_ends_are_not_viable(text):
     assert not SquallPrefixChecker().is_viable(text)
+
+
+def test_every_prefix_of_every_training_target_is_viable(shared_data):
+    """The constraint never blocks a text the model was taught (all 455 SQUALL-label targets)."""
+    from cnl.data.training import build_examples
+
+    checker = SquallPrefixChecker()
+    targets = [e.completion for split in ("train", "test")
+               for e in build_examples(split, "squall", "label", "none", keep_invalid=False)]
+    assert len(targets) > 400
+    for text in targets:
+        assert checker.is_complete(text), text
+        blocked = [i for i in range(1, len(text)) if not checker.is_viable(text[:i])]
+        assert not blocked, (text, text[:blocked[0]])
 
 
 def test_incomplete_prefix_is_not_complete():

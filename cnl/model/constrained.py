@@ -23,7 +23,7 @@ from lark.exceptions import LarkError
 from cnl.errors import CNLError
 from cnl.parser import squall as squall_parser
 
-_UNCERTAIN_TOKENS = 2  # trailing tokens that later text may still re-lex
+_UNCERTAIN_TOKENS = 4  # trailing tokens that later text may still re-lex ("greater or equal to" is one)
 
 
 @lru_cache(maxsize=1)
@@ -61,13 +61,6 @@ def _squall_lexer():
     while not isinstance(lexer, squall_parser.SquallLexer):
         lexer = lexer.lexer
     return lexer
-
-
-@lru_cache(maxsize=1)
-def _keywords() -> frozenset:
-    lark = squall_parser._parser()
-    return frozenset(t.pattern.value.lower() for t in lark.terminals
-                     if t.pattern.type == "str" and t.pattern.value.isalpha())
 
 
 class SquallPrefixChecker:
@@ -167,6 +160,8 @@ class SquallPrefixChecker:
             return False
         lexed, _stop, _ok = self._lex(text)
         certain = lexed[:-_UNCERTAIN_TOKENS] if len(lexed) > _UNCERTAIN_TOKENS else []
+        if any(t.type == "WORD" for t in certain):
+            return False  # the grammar takes bare words only to reject them with a hint
         key = tuple((t.type, t.value) for t in certain)
         state = self._state(key)
         if state is None:
@@ -181,10 +176,9 @@ class SquallPrefixChecker:
         if depth > 6:
             return True  # deep enough: let the full parse at the end decide
         patterns = _terminal_patterns()
-        keywords = _keywords()
         for name in self._accepted(key, state):
-            if name == "$END":
-                continue
+            if name in ("$END", "WORD"):
+                continue  # WORD: bare words parse only into an error (keywords have their own terminals)
             pattern = patterns.get(name)
             if pattern is None:
                 continue
@@ -197,8 +191,6 @@ class SquallPrefixChecker:
                 continue
             value = m.group()
             if not value:
-                continue
-            if name == "WORD" and value.lower() in keywords:
                 continue
             if m.end() == len(rest):
                 return True  # a whole token, which may yet grow or be followed by more
