@@ -63,6 +63,32 @@ def _squall_lexer():
     return lexer
 
 
+@lru_cache(maxsize=1)
+def _fillers() -> dict:
+    """Terminal name -> the fixed text a forced completion may add for it."""
+    lark = squall_parser._parser()
+    out = {t.name: t.pattern.value.lower() for t in lark.terminals
+           if t.pattern.type == "str" and t.name in _FILL_WITH}
+    out["_END"] = "?"
+    return out
+
+
+# Closing words first; then the few that turn a dangling phrase into a sentence.
+_FIRST_FILLERS = ("_RPAR", "_END", "SOMETHING")
+_FILL_WITH = frozenset(_FIRST_FILLERS + ("THING", "IS", "ARE", "HAS", "A", "OF", "THAN", "TO"))
+
+
+def _filler_priority(name: str) -> tuple:
+    return (_FIRST_FILLERS.index(name) if name in _FIRST_FILLERS else len(_FIRST_FILLERS), name)
+
+
+def _join(base: str, added: tuple) -> str:
+    text = base
+    for piece in added:
+        text += piece if piece in (")", "?") else " " + piece
+    return text
+
+
 class SquallPrefixChecker:
     def __init__(self, notation: str = "label", max_cache: int = 200_000):
         self.notation = notation
@@ -95,6 +121,44 @@ class SquallPrefixChecker:
                 hit = False
             self._complete[text] = hit
         return hit
+
+    def force_complete(self, text: str, max_depth: int = 4, max_nodes: int = 60) -> str | None:
+        """The shortest parsing completion of ``text`` (or of a prefix of it, cut at a token
+        boundary) that adds only fixed words and punctuation: closing brackets, "?", and
+        "something" where a noun phrase is missing — never an invented entity or property.
+        For outputs that generation left unfinished (cut off at the token limit)."""
+        from collections import deque
+
+        lexed, _stop, _ok = self._lex(text)
+        fillers = _fillers()
+        for n in range(len(lexed), 0, -1):
+            toks = lexed[:n]
+            if any(t.type == "WORD" for t in toks):
+                continue
+            state = self._state(tuple((t.type, t.value) for t in toks))
+            if state is None:
+                continue
+            base = text[:toks[-1].end_pos].rstrip()
+            queue, nodes = deque([(state, ())]), 0
+            while queue and nodes < max_nodes:
+                current, added = queue.popleft()
+                nodes += 1
+                try:
+                    accepted = current.accepts()
+                except Exception:  # noqa: BLE001
+                    continue
+                if "$END" in accepted:
+                    candidate = _join(base, added)
+                    for final in (candidate + "?", candidate):
+                        if self.is_complete(final):
+                            return final
+                if len(added) >= max_depth:
+                    continue
+                for name in sorted(accepted & fillers.keys(), key=_filler_priority):
+                    nxt = current.copy()
+                    if self._feed(nxt, name, fillers[name]):
+                        queue.append((nxt, added + (fillers[name],)))
+        return None
 
     # -- internals ---------------------------------------------------------------------
     def _lex(self, text: str):

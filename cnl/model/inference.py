@@ -131,7 +131,7 @@ class Translator:
     def _parsing_prefix(self, text: str, fallback: str | None = None) -> str:
         """A constrained output cut off by max_new_tokens: its longest prefix that parses
         (ending a word or a term), with "?" added when that is what it lacks; else the last
-        complete text seen while decoding."""
+        complete text seen while decoding; else its shortest completion with fixed words."""
         checker = self.checker()
         text = " ".join(text.split())
         if checker.is_complete(text):
@@ -145,7 +145,10 @@ class Translator:
             for candidate in (head, head + "?"):
                 if candidate and checker.is_complete(candidate):
                     return candidate
-        return " ".join(fallback.split()) if fallback else text
+        if fallback:
+            return " ".join(fallback.split())
+        # nothing parsed at any point: close it with fixed words ("?", ")", "something")
+        return checker.force_complete(text) or text
 
     def checker(self):
         if self._checker is None:
