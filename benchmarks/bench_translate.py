@@ -22,13 +22,15 @@ def main(argv=None) -> int:
     ap.add_argument("--questions", type=int, default=8)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--skip-beams", action="store_true", help="leave out the 4-beam validated pipeline")
+    ap.add_argument("--dtype", choices=["float32", "bfloat16"], default=None,
+                    help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
 
     from cnl.data.ecai import load_ecai
     from cnl.model.inference import Translator
 
     start = time.perf_counter()
-    translator = Translator.load(args.adapter, threads=args.threads)
+    translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)
     print(f"model + adapter loaded in {time.perf_counter() - start:.1f} s")
     records = load_ecai("test")[: args.questions]
     modes = [("greedy, unconstrained", dict(constrained=False, validate=False)),

@@ -102,12 +102,14 @@ def main(argv=None) -> int:
     ap.add_argument("--max-new-tokens", type=int, default=64, help="the longest SQUALL-label target has 57 tokens")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=None, help="write predictions and figures as JSON")
+    ap.add_argument("--dtype", choices=["float32", "bfloat16"], default=None,
+                    help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
 
     from cnl.data.training import build_examples
     from cnl.model.inference import Translator
 
-    translator = Translator.load(args.adapter, threads=args.threads)
+    translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)
     kg = None
     if args.store and "nbest" in args.modes:
         from cnl.kg import open_kg

@@ -285,7 +285,8 @@ class Runner:
         from cnl.model.inference import Translator
 
         target, _ = split_language(language)
-        translator = Translator.load(adapter, threads=self.config.threads)
+        # float32: the committed grid's predictions were made so (bfloat16 is the CLI's default)
+        translator = Translator.load(adapter, threads=self.config.threads, dtype="float32")
         started = time.time()
         # longest prompts first keeps padding low; the order is restored below
         order = sorted(range(len(examples)), key=lambda i: -len(examples[i].prompt))

@@ -57,8 +57,11 @@ class Translator:
     # -- loading ---------------------------------------------------------------------------
     @classmethod
     def load(cls, adapter_dir: str | Path | None = None, base_model: str | None = None,
-             device: str | None = None, threads: int | None = None) -> "Translator":
-        """The base model with a LoRA adapter (None: the shipped default adapter)."""
+             device: str | None = None, threads: int | None = None,
+             dtype: str | None = None) -> "Translator":
+        """The base model with a LoRA adapter (None: the shipped default adapter). ``dtype``
+        (``float32``, ``bfloat16``; default: bfloat16 on a CPU, where one-question decoding is
+        bound by reading the weights, so half the bytes is about 1.5x faster)."""
         from cnl.model.base import load_base_model
 
         adapter = Path(adapter_dir) if adapter_dir else default_adapter_dir()
@@ -77,6 +80,12 @@ class Translator:
 
         model = PeftModel.from_pretrained(model, str(adapter))
         model = model.merge_and_unload()  # plain weights: faster generation
+        if dtype is None:
+            dtype = "bfloat16" if model.device.type == "cpu" else None
+        if dtype is not None:
+            if dtype not in ("float32", "bfloat16", "float16"):
+                raise ModelNotFound(f"unknown dtype {dtype!r}: use float32, bfloat16 or float16")
+            model = model.to(getattr(torch, dtype))
         model.eval()
         tokenizer.padding_side = "left"
         return cls(model, tokenizer, config, adapter)
