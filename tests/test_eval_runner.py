@@ -169,3 +169,24 @@ def test_unknown_training_setting_is_a_config_error(tmp_path):
     config = load_config(write(tmp_path, CONFIG.replace('test_size = 6', 'test_size = 6\n[train]\nmax_len = 3')))
     with pytest.raises(EvalConfigError, match="max_len"):
         Runner(config, progress=False).train_settings()
+
+
+def test_explicit_el_labels_resolve_through_the_entity_map(shared_data, tmp_path):
+    """Explicit/hybrid EL replace entity labels by EntityMap labels; the scorer must then take
+    their IDs from the map (a label the question's candidates lack is not an error)."""
+    pytest.importorskip("sentence_transformers")
+    from cnl.eval.examples import build_examples
+    from cnl.eval.runner import _class_table, _property_table
+    from cnl.linking.entity_map import EntityMap
+
+    config = load_config(write(tmp_path, CONFIG))
+    runner = Runner(config, progress=False)
+    tables = (_class_table(), _property_table())
+    example = build_examples("test", "squall-label", "implicit")[0]
+    gold = runner.gold_answers(["squall-label"], {"squall-label": [example]}, None, tables)
+    prediction = "Which [human] has <sex or gender> [Xyzzy Plugh Entity]?"
+    emap = EntityMap().add_pairs([("Xyzzy Plugh Entity", "Q4"), ("human", "Q5")])
+    implicit = runner.score_cell("squall-label", "implicit", 1, [example], [prediction], None, gold, tables, emap)
+    explicit = runner.score_cell("squall-label", "explicit", 1, [example], [prediction], None, gold, tables, emap)
+    assert not implicit["rows"][0]["compiled"]
+    assert explicit["rows"][0]["compiled"], explicit["rows"][0]["error"]

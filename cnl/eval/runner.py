@@ -327,10 +327,16 @@ class Runner:
                     pass
             predictions.append(text)
         golds = [e.completion for e in examples]
+        corrected = ({LabelResolver.key(label): entity_map[label] for label in entity_map.keys()}
+                     if el in ("explicit", "hybrid") and entity_map is not None else {})
         rows = []
         executable = target != "sparklis" or sparklis_parser_available()
         for example, pred in zip(examples, predictions):
             resolver = resolver_for(example, *tables)
+            if corrected:
+                # explicit EL put EntityMap labels in the prediction: their IDs come from the map
+                for key, qid in corrected.items():
+                    resolver.tables["entity"].setdefault(key, qid)
             ref_sparql, gold_answer = gold_cache[(language, example.index)]
             sparql, error = compile_prediction(pred, language, resolver) if executable else (None, "not executable")
             row = {"index": example.index, "question": example.question, "gold": example.completion,
