@@ -72,12 +72,18 @@ def build_prompt(question: str, candidates: Iterable = (), *, variant: str = "im
 def entity_labels(cnl: str, notation: str = "label") -> list[tuple[int, int, str]]:
     """(start, end, label) of each entity label in a CNL string.
 
-    ``label`` notation: every ``[Label]``. ``ecai`` notation: ``<Label_with_underscores>`` except
+    ``label`` notation: the ``[Label]`` terms the SQUALL parser reads as entities (``[film]`` in
+    "Which [film] ..." is a class and stays); every ``[Label]`` when the text does not parse.
+    ``ecai`` notation: ``<Label_with_underscores>`` except
     properties (``<P123:…>``, excluded by the pattern), the class right after Which/How many/What,
     and lower-case terms (classes and properties like ``<part>``): a heuristic for that data.
     """
     if notation == "label":
-        return [(m.start(1), m.end(1), m.group(1)) for m in _LABEL_ENTITY.finditer(cnl)]
+        everything = [(m.start(1), m.end(1), m.group(1)) for m in _LABEL_ENTITY.finditer(cnl)]
+        entity_spans = _parsed_entity_spans(cnl)
+        if entity_spans is None:
+            return everything
+        return [item for item in everything if (item[0] - 1, item[1] + 1) in entity_spans]
     if notation != "ecai":
         raise LinkingError(f"unknown CNL notation {notation!r}: use 'label' or 'ecai'")
     out = []
@@ -89,6 +95,21 @@ def entity_labels(cnl: str, notation: str = "label") -> list[tuple[int, int, str
             continue
         out.append((m.start(1), m.end(1), label.replace("_", " ")))
     return out
+
+
+def _parsed_entity_spans(cnl: str) -> set | None:
+    """Spans of the entity terms of a label-notation SQUALL text, or None if it does not parse."""
+    from cnl.errors import CNLError
+    from cnl.parser import ir
+    from cnl.parser.squall import parse_squall
+
+    try:
+        query = parse_squall(cnl, notation="label")
+    except CNLError:
+        return None
+    except Exception:  # noqa: BLE001 - a parser callback failing on odd model output
+        return None
+    return {node.span for node in ir.walk(query) if isinstance(node, ir.Entity) and node.span}
 
 
 def explicit_correct(cnl: str, entity_map: EntityMap, *, notation: str = "label",
