@@ -46,25 +46,6 @@ def parses(text) -> bool:
         return False
 
 
-def choose(example, nbest, kg=None):
-    """n-best validation: the first beam that compiles (and, with a KG, answers), else the first."""
-    first_compiled = None
-    for text in nbest:
-        sparql = _compiled(example, text)
-        if sparql is None:
-            continue
-        if kg is None:
-            return text
-        first_compiled = first_compiled or text
-        try:
-            result = kg.query(sparql)
-        except Exception:  # noqa: BLE001 - a timeout or store error: try the next beam
-            continue
-        if result is True or (result not in (None, False) and len(getattr(result, "rows", result) or ()) > 0):
-            return text
-    return first_compiled or nbest[0]
-
-
 def score(example, text, gold_cnl_sparql=None):
     """(EM, parses, TA-offline against the normalized gold SPARQL, TA-offline against the gold
     SQUALL compiled the same way). The data's gold SQUALL and gold SPARQL often disagree
@@ -106,7 +87,8 @@ def main(argv=None) -> int:
                     help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
 
-    from cnl.data.training import build_examples
+    from cnl.data.alignment import ALIGNMENT_PROFILE
+    from cnl.data.training import build_examples, resolver_for
     from cnl.model.inference import Translator
 
     translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)
@@ -128,7 +110,9 @@ def main(argv=None) -> int:
                                        batch_size=args.batch_size, max_new_tokens=args.max_new_tokens,
                                        num_beams=beams, n_best=beams)
             timings[(kind, mode)] = time.perf_counter() - start
-            generated[(kind, mode)] = [choose(ex, o, kg) if mode == "nbest" else o[0] for ex, o in zip(exs, outs)]
+            # n-best validation is the Translator's own, with the example's resolver
+            generated[(kind, mode)] = [translator.choose(o, resolver_for(ex), kg=kg, profile=ALIGNMENT_PROFILE)[0]
+                                       if mode == "nbest" else o[0] for ex, o in zip(exs, outs)]
             print(f"generated {len(exs)} ({kind} prompts, {mode}) in {timings[(kind, mode)]:.1f} s",
                   file=sys.stderr, flush=True)
     rows, report = [], {}

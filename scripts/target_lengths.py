@@ -12,19 +12,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> int:
-    from transformers import AutoTokenizer
-
     from cnl.data.training import build_examples
-    from cnl.model.base import default_model_dir
+    from cnl.model.base import token_counts
 
-    tokenizer = AutoTokenizer.from_pretrained(str(default_model_dir()))
     print(f"{'target':18} {'split':6} {'n':>4} {'mean tokens':>12} {'median':>7}")
     for target, notation, name in [("squall", "label", "SQUALL-label"), ("squall", "id", "SQUALL-ID"),
                                    ("sparklis", "label", "Sparklis"), ("sparql", "id", "SPARQL-ID"),
                                    ("sparql", "label", "SPARQL-label")]:
         for split in ("train", "test"):
             exs = build_examples(split, target, notation, "none", keep_invalid=False)
-            counts = [len(tokenizer(e.completion, add_special_tokens=False)["input_ids"]) for e in exs]
+            counts = token_counts([e.completion for e in exs])
             print(f"{name:18} {split:6} {len(counts):4d} {statistics.mean(counts):12.1f} {statistics.median(counts):7.1f}")
     return 0
 

@@ -282,3 +282,11 @@ def test_unfinished_outputs_are_closed_with_fixed_words_only(text):
     assert done is not None and checker.is_complete(done)
     terms = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
     assert set(terms.findall(done)) <= set(terms.findall(text))
+
+
+def test_unknown_dtype_is_refused_before_loading_the_model():
+    from cnl.errors import ModelError
+    from cnl.model.inference import Translator
+
+    with pytest.raises(ModelError, match="unknown dtype 'int3'"):
+        Translator.load(dtype="int3")

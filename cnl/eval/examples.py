@@ -11,7 +11,6 @@ information, answer marker), shared with ``cnl2sparql train``.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -19,7 +18,6 @@ from cnl.errors import CNLError, EvalConfigError
 
 LANGUAGES = ("squall-label", "squall-id", "sparklis-ecai", "sparql-id")
 EL_VARIANTS = ("none", "explicit", "implicit", "hybrid")
-_PREFIX_LINE = re.compile(r"^PREFIX\s+\S+\s+<[^>]*>\s*$", re.M)
 
 
 def split_language(language: str) -> tuple[str, str]:
@@ -49,11 +47,6 @@ class EvalExample:
     gold_terms: tuple  # (kind, id, label) of the gold query's terms
     candidates: tuple
     mapping: dict = field(compare=False, default_factory=dict)  # (kind, label) -> ID
-
-
-def strip_prefixes(sparql: str) -> str:
-    """A SPARQL target without its PREFIX lines, on one line (the model writes only the body)."""
-    return " ".join(_PREFIX_LINE.sub("", sparql).split())
 
 
 def with_prefixes(body: str) -> str:
@@ -100,6 +93,8 @@ def target_text(language: str, record, resolved, gold: str) -> str:
     if target == "squall":
         return cnl.to_cnl(resolved, notation=notation, id_labels=False)
     if target == "sparql":
+        from cnl.data.training import strip_prefixes
+
         return strip_prefixes(gold)
     return " ".join(record.sparklis.split())
 

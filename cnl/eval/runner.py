@@ -16,7 +16,7 @@ import hashlib
 import json
 import time
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cnl.errors import EvalCacheError, EvalConfigError

@@ -8,6 +8,7 @@ Any other causal LM is accepted by local path or hub id.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from cnl.errors import ModelNotFound, OptionalDependencyMissing
@@ -110,11 +111,21 @@ def load_base_model(name_or_path: str | None = None, device: str | None = None):
     return model, tokenizer
 
 
-def tokens_per_query(texts: list[str], base_model: str | None = None) -> float:
-    """Mean number of tokens of the base model's tokenizer per text (the paper's Table 7)."""
-    _require_model_stack()
+@lru_cache(maxsize=2)
+def _tokenizer(source: str):
     from transformers import AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(resolve_base_model(base_model))
-    counts = [len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
+    return AutoTokenizer.from_pretrained(source)
+
+
+def token_counts(texts: list[str], base_model: str | None = None) -> list[int]:
+    """Tokens of the base model's tokenizer per text (loaded once per model)."""
+    _require_model_stack()
+    tokenizer = _tokenizer(resolve_base_model(base_model))
+    return [len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
+
+
+def tokens_per_query(texts: list[str], base_model: str | None = None) -> float:
+    """Mean number of tokens per text (the paper's Table 7)."""
+    counts = token_counts(texts, base_model)
     return sum(counts) / max(len(counts), 1)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from cnl.errors import CNLError, ModelNotFound, TranslationError
+from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 
 
 def default_adapter_dir() -> Path:
@@ -64,6 +64,8 @@ class Translator:
         bound by reading the weights, so half the bytes is about 1.5x faster)."""
         from cnl.model.base import load_base_model
 
+        if dtype not in (None, "float32", "bfloat16", "float16"):
+            raise ModelError(f"unknown dtype {dtype!r}: use float32, bfloat16 or float16")
         adapter = Path(adapter_dir) if adapter_dir else default_adapter_dir()
         if not (adapter / "adapter_config.json").is_file():
             raise ModelNotFound(f"no adapter in {adapter} (adapter_config.json missing); "
@@ -83,8 +85,6 @@ class Translator:
         if dtype is None:
             dtype = "bfloat16" if model.device.type == "cpu" else None
         if dtype is not None:
-            if dtype not in ("float32", "bfloat16", "float16"):
-                raise ModelNotFound(f"unknown dtype {dtype!r}: use float32, bfloat16 or float16")
             model = model.to(getattr(torch, dtype))
         model.eval()
         tokenizer.padding_side = "left"
@@ -247,7 +247,8 @@ class Translator:
         nbest = self.generate([prompt], constrained=constrained, num_beams=beams, n_best=beams,
                               max_new_tokens=max_new_tokens)[0]
         nbest = [self.postprocess(t, el, candidates) for t in nbest]
-        chosen, sparql, error = self._choose(nbest, candidates, kg, lexicon, validate, profile)
+        chosen, sparql, error = self.choose(nbest, self._resolver(candidates, lexicon), kg=kg,
+                                            validate=validate, profile=profile)
         return Translation(question, chosen, sparql, candidates, nbest, error,
                            round(time.perf_counter() - started, 4))
 
@@ -266,12 +267,12 @@ class Translator:
         except CNLError:
             return ChainResolver(own)
 
-    def _choose(self, nbest, candidates, kg, lexicon, validate, profile):
-        """The first n-best candidate that compiles (and answers, with a KG)."""
+    def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata"):
+        """(text, SPARQL, error) of the first n-best candidate that compiles with ``resolver``
+        (and, with a KG, has an answer); without ``validate`` only the first is tried."""
         from cnl.compiler.sparql import compile_query
         from cnl.parser.squall import parse_squall
 
-        resolver = self._resolver(candidates, lexicon)
         first_compiled, error = None, None
         for text in nbest if validate else nbest[:1]:
             if self.target != "squall":
@@ -291,11 +292,16 @@ class Translator:
             except CNLError as err:
                 error = error or f"{text!r}: {str(err).splitlines()[0]}"
                 continue
-            if result is True or (result not in (None, False) and len(getattr(result, "rows", result) or ()) > 0):
+            if has_answers(result):
                 return text, sparql, None
         if first_compiled:
             return first_compiled[0], first_compiled[1], None
         return (nbest[0] if nbest else None), None, error or "the model produced no output"
+
+
+def has_answers(result) -> bool:
+    """Whether a KG query result is a true ASK or a non-empty table."""
+    return result is True or (result not in (None, False) and len(getattr(result, "rows", result) or ()) > 0)
 
 
 _TRANSLATORS: dict = {}
@@ -309,4 +315,4 @@ def get_translator(adapter_dir=None, base_model=None) -> Translator:
     return _TRANSLATORS[key]
 
 
-__all__ = ["Translator", "Translation", "get_translator", "default_adapter_dir"]
+__all__ = ["Translator", "Translation", "get_translator", "default_adapter_dir", "has_answers"]
