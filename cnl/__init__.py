@@ -15,12 +15,14 @@ __version__ = "0.1.0"
 DIALECTS = ("squall", "sparklis")
 
 
-def parse(text: str, dialect: str = "squall", *, notation: str | None = None, properties=None):
+def parse(text: str, dialect: str = "squall", *, notation: str | None = None, properties=None, entities=None):
     """Parse CNL text into the typed IR (:class:`cnl.parser.ir.Query`).
 
     The notation (``ecai``, ``id``, ``label``) is detected unless given. ``properties`` (Sparklis
     only): the KG's property labels (a dict label -> PID, a list of labels, or a Lexicon), to
-    read a property shown by its bare label ("has as a genre romance film")."""
+    read a property shown by its bare label ("has as a genre romance film"). ``entities``
+    (Sparklis only): known entity labels (a list or a Lexicon), to read "X and Y" as two
+    values when X and Y are known labels and "X and Y" is not."""
     if dialect == "squall":
         from cnl.parser.squall import parse_squall
 
@@ -32,7 +34,9 @@ def parse(text: str, dialect: str = "squall", *, notation: str | None = None, pr
             raise CNLError("the Sparklis dialect is not available in this version") from None
         if hasattr(properties, "labels") and callable(properties.labels):
             properties = properties.labels("property")
-        return parse_sparklis(text, notation=notation, properties=properties)
+        if hasattr(entities, "labels") and callable(entities.labels):
+            entities = entities.labels("item")
+        return parse_sparklis(text, notation=notation, properties=properties, entities=entities)
     raise CNLError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
 
 
@@ -50,7 +54,8 @@ def compile(text, *, dialect: str = "squall", kg="wikidata", lexicon=None, notat
     from cnl.parser.ir import Query
 
     resolver = as_lexicon(lexicon)
-    query = text if isinstance(text, Query) else parse(text, dialect, notation=notation, properties=resolver)
+    query = text if isinstance(text, Query) else parse(text, dialect, notation=notation, properties=resolver,
+                                                       entities=resolver)
     return compile_query(query, kg=kg, resolver=resolver, **profile_options)
 
 

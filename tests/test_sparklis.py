@@ -132,6 +132,36 @@ def test_bare_label_properties_read_through_a_lexicon():
     assert parse_sparklis(print_sparklis(q), properties=lexicon) == q
 
 
+def test_coordinated_values_split_with_an_entity_lexicon():
+    # ECAI train#90: two cast members as "X and Y"; without a lexicon the label stays whole
+    # ("Dumb and Dumber"), so resolving it fails by name instead of dropping a value
+    text = "give me every film that has as a <P161:cast_member> Chris Farley and Matthew Perry"
+    whole = parse_sparklis(text).subject.rels[0].obj
+    assert whole == ir.Ref(ir.Entity(label="Chris Farley and Matthew Perry"))
+    q = parse_sparklis(text, entities=["Chris Farley", "Matthew Perry"])
+    assert q.subject.rels[0].obj == ir.Coord("and", (ir.Ref(ir.Entity(label="Chris Farley")),
+                                                     ir.Ref(ir.Entity(label="Matthew Perry"))))
+    assert parse_sparklis(print_sparklis(q), entities=["Chris Farley", "Matthew Perry"]) == q
+    kept = parse_sparklis("give me every film that has as a <P161> Dumb and Dumber", entities=["Dumb", "Dumb and Dumber"])
+    assert kept.subject.rels[0].obj == ir.Ref(ir.Entity(label="Dumb and Dumber"))
+    lexicon = {"Chris Farley": "Q1", "Matthew Perry": "Q2", "film": "Q11424"}
+    sparql = cnl.compile(text, dialect="sparklis", lexicon=lexicon)
+    assert "ps:P161 wd:Q1" in sparql and "ps:P161 wd:Q2" in sparql
+
+
+def test_and_of_coordinates_inverse_statements():
+    # ECAI train#122: "is the part(s) of X and of Y" holds for both; SQUALL says "is a <P> of X and Y"
+    q = parse_sparklis("give me every human that is the <P527> of A Perfect Circle and of The Smashing Pumpkins")
+    (stmt,) = q.subject.rels
+    assert stmt.inverse and stmt.obj == ir.Coord("and", (ir.Ref(ir.Entity(label="A Perfect Circle")),
+                                                         ir.Ref(ir.Entity(label="The Smashing Pumpkins"))))
+    assert parse_sparklis(print_sparklis(q)) == q
+    squall = cnl.to_cnl(q, notation="label")
+    assert "is a <P527> of [A Perfect Circle] and [The Smashing Pumpkins]" in squall
+    lexicon = {"A Perfect Circle": "Q1", "The Smashing Pumpkins": "Q2", "human": "Q5"}
+    assert cnl.compile(squall, lexicon=lexicon) == cnl.compile(q, lexicon=lexicon)
+
+
 def test_cli_compiles_sparklis(capsys):
     from cnl.cli import main
 

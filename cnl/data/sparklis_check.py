@@ -56,7 +56,8 @@ def malformed_reason(text: str) -> str | None:
 def check_record(record: EcaiRecord) -> RecordResult:
     text = record.sparklis or ""
     try:
-        query = parse_sparklis(text, properties=property_labels())
+        query = parse_sparklis(text, properties=property_labels(),
+                               entities=[c.label for c in record.candidates])
     except CNLSyntaxError as err:
         reason = str(err).splitlines()[0]
         malformed = malformed_reason(text)

@@ -259,6 +259,8 @@ class SquallPrinter:
 
     # ---------------------------------------------------------------- verb phrases
     def vp(self, vp, closed: bool = False) -> str:
+        if isinstance(vp, ir.Stmt) and vp.inverse:
+            return f"is {self._be_tail(_as_relnoun(vp), closed)}"
         if isinstance(vp, ir.Stmt):
             return f"has {self._has_tail(vp, closed)}"
         if isinstance(vp, (ir.Be, ir.Compare)):
@@ -291,6 +293,8 @@ class SquallPrinter:
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
 
     def _not(self, vp, closed) -> str:
+        if isinstance(vp, ir.Stmt) and vp.inverse:
+            return f"is not {self._be_tail(_as_relnoun(vp), closed)}"
         if isinstance(vp, ir.Stmt):
             return f"has not {self._has_tail(vp, closed)}"
         if isinstance(vp, (ir.Be, ir.Compare)):
@@ -387,6 +391,14 @@ def _is_atom(np) -> bool:
 
 def _has_wh(node) -> bool:
     return any(isinstance(n, ir.Quant) and n.det in ("which", "how_many") for n in ir.walk(node))
+
+
+def _as_relnoun(stmt: ir.Stmt) -> ir.Be:
+    """An inverse statement (the Sparklis parser's "is the <P> of X") in SQUALL's words: "is a
+    <P> of X" (a relational noun), which compiles to the same triple."""
+    if stmt.order is not None:
+        raise PrintError("an ordered inverse statement has no SQUALL form")
+    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals)))
 
 
 def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = True) -> str:

@@ -34,6 +34,8 @@ from cnl.parser.terms import ID_RE, NOTATIONS, split_angle, unescape
 _notation: contextvars.ContextVar[str] = contextvars.ContextVar("sparklis_notation", default="ecai")
 # Property label (lower case) -> PID or None, for the bare-label style: "has as a genre romance film".
 _properties: contextvars.ContextVar[dict] = contextvars.ContextVar("sparklis_properties", default={})
+# Known entity labels (lower case), to split "Chris Farley and Matthew Perry" into two values.
+_entities: contextvars.ContextVar[frozenset] = contextvars.ContextVar("sparklis_entities", default=frozenset())
 
 INSTANCE_OF = ir.Property(id="P31", label="instance of")
 
@@ -59,6 +61,7 @@ _PHRASES = [
     (("give", "me"), "GIVE_ME"),
     (("and", "that"), "AND_THAT"),
     (("and", "where"), "AND_WHERE"),
+    (("and", "of"), "AND_OF"),       # "is the <P> of X and of Y": never inside a label
 ]
 # Function words that belong to a label when they sit between two of its words.
 _JOINERS = frozenset({"of", "the", "and", "with"})
@@ -172,6 +175,7 @@ def tokenize(text: str) -> list[Token]:
         out.append(Token("LABEL", text[start:last[2] + len(last[1])], start_pos=start))
         i = j
     out = _split_bare_properties(out, _properties.get())
+    out = _split_coordinated_labels(out, _entities.get())
     for token in out:
         line, column = _position(text, token.start_pos)
         token.line, token.column = line, column
@@ -181,6 +185,33 @@ def tokenize(text: str) -> list[Token]:
 
 # The values a property shown by its label can be followed by (after "has as a P").
 _VALUE_STARTS = frozenset({"LABEL", "QID", "NUMBER", "DATE", "STRING", "A", "SOMETHING"})
+
+
+def _split_coordinated_labels(tokens: list[Token], entities: frozenset) -> list[Token]:
+    """Sparklis shows two values of one property as "X and Y" with bare labels, which the
+    lexer cannot tell from a label with "and" in it ("Dumb and Dumber"). With a lexicon of
+    entity labels, a LABEL that is not a known label but whose parts around " and " all are
+    becomes LABEL COORD_AND LABEL ...; without one the label stays whole (and resolving it
+    fails with the label named, never silently)."""
+    if not entities:
+        return tokens
+    out: list[Token] = []
+    for tok in tokens:
+        text = str(tok)
+        if tok.type != "LABEL" or text.startswith("[") or " and " not in text or text.lower() in entities:
+            out.append(tok)
+            continue
+        parts = text.split(" and ")
+        if not all(part.strip().lower() in entities for part in parts):
+            out.append(tok)
+            continue
+        offset = 0
+        for n, part in enumerate(parts):
+            if n:
+                out.append(Token("COORD_AND", "and", start_pos=tok.start_pos + offset - len("and ")))
+            out.append(Token("LABEL", part, start_pos=tok.start_pos + offset))
+            offset += len(part) + len(" and ")
+    return out
 
 
 def _split_bare_properties(tokens: list[Token], properties: dict) -> list[Token]:
@@ -367,6 +398,9 @@ class _ToIR(Transformer):
         rels = _nodes(items, _VP_TYPES)
         return _ValueThen(items[0], rels[0]) if rels else items[0]
 
+    def obj_coord(self, items):
+        return ir.Coord("and", tuple(_nodes(items, _NP_TYPES)))
+
     def obj_a(self, items):
         noun = _nodes(items, ir.ClassNoun)[0]
         return ir.Quant("a", noun, tuple(_nodes(items, _VP_TYPES)))
@@ -383,7 +417,9 @@ class _ToIR(Transformer):
             # "has as a <P> X that ...": the clause describes X
             named = ir.Quant("the", None, (ir.Be(then[0].np), then[0].vp))
             return ir.Stmt(prop, named, quals, inverse=inverse)
-        obj = _nodes(items, _NP_TYPES)[0]
+        objs = _nodes(items, _NP_TYPES)
+        # "is the <P> of X and of Y": both statements hold
+        obj = objs[0] if len(objs) == 1 else ir.Coord("and", tuple(objs))
         return ir.Stmt(prop, obj, quals, inverse=inverse)
 
     def is_the_forward(self, items):
@@ -638,7 +674,7 @@ _TOKEN_NAMES = {
     "LABEL": "a label", "PROP": "a property (<P123:label>)", "QID": "an item (<Q123>)", "NUMBER": "a number",
     "DATE": "a date", "STRING": "a string", "OP": "a comparison (=, <, >, higher or equal to...)",
     "GIVE_ME": '"give me"', "AND_GIVE_ME": '"and give me"', "AND_THAT": '"and that"',
-    "AND_WHERE": '"and where"', "NUMBER_OF": '"the number of"', "YEAR_OF": '"the year of"',
+    "AND_WHERE": '"and where"', "AND_OF": '"and of"', "COORD_AND": '"and"', "NUMBER_OF": '"the number of"', "YEAR_OF": '"the year of"',
     "INSTANCE_OF": '"is the instance of"', "ORDER": '"highest-to-lowest"/"lowest-to-highest"',
     "A": '"a"', "$END": "the end",
 }
@@ -659,12 +695,13 @@ def _hint(text: str, token) -> str | None:
     return None
 
 
-def parse_sparklis(text: str, notation: str | None = None, properties=None) -> ir.Query:
+def parse_sparklis(text: str, notation: str | None = None, properties=None, entities=None) -> ir.Query:
     """Parse a Sparklis verbalization into the IR. ``notation`` (``ecai``, ``id``, ``label``)
     only changes how ``<...>`` terms read: in ``label`` underscores are kept. ``properties``:
     a KG's property lexicon (a dict label -> PID, or just labels) to read a property shown by
     its bare label before its value ("has as a genre romance film"); without it such a string
-    is refused."""
+    is refused. ``entities``: known entity labels, to read "X and Y" as two values where the
+    whole is not a known label but X and Y are."""
     if notation is not None and notation not in NOTATIONS:
         raise CNLSyntaxError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
     if not text or not text.strip():
@@ -673,6 +710,7 @@ def parse_sparklis(text: str, notation: str | None = None, properties=None) -> i
     lexicon = ({k.lower(): v for k, v in properties.items()} if isinstance(properties, dict)
                else {k.lower(): None for k in properties or ()})
     reset_props = _properties.set(lexicon)
+    reset_entities = _entities.set(frozenset(str(e).lower() for e in entities or ()))
     try:
         return _parser().parse(text.strip().rstrip(".?").rstrip())
     except CNLSyntaxError:
@@ -702,3 +740,4 @@ def parse_sparklis(text: str, notation: str | None = None, properties=None) -> i
     finally:
         _notation.reset(reset)
         _properties.reset(reset_props)
+        _entities.reset(reset_entities)

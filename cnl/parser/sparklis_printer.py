@@ -208,6 +208,8 @@ class SparklisPrinter:
             quals = self.quals(st.quals)
             if bare and quals:
                 raise PrintError("a property shown by its label takes no qualifier")
+            if isinstance(obj, ir.Coord) and obj.op == "and":
+                return f"is the {prop}{quals} of " + " and of ".join(self.obj(item) for item in obj.items)
             return f"is the {prop}{quals} of {self.obj(obj)}"
         if self._value_quant(obj):
             rest = self._defer(prop, obj)
@@ -231,6 +233,9 @@ class SparklisPrinter:
     def obj(self, np) -> str:
         if isinstance(np, ir.Ref):
             return self.entity(np.term)
+        if isinstance(np, ir.Coord) and np.op == "and" and all(isinstance(i, ir.Ref) for i in np.items):
+            # "X and Y": read back as two values with an entity lexicon that knows X and Y
+            return " and ".join(self.entity(i.term) for i in np.items)
         if isinstance(np, ir.Quant) and np.var is None and np.order is None:
             if (np.det == "the" and np.noun is None and len(np.rels) == 2 and isinstance(np.rels[0], ir.Be)
                     and isinstance(np.rels[0].np, ir.Ref)):
