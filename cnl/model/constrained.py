@@ -323,6 +323,10 @@ class SquallLogitsProcessor:
             if not allowed:
                 allowed = self._allowed(text, scores[row], self.wider_k)
             if not allowed:
+                # the model's likely tokens are all dead ends ("does [X] have" wants "-<P>"):
+                # the best viable token of the whole vocabulary (rare, so the scan is affordable)
+                allowed = self._allowed(text, scores[row], scores.shape[-1], enough=1)
+            if not allowed:
                 # nothing viable in sight: stop rather than write text that cannot parse
                 allowed = list(self.eos_ids)
             idx = torch.tensor(allowed, device=scores.device)
@@ -344,7 +348,8 @@ class SquallLogitsProcessor:
                     break
         return out
 
-    def _allowed(self, text: str, row_scores, k: int) -> list[int]:
+    def _allowed(self, text: str, row_scores, k: int, enough: int | None = None) -> list[int]:
+        enough = enough or self.enough
         top = row_scores.topk(min(k, row_scores.shape[-1])).indices.tolist()
         allowed = []
         complete = None
@@ -354,7 +359,7 @@ class SquallLogitsProcessor:
                     complete = bool(text.strip()) and self.checker.is_complete(text)
                 if complete:
                     allowed.append(token_id)
-                    if self.enough and len(allowed) >= self.enough:
+                    if enough and len(allowed) >= enough:
                         break
                 continue
             piece = self._piece(token_id)
@@ -365,7 +370,7 @@ class SquallLogitsProcessor:
                 continue  # no leading blanks
             if self.checker.is_viable(candidate):
                 allowed.append(token_id)
-            if self.enough and len(allowed) >= self.enough:
+            if enough and len(allowed) >= enough:
                 break
         return allowed
 
