@@ -76,6 +76,33 @@ def test_gold_completions_compile_to_the_gold_with_resolver_for(shared_data):
     assert hits >= 30
 
 
+def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
+    """squall_from="gold": the annotation where it compiles to the gold, else the gold
+    decompiled and printed; every target compiles back to its gold, labels only."""
+    import re
+
+    from cnl.compiler.equivalence import equivalent
+    from cnl.compiler.sparql import compile_query
+    from cnl.data.alignment import ALIGNMENT_PROFILE
+    from cnl.data.training import build_examples, resolver_for
+    from cnl.errors import DataError
+    from cnl.parser.squall import parse_squall
+
+    annotation = build_examples("train", "squall", "label", "hybrid", keep_invalid=False)
+    examples = build_examples("train", "squall", "label", "hybrid", keep_invalid=False, squall_from="gold")
+    assert len(examples) >= 310  # measured: 312 (209 annotations + 103 decompiled golds)
+    decompiled = [e for e in examples if e.completion not in {a.completion for a in annotation}]
+    assert len(decompiled) >= 90
+    for e in decompiled[:40]:
+        assert not re.search(r"<[PQ][0-9]+>", e.completion)  # labels, never a bare ID
+        sparql = compile_query(parse_squall(e.completion), ALIGNMENT_PROFILE, resolver_for(e))
+        assert equivalent(sparql, e.gold_sparql), e.completion
+    ids = build_examples("train", "squall", "id", "hybrid", keep_invalid=False, squall_from="gold")
+    assert len(ids) >= len(examples)
+    with pytest.raises(DataError, match="unknown SQUALL source"):
+        build_examples("train", squall_from="paper")
+
+
 def test_resolver_falls_back_to_global_labels(shared_data):
     from cnl.data.training import build_examples, resolver_for
     from cnl.errors import LexiconError
@@ -290,3 +317,27 @@ def test_unknown_dtype_is_refused_before_loading_the_model():
 
     with pytest.raises(ModelError, match="unknown dtype 'int3'"):
         Translator.load(dtype="int3")
+
+
+def test_dead_end_tokens_fall_back_to_the_best_viable_token_of_the_vocabulary():
+    # After "does [Jaws] have" only "-<P>" continues; when none of the model's top tokens
+    # does, the processor scans the whole vocabulary instead of ending an unparsable query.
+    _model_stack_or_skip()
+    import torch
+    from transformers import AutoTokenizer
+
+    from cnl.model.base import default_model_dir
+    from cnl.model.constrained import SquallLogitsProcessor
+
+    tokenizer = AutoTokenizer.from_pretrained(str(default_model_dir()))
+    prompt = tokenizer("Q: ", add_special_tokens=False)["input_ids"]
+    generated = tokenizer("At which <publication date> does [Jaws] have", add_special_tokens=False)["input_ids"]
+    processor = SquallLogitsProcessor(tokenizer, prompt_length=len(prompt), top_k=5, wider_k=10)
+    scores = torch.zeros(1, len(tokenizer))
+    dash = tokenizer("-", add_special_tokens=False)["input_ids"]
+    scores[0, dash[0]] = -50.0  # far below everything else
+    scores[0, tokenizer.eos_token_id] = 10.0
+    out = processor(torch.tensor([prompt + generated]), scores)
+    best = int(out[0].argmax())
+    text = tokenizer.decode(generated + [best])
+    assert best != tokenizer.eos_token_id and processor.checker.is_viable(text), text

@@ -9,7 +9,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("train", help="fine-tune a LoRA adapter that translates questions into CNL",
                               description="Fine-tune a LoRA adapter on the ECAI training questions. An "
                                           "interrupted run resumes from its checkpoint in --out.")
-    from cnl.data.training import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, TARGETS
+    from cnl.data.training import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, SQUALL_SOURCES, TARGETS
     from cnl.model.train import TrainConfig
 
     d = TrainConfig()
@@ -26,6 +26,9 @@ def register(subparsers) -> None:
     p.add_argument("--batch-size", type=int, default=d.batch_size)
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--prompt-style", choices=PROMPT_STYLES, default=d.prompt_style)
+    p.add_argument("--squall-from", choices=SQUALL_SOURCES, default=d.squall_from,
+                   help="SQUALL targets: the data's annotation, or the SQUALL that says what the gold SPARQL "
+                        "says (the annotation where they agree, else the gold decompiled); default: %(default)s")
     p.add_argument("--base-model", default=None, help="local folder or hub id (default: SmolLM2-135M-Instruct)")
     p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when available)")
     p.add_argument("--threads", type=int, default=None, help="torch CPU threads")
@@ -41,7 +44,7 @@ def run_train(args) -> int:
     config = TrainConfig(target=args.target, notation=args.notation, el=args.el, train_size=args.train_size,
                          epochs=args.epochs, lr=args.lr, lora_r=args.lora_r, lora_alpha=args.lora_alpha, lora_layers=args.lora_layers,
                          batch_size=args.batch_size, seed=args.seed, base_model=args.base_model, out=args.out,
-                         max_steps=args.max_steps, prompt_style=args.prompt_style, device=args.device,
+                         max_steps=args.max_steps, prompt_style=args.prompt_style, squall_from=args.squall_from, device=args.device,
                          threads=args.threads, checkpoint_every=args.checkpoint_every)
     out = train(config, progress=not args.quiet)
     metrics = json.loads((out / "metrics.json").read_text())

@@ -23,3 +23,10 @@ def property_labels() -> dict[str, str]:
         if label.startswith("has "):
             labels.setdefault(label[len("has "):], pid)
     return labels
+
+
+@lru_cache(maxsize=1)
+def data_property_labels() -> dict[str, str]:
+    """PID -> label as the ECAI data writes it (``P57`` -> ``director``)."""
+    return {pid: label.replace("_", " ")
+            for pid, label in json.loads(data_file("cnl_kgqa", "id_to_prop.json").read_text("utf-8")).items()}

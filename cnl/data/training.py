@@ -6,6 +6,8 @@ one target language and notation:
 
 * ``squall``/``label``: the SQUALL string printed from the IR, ``which [film] has <director> [X]?``;
 * ``squall``/``id``: the same with IDs (``<Q11424>``, ``<P57>``) from the alignment with the gold;
+* either SQUALL notation with ``squall_from="gold"``: the SQUALL that says what the gold SPARQL
+  says (:func:`gold_squall`);
 * ``sparklis``: the ECAI Sparklis string (whitespace-normalized), either notation;
 * ``sparql``/``id``: the normalized gold without its PREFIX lines;
 * ``sparql``/``label``: the same with every ID replaced by its label.
@@ -25,6 +27,10 @@ from dataclasses import dataclass, field
 from cnl.errors import CNLError, DataError, LexiconError
 
 TARGETS = ("squall", "sparklis", "sparql")
+# Where a SQUALL target comes from: the data's SQUALL annotation, or the gold SPARQL (the
+# annotation where it compiles to the gold, else the gold decompiled and printed; see
+# gold_squall). The two disagree for about a third of the questions.
+SQUALL_SOURCES = ("annotation", "gold")
 NOTATIONS = ("label", "id")
 EL_VARIANTS = ("none", "implicit", "explicit", "hybrid")
 PROMPT_STYLES = ("compact", "paper")
@@ -231,6 +237,112 @@ def aligned_records(split: str) -> list:
     return [prep for prep in _prepared(split) if prep.aligned]
 
 
+def _annotation_agrees(prep: _Prepared) -> bool:
+    """Whether the SQUALL annotation compiles to a query equivalent to the gold."""
+    from cnl.compiler.equivalence import equivalent
+    from cnl.compiler.sparql import compile_query
+    from cnl.data.alignment import ALIGNMENT_PROFILE, MappingResolver
+
+    if not (prep.aligned and prep.query is not None and prep.gold):
+        return False
+    try:
+        return bool(equivalent(compile_query(prep.query, ALIGNMENT_PROFILE, MappingResolver(prep.mapping)), prep.gold))
+    except CNLError:
+        return False
+
+
+@functools.lru_cache(maxsize=4)
+def _split_id_labels(split: str) -> dict:
+    """ID -> label over a split's alignments (annotation labels: classes such as [film] and
+    [human] are written there), for IDs a record's own SQUALL and candidates do not name."""
+    out: dict = {}
+    for prep in _prepared(split):
+        for (_kind, label), ident in prep.alignment.items():
+            out.setdefault(ident.lstrip("^"), label)
+    return out
+
+
+_RAW_PROPERTY = re.compile(r"<(P[0-9]+):([^<>\s]+)>")
+
+
+def _id_labels_for(prep: _Prepared) -> dict:
+    """ID -> label for printing a record's gold in the label notation: its own annotation's
+    labels first, then the labels the raw gold writes for properties, its candidates, the
+    data's property list, the rest of the split, and Wikidata's property labels."""
+    from cnl.data.properties import data_property_labels
+
+    labels = {ident.lstrip("^"): label for (_kind, label), ident in prep.mapping.items()}
+    for m in _RAW_PROPERTY.finditer(prep.record.sparql_raw or ""):
+        labels.setdefault(m.group(1), m.group(2).replace("_", " "))
+    for c in prep.record.candidates:
+        labels.setdefault(c.id, c.label)
+    for source in (data_property_labels(), _split_id_labels(prep.record.split), _property_labels()["labels"]):
+        for ident, label in source.items():
+            labels.setdefault(ident, label)
+    return labels
+
+
+def _term_labels(query) -> dict:
+    """(kind, label) -> ID of every labelled term of an IR query."""
+    from cnl.parser import ir
+
+    kinds = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}
+    return {(kinds[type(node)], node.label): node.id for node in ir.walk(query)
+            if type(node) in kinds and node.id and node.label}
+
+
+def _has_unlabelled_term(query) -> bool:
+    from cnl.parser import ir
+
+    return any(isinstance(node, (ir.Entity, ir.Class, ir.Property)) and node.id and not node.label
+               for node in ir.walk(query))
+
+
+@functools.lru_cache(maxsize=2048)
+def _gold_squall_cached(split: str, index: int, notation: str):
+    from cnl.compiler.decompile import decompile_to_ir, with_labels
+    from cnl.compiler.equivalence import equivalent
+    from cnl.compiler.sparql import compile_query
+    from cnl.data.alignment import ALIGNMENT_PROFILE
+    from cnl.parser.printer import print_squall
+    from cnl.parser.squall import parse_squall
+
+    prep = _prepared(split)[index]
+    if prep.gold is None:
+        return None
+    if _annotation_agrees(prep):
+        text = _completion(prep, "squall", notation)
+        return (text, tuple(prep.mapping.items())) if text else None
+    try:
+        query, _options = decompile_to_ir(prep.gold)
+        labelled = with_labels(query, _id_labels_for(prep))
+        if notation == "label" and _has_unlabelled_term(labelled):
+            return None  # a model cannot learn to write <Q56244641>
+        mapping = _term_labels(labelled)
+        if notation == "label":
+            text = print_squall(labelled, "label", id_labels=True)
+        else:
+            text = print_squall(query, "id", id_labels=False)
+        # Keep it only if it says what the gold says under the profile predictions are scored with.
+        resolver = ChainResolver({(kind, _norm(label)): ident for (kind, label), ident in mapping.items()})
+        back = parse_squall(text, notation=notation)
+        if not equivalent(compile_query(back, ALIGNMENT_PROFILE, resolver), prep.gold):
+            return None
+    except CNLError:
+        return None
+    return _ws(text), tuple(mapping.items())
+
+
+def gold_squall(prep: _Prepared, notation: str = "label") -> tuple[str, dict] | None:
+    """(SQUALL text, (kind, label) -> ID) saying what the record's gold SPARQL says: the
+    annotation when it compiles to a query equivalent to the gold, else the gold decompiled and
+    printed with labels from :func:`_id_labels_for` — kept only if that text, parsed and compiled
+    again, is equivalent to the gold. None when neither holds (no gold, a construct SQUALL
+    cannot say, an ID without a label, or a label two IDs share)."""
+    found = _gold_squall_cached(prep.record.split, prep.record.index, notation)
+    return None if found is None else (found[0], dict(found[1]))
+
+
 def _completion(prep: _Prepared, target: str, notation: str) -> str | None:
     import cnl
 
@@ -265,11 +377,14 @@ def _completion(prep: _Prepared, target: str, notation: str) -> str | None:
 
 def build_examples(split: str, target: str = "squall", notation: str = "label", el: str = "hybrid",
                    train_size: int | None = None, seed: int = 0, *, prompt_style: str = "compact",
-                   keep_invalid: bool | None = None) -> list[Example]:
+                   keep_invalid: bool | None = None, squall_from: str = "annotation") -> list[Example]:
     """Examples of one ECAI split. ``train_size`` takes a seeded random subset. Invalid
     records (SQUALL that does not parse or align, no target) are dropped unless
     ``keep_invalid`` (default: True for the test split, whose completion is then the raw
-    target string and whose gold may be None)."""
+    target string and whose gold may be None). ``squall_from="gold"`` takes SQUALL targets
+    from :func:`gold_squall` (a record without one is invalid)."""
+    if squall_from not in SQUALL_SOURCES:
+        raise DataError(f"unknown SQUALL source {squall_from!r}: use one of {', '.join(SQUALL_SOURCES)}")
     if target not in TARGETS:
         raise DataError(f"unknown target {target!r}: use one of {', '.join(TARGETS)}")
     if notation not in NOTATIONS:
@@ -280,8 +395,15 @@ def build_examples(split: str, target: str = "squall", notation: str = "label", 
         keep_invalid = split == "test"
     examples, dropped = [], []
     for prep in _prepared(split):
-        completion = _completion(prep, target, notation)
-        valid = completion is not None and (target != "squall" or prep.aligned)
+        mapping = dict(prep.mapping)
+        if target == "squall" and squall_from == "gold":
+            found = gold_squall(prep, notation)
+            completion, valid = (found[0], True) if found else (None, False)
+            if found:
+                mapping = {**mapping, **found[1]}
+        else:
+            completion = _completion(prep, target, notation)
+            valid = completion is not None and (target != "squall" or prep.aligned)
         if not valid:
             dropped.append(prep.reason or "no target")
             if not keep_invalid:
@@ -294,7 +416,7 @@ def build_examples(split: str, target: str = "squall", notation: str = "label", 
             question=record.question,
             prompt=build_prompt(record.question, record.candidates, el=el, target=target,
                                 notation=notation, style=prompt_style),
-            completion=completion, record=record, gold_sparql=prep.gold, mapping=dict(prep.mapping),
+            completion=completion, record=record, gold_sparql=prep.gold, mapping=mapping,
             target=target, notation=notation, el=el))
     if dropped:
         log.info("%s/%s/%s: %d of %d records %s (SQUALL not parsing or not aligning, or no target)",
@@ -353,5 +475,5 @@ def resolver_for(example: Example) -> ChainResolver:
     return ChainResolver(own, cands, global_label_map())
 
 
-__all__ = ["TARGETS", "NOTATIONS", "EL_VARIANTS", "Example", "build_examples", "build_prompt",
+__all__ = ["TARGETS", "NOTATIONS", "SQUALL_SOURCES", "gold_squall", "EL_VARIANTS", "Example", "build_examples", "build_prompt",
            "resolver_for", "ChainResolver", "global_label_map", "add_prefixes", "strip_prefixes"]

@@ -42,6 +42,7 @@ class TrainConfig:
     out: Path = field(default_factory=lambda: DEFAULT_OUT)
     max_steps: int | None = None
     prompt_style: str = "compact"
+    squall_from: str = "annotation"  # SQUALL targets from the annotation or the gold SPARQL
     split: str = "train"
     warmup_ratio: float = 0.06
     checkpoint_every: int = 25
@@ -139,7 +140,7 @@ def _examples_for(config: TrainConfig, examples=None):
 
     return build_examples(config.split, config.target, config.notation, config.el,
                           train_size=config.train_size, seed=config.seed, prompt_style=config.prompt_style,
-                          keep_invalid=False)
+                          keep_invalid=False, squall_from=config.squall_from)
 
 
 def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
