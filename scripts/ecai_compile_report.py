@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cnl.data.ecai_check import check_all  # noqa: E402
+from cnl.data.ecai_check import check_all, other_annotation_verdicts  # noqa: E402
+from cnl.data.sparklis_check import check_all as check_all_sparklis  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -54,6 +55,11 @@ def main(argv=None) -> int:
           f"= {(equivalent + convention) / with_gold:.1%}")
     print(f"  where the gold agrees with the SQUALL:            {equivalent + convention}/{agreeing} "
           f"= {(equivalent + convention) / agreeing:.1%}  (strict: {equivalent / agreeing:.1%})")
+    verdicts = other_annotation_verdicts(results, check_all_sparklis())
+    print(f"  the data's ceiling (every compiler gap closed):  {agreeing}/{total} = {agreeing / total:.1%}")
+    print(f"  of the {by_kind['gold error']} gold errors, the same question's Sparklis annotation compiles to the gold "
+          f"for {verdicts['equivalent']} (+{verdicts['gold convention']} up to LIMIT 1/answer columns): "
+          f"those golds were written for the Sparklis, not for the SQUALL")
     print()
     print("mismatches by class:", dict(by_kind))
     causes = collections.Counter(

@@ -49,7 +49,7 @@ def parses(text) -> bool:
 def score(example, text, gold_cnl_sparql=None, reference=None):
     """(EM, parses, TA-offline against the normalized gold SPARQL, TA-offline against the gold
     SQUALL compiled the same way). The data's gold SQUALL and gold SPARQL often disagree
-    (docs/compiler.md): the second reference measures what the model was taught."""
+    (README, *Real data (issue 2)*): the second reference measures what the model was taught."""
     from cnl.compiler.equivalence import equivalent
 
     em = " ".join(text.split()) == " ".join((reference or example.completion).split())

@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cnl.data.ecai_check import check_all as check_all_squall, other_annotation_verdicts  # noqa: E402
 from cnl.data.sparklis_check import check_all  # noqa: E402
 
 
@@ -43,6 +44,13 @@ def main() -> int:
     print(f"where the gold says what the Sparklis says (no gold error): strict {equivalent}/{agreeing} = "
           f"{equivalent / agreeing:.1%}; counting gold conventions (LIMIT 1 on an ordering, answer columns) "
           f"as equal: {equivalent + convention}/{agreeing} = {(equivalent + convention) / agreeing:.1%}")
+    verdicts = other_annotation_verdicts(results, check_all_squall())
+    print(f"the data's ceiling (gold conventions counted, parser and compiler gaps closed): "
+          f"{agreeing + len(rejected) - len(malformed)}/{well_formed} = "
+          f"{(agreeing + len(rejected) - len(malformed)) / well_formed:.1%} of the well-formed strings")
+    print(f"of the {kinds['gold error']} gold errors, the same question's SQUALL annotation compiles to the gold "
+          f"for {verdicts['equivalent']} (+{verdicts['gold convention']} up to LIMIT 1/answer columns): "
+          f"those golds were written for the SQUALL, not for the Sparklis")
     if args.mismatches:
         for r in results:
             if r.status == "equivalent":

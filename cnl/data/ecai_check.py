@@ -4,6 +4,7 @@ checker. Each mismatch gets a one-line cause, marked as a gold error or a compil
 """
 from __future__ import annotations
 
+import collections
 import re
 from dataclasses import dataclass, field
 
@@ -149,3 +150,18 @@ def check_all(records: list[EcaiRecord] | None = None) -> list[RecordResult]:
 
 
 __all__ = ["check_all", "check_record", "RecordResult", "query_triples"]
+
+
+def other_annotation_verdicts(results: list[RecordResult], other: list[RecordResult]) -> collections.Counter:
+    """For each gold error in ``results`` (one annotation, SQUALL or Sparklis), what the same
+    question's other annotation gives against the same gold: "equivalent" (the gold says what
+    the other annotation says, so no compiler of this one can match it), "gold convention"
+    (the same up to LIMIT 1 or answer columns), or anything else. The ECAI golds were written
+    for one of the two annotations; this measures how often it was the other one."""
+    by_key = {(r.record.split, r.record.index): r for r in other}
+    verdicts: collections.Counter = collections.Counter()
+    for r in results:
+        if r.status == "mismatch" and r.kind == "gold error":
+            o = by_key.get((r.record.split, r.record.index))
+            verdicts[o.status if o is None or o.status != "mismatch" else o.kind] += 1
+    return verdicts
