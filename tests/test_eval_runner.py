@@ -4,7 +4,8 @@ import json
 import pytest
 
 from cnl.errors import EvalConfigError
-from cnl.eval.runner import LabelResolver, Runner, compile_prediction, load_config, resolver_for
+from cnl.data.training import ChainResolver
+from cnl.eval.runner import Runner, compile_prediction, load_config, resolver_for
 
 CONFIG = """
 name = "t"
@@ -55,18 +56,27 @@ def test_missing_config(tmp_path):
         load_config(tmp_path / "nope.toml")
 
 
+def _resolver(entities, classes, properties, **kw):
+    tables = [{ChainResolver.key(kind, label): ident for label, ident in table.items()}
+              for kind, table in (("entity", entities), ("class", classes), ("property", properties))]
+    return ChainResolver(*tables, **kw)
+
+
 def test_label_resolver_ignores_case_and_underscores():
-    resolver = LabelResolver({"jon favreau": "Q295964"}, {"film": "Q11424"}, {"director": "P57"})
+    resolver = _resolver({"jon favreau": "Q295964"}, {"film": "Q11424"}, {"director": "P57"}, cross_kinds=False)
     assert resolver.resolve("Jon_Favreau", "entity") == "Q295964"
     assert resolver.resolve("Director", "property") == "P57"
     from cnl.errors import LexiconError
 
     with pytest.raises(LexiconError):
         resolver.resolve("Jon Favro", "entity")
+    with pytest.raises(LexiconError):  # the grid looks a label up only under its own kind
+        resolver.resolve("film", "entity")
+    assert _resolver({}, {"film": "Q11424"}, {}).resolve("film", "entity") == "Q11424"
 
 
 def test_compile_prediction_reports_errors_not_tracebacks():
-    resolver = LabelResolver({}, {"film": "Q11424"}, {"director": "P57"})
+    resolver = _resolver({}, {"film": "Q11424"}, {"director": "P57"})
     sparql, error = compile_prediction("which [film] has <director> [Nobody]?", "squall-label", resolver)
     assert sparql is None and "Nobody" in error
     sparql, error = compile_prediction("which [film] has has", "squall-label", resolver)

@@ -160,7 +160,9 @@ def _property_labels() -> dict:
 
 
 def _norm(label: str) -> str:
-    return " ".join(label.replace("_", " ").casefold().split())
+    from cnl.linking.lexicon import normalize_label
+
+    return normalize_label(label)
 
 
 def _labelled_sparql(sparql: str, id_labels: dict) -> str:
@@ -446,15 +448,21 @@ def global_label_map() -> dict:
 
 
 class ChainResolver:
-    """Resolve a label through several (kind, normalized label) -> ID maps in order; an entity
-    label may also be found as a class and vice versa (the model mixes them up)."""
+    """Resolve a label through several (kind, normalized label) -> ID maps in order; with
+    ``cross_kinds`` an entity label may also be found as a class and vice versa (the model
+    mixes them up)."""
 
-    def __init__(self, *maps: dict):
+    def __init__(self, *maps: dict, cross_kinds: bool = True):
         self.maps = maps
+        self.cross_kinds = cross_kinds
+
+    @staticmethod
+    def key(kind: str, label: str) -> tuple:
+        return kind, _norm(label)
 
     def resolve(self, label, kind, span=None):
         key = _norm(label)
-        other = {"entity": "class", "class": "entity"}.get(kind)
+        other = {"entity": "class", "class": "entity"}.get(kind) if self.cross_kinds else None
         for m in self.maps:
             if (kind, key) in m:
                 return m[(kind, key)]

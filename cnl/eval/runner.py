@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cnl.data.training import ChainResolver
 from cnl.errors import EvalCacheError, EvalConfigError
 from cnl.eval.examples import EL_VARIANTS, LANGUAGES, prompt_el, split_language
 
@@ -107,62 +108,41 @@ def load_config(path: str | Path) -> EvalConfig:
 
 # ------------------------------------------------------------------------------ resolution
 
-class LabelResolver:
-    """Resolves labels in a prediction: entities from the question's EL candidates and the
-    gold alignment, classes from the classes of the training alignments, properties from the
-    data's property list (id_to_prop.json). Matching ignores case and ``_``/space."""
-
-    def __init__(self, entities: dict, classes: dict, properties: dict) -> None:
-        self.tables = {"entity": entities, "class": classes, "property": properties}
-
-    @staticmethod
-    def key(label: str) -> str:
-        return " ".join(label.replace("_", " ").lower().split())
-
-    def resolve(self, label, kind, span=None):
-        from cnl.errors import LexiconError
-
-        found = self.tables[kind].get(self.key(label))
-        if found is None:
-            raise LexiconError(f"unknown {kind} label {label!r}", label=label, kind=kind,
-                               position=span[0] if span else None)
-        return found
-
-
 def _property_table() -> dict:
+    """(property, label) -> PID from the data's property list (id_to_prop.json)."""
     from cnl.data.paths import data_file
 
     table = {}
     for pid, label in json.loads(data_file("cnl_kgqa", "id_to_prop.json").read_text()).items():
-        table.setdefault(LabelResolver.key(label), pid)
+        table.setdefault(ChainResolver.key("property", label), pid)
     return table
 
 
 def _class_table() -> dict:
+    """(class, label) -> QID from the classes of the training alignments."""
     from cnl.eval.examples import _aligned
 
     table = {}
     for _, _, _, mapping in _aligned("train"):
         for (kind, label), qid in mapping.items():
             if kind == "class":
-                table.setdefault(LabelResolver.key(label), qid)
+                table.setdefault(ChainResolver.key("class", label), qid)
     return table
 
 
-def resolver_for(example, classes: dict, properties: dict) -> LabelResolver:
-    entities = {}
+def resolver_for(example, classes: dict, properties: dict, corrected: dict | None = None) -> ChainResolver:
+    """Resolves labels in a prediction: classes from the training alignments and properties
+    from the data's property list first, then the example's gold terms, then (entities) its EL
+    candidates, then ``corrected`` (the EntityMap labels explicit EL wrote). Matching ignores
+    case and ``_``/space; a label is looked up only under the kind the parser gave it."""
+    gold = {}
     for kind, tid, label in example.gold_terms:
-        if kind == "entity" and label:
-            entities.setdefault(LabelResolver.key(label), tid)
+        if label:
+            gold.setdefault(ChainResolver.key(kind, label), tid)
+    candidates = {}
     for c in example.candidates:
-        entities.setdefault(LabelResolver.key(c.label), c.id)
-    classes, properties = dict(classes), dict(properties)
-    for kind, tid, label in example.gold_terms:
-        if kind == "class" and label:
-            classes.setdefault(LabelResolver.key(label), tid)
-        if kind == "property" and label:
-            properties.setdefault(LabelResolver.key(label), tid)
-    return LabelResolver(entities, classes, properties)
+        candidates.setdefault(ChainResolver.key("entity", c.label), c.id)
+    return ChainResolver({**properties, **classes}, gold, candidates, corrected or {}, cross_kinds=False)
 
 
 def compile_prediction(text: str, language: str, resolver) -> tuple[str | None, str | None]:
@@ -328,16 +308,13 @@ class Runner:
                     pass
             predictions.append(text)
         golds = [e.completion for e in examples]
-        corrected = ({LabelResolver.key(label): entity_map[label] for label in entity_map.keys()}
+        # explicit EL put EntityMap labels in the prediction: their IDs come from the map
+        corrected = ({ChainResolver.key("entity", label): entity_map[label] for label in entity_map.keys()}
                      if el in ("explicit", "hybrid") and entity_map is not None else {})
         rows = []
         executable = target != "sparklis" or sparklis_parser_available()
         for example, pred in zip(examples, predictions):
-            resolver = resolver_for(example, *tables)
-            if corrected:
-                # explicit EL put EntityMap labels in the prediction: their IDs come from the map
-                for key, qid in corrected.items():
-                    resolver.tables["entity"].setdefault(key, qid)
+            resolver = resolver_for(example, *tables, corrected=corrected)
             ref_sparql, gold_answer = gold_cache[(language, example.index)]
             sparql, error = compile_prediction(pred, language, resolver) if executable else (None, "not executable")
             row = {"index": example.index, "question": example.question, "gold": example.completion,
@@ -517,4 +494,4 @@ def run_config(path: str | Path, progress: bool = True) -> dict:
 
 
 __all__ = ["EvalConfig", "Experiment", "load_config", "Runner", "run_config", "compile_prediction",
-           "LabelResolver", "EvalCacheError"]
+           "EvalCacheError"]
