@@ -160,3 +160,19 @@ def test_round_trip_constructs():
     assert q.vp == ir.Compare("=", (ir.Coord("or", (ent(id="Q1"), ent(id="Q2"))),))
     sparql = cnl.compile("What has <P1> <Q3> and is equal to (<Q1> or <Q2>)?", notation="id")
     assert "FILTER(?x = wd:Q1 || ?x = wd:Q2)" in sparql
+
+
+def test_a_variable_glued_to_the_question_mark_is_not_a_variable():
+    from cnl.parser.squall import parse_squall
+
+    # A model ran on after the end: "[Maryland]?LEGATO..." once read as a variable ?LEGATO
+    with pytest.raises(CNLSyntaxError) as info:
+        parse_squall("Which [human] has <place of birth> [Maryland]?LEGATO", notation="label")
+    assert info.value.column == 47 and "LEGATO" in str(info.value)
+    q = parse_squall("Which [human] ?x has <spouse> ?x?", notation="label")
+    assert q.subject.var == "x"
+    from cnl.model.constrained import SquallPrefixChecker
+
+    checker = SquallPrefixChecker()
+    assert not checker.is_viable("Which [human] has <place of birth> [Maryland]?L")
+    assert checker.is_viable("Which [human] ?x has <spouse> ?x")

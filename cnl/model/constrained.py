@@ -89,9 +89,46 @@ def _join(base: str, added: tuple) -> str:
     return text
 
 
+class KnownLabels:
+    """A set of labels, normalized, that also answers "is this the start of one of them?"
+    (a sorted list and bisection: a trie's answers at a fraction of its memory)."""
+
+    def __init__(self, labels):
+        from cnl.linking.lexicon import normalize_label
+
+        self._norm = normalize_label
+        self._sorted = sorted({normalize_label(label) for label in labels if label and label.strip()})
+        self._set = frozenset(self._sorted)
+
+    def __len__(self) -> int:
+        return len(self._sorted)
+
+    def __contains__(self, label: str) -> bool:
+        return self._norm(label) in self._set
+
+    def has_prefix(self, partial: str) -> bool:
+        from bisect import bisect_left
+
+        key = self._norm(partial)
+        if partial[-1:].isspace():
+            key += " "  # "<place " may go on as "<place of birth>", not as "<placebo>"
+        i = bisect_left(self._sorted, key)
+        return i < len(self._sorted) and self._sorted[i].startswith(key)
+
+
+# A property term of the label notation, closed or still being written at the end of the text.
+_ANGLE_TERM = regex.compile(r"<([^<>\[\]\n]*)(>|$)")
+_ID_TERM = regex.compile(r"[PQ][0-9]*(?::.*)?")
+
+
 class SquallPrefixChecker:
-    def __init__(self, notation: str = "label", max_cache: int = 200_000):
+    def __init__(self, notation: str = "label", max_cache: int = 200_000, properties=None):
+        """``properties``: the property labels a label-notation output may write inside
+        ``<...>`` (an iterable or :class:`KnownLabels`); None allows any."""
         self.notation = notation
+        if properties is not None and not isinstance(properties, KnownLabels):
+            properties = KnownLabels(properties)
+        self.properties = properties if notation == "label" else None
         self._states: dict = {}
         self._accepts: dict = {}
         self._viable: dict = {}
@@ -109,9 +146,12 @@ class SquallPrefixChecker:
         return hit
 
     def is_complete(self, text: str) -> bool:
-        """True when ``text`` parses as a whole query."""
+        """True when ``text`` parses as a whole query (and writes only known properties)."""
         hit = self._complete.get(text)
         if hit is None:
+            if not self._properties_ok(text, partial=False):
+                self._complete[text] = False
+                return False
             try:
                 squall_parser.parse_squall(text, notation=self.notation)
                 hit = True
@@ -219,8 +259,26 @@ class SquallPrefixChecker:
             self._accepts[tokens] = hit
         return hit
 
+    def _properties_ok(self, text: str, partial: bool = True) -> bool:
+        """Every ``<...>`` term is a known property label (or an ID); with ``partial`` the last
+        one may still be the start of one."""
+        if self.properties is None:
+            return True
+        for m in _ANGLE_TERM.finditer(text):
+            inner, closed = m.group(1), m.group(2) == ">"
+            if _ID_TERM.fullmatch(inner.strip()) or not inner.strip():
+                continue
+            if closed:
+                if inner not in self.properties:
+                    return False
+            elif not (partial and self.properties.has_prefix(inner)):
+                return False
+        return True
+
     def _check(self, text: str) -> bool:
         if "\n" in text:
+            return False
+        if not self._properties_ok(text):
             return False
         lexed, _stop, _ok = self._lex(text)
         certain = lexed[:-_UNCERTAIN_TOKENS] if len(lexed) > _UNCERTAIN_TOKENS else []
@@ -231,11 +289,14 @@ class SquallPrefixChecker:
         if state is None:
             return False
         start = certain[-1].end_pos if certain else 0
-        return self._viable_rest(key, state, text[start:], depth=0)
+        return self._viable_rest(key, state, text, start, depth=0)
 
-    def _viable_rest(self, key: tuple, state, rest: str, depth: int) -> bool:
-        rest = rest.lstrip(" \t")
-        if not rest:
+    def _viable_rest(self, key: tuple, state, text: str, pos: int, depth: int) -> bool:
+        """Can ``text[pos:]`` go on from parser ``state``? Patterns match inside the whole
+        text, so a look-behind (a "?x" variable needs a space before it) sees its context."""
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        if pos == len(text):
             return True
         if depth > 6:
             return True  # deep enough: let the full parse at the end decide
@@ -246,22 +307,22 @@ class SquallPrefixChecker:
             pattern = patterns.get(name)
             if pattern is None:
                 continue
-            m = pattern.match(rest, partial=True)
+            m = pattern.match(text, pos, partial=True)
             if m is None:
                 continue
             if m.partial:
-                if m.end() == len(rest):
+                if m.end() == len(text):
                     return True
                 continue
             value = m.group()
             if not value:
                 continue
-            if m.end() == len(rest):
+            if m.end() == len(text):
                 return True  # a whole token, which may yet grow or be followed by more
             kind = self._retype(name, value)
             new_key = key + ((kind, value),)
             new_state = self._state(new_key)
-            if new_state is not None and self._viable_rest(new_key, new_state, rest[m.end():], depth + 1):
+            if new_state is not None and self._viable_rest(new_key, new_state, text, m.end(), depth + 1):
                 return True
         return False
 
