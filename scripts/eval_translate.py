@@ -86,6 +86,8 @@ def main(argv=None) -> int:
     ap.add_argument("--squall-from", choices=["annotation", "gold"], default=None,
                     help="the reference SQUALL of EM and of the TA-off/SQUALL column: the data's annotation, or the "
                          "SQUALL that says what the gold SPARQL says (default: what the adapter was trained on)")
+    ap.add_argument("--any-property", action="store_true",
+                    help="constrained decoding without the known-property-label constraint inside <...>")
     ap.add_argument("--dtype", choices=["float32", "bfloat16"], default=None,
                     help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
@@ -95,6 +97,7 @@ def main(argv=None) -> int:
     from cnl.model.inference import Translator
 
     translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)
+    translator.constrain_properties = not args.any_property
     kg = None
     if args.store and "nbest" in args.modes:
         from cnl.kg import open_kg

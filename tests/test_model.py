@@ -341,3 +341,20 @@ def test_dead_end_tokens_fall_back_to_the_best_viable_token_of_the_vocabulary():
     best = int(out[0].argmax())
     text = tokenizer.decode(generated + [best])
     assert best != tokenizer.eos_token_id and processor.checker.is_viable(text), text
+
+
+def test_constrained_decoding_writes_only_known_property_labels():
+    from cnl.model.constrained import KnownLabels, SquallPrefixChecker
+
+    labels = KnownLabels(["director", "part of the series", "place of birth", "votes received"])
+    assert "Director" in labels and labels.has_prefix("place ") and not labels.has_prefix("placebo")
+    checker = SquallPrefixChecker(properties=labels)
+    assert checker.is_viable("Which [film] has <direc")
+    assert checker.is_viable("Which [film] has <votes ")
+    assert not checker.is_viable("Which [film] has <votes cast")
+    assert checker.is_complete("Which [film] has <director> [X]?")
+    assert not checker.is_complete("Which [film] has <directorz> [X]?")
+    assert not checker.is_viable("Which [film] is-<part of the seriez")
+    assert checker.is_complete("Which [film] has <P57> [X]?")  # IDs stay allowed
+    # without a list any label goes, as before
+    assert SquallPrefixChecker().is_complete("Which [film] has <directorz> [X]?")

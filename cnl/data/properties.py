@@ -30,3 +30,14 @@ def data_property_labels() -> dict[str, str]:
     """PID -> label as the ECAI data writes it (``P57`` -> ``director``)."""
     return {pid: label.replace("_", " ")
             for pid, label in json.loads(data_file("cnl_kgqa", "id_to_prop.json").read_text("utf-8")).items()}
+
+
+@lru_cache(maxsize=1)
+def known_property_labels() -> tuple[str, ...]:
+    """Every label a property may be written with: Wikidata's labels and aliases, the ECAI
+    data's labels, and the forms without a leading "has " (what constrained decoding lets a
+    model write inside ``<...>``)."""
+    labels = set(property_labels())
+    for prop in json.loads(data_file("wikidata", "properties.json").read_text("utf-8")):
+        labels.update(alias.lower() for alias in prop.get("aliases", ()) if alias)
+    return tuple(sorted(labels))

@@ -53,6 +53,8 @@ class Translator:
         self.adapter_dir = adapter_dir
         self._checker = None
         self._entity_map = None
+        # constrained decoding writes only known property labels inside <...> (label notation)
+        self.constrain_properties = True
 
     # -- loading ---------------------------------------------------------------------------
     @classmethod
@@ -163,7 +165,16 @@ class Translator:
         if self._checker is None:
             from cnl.model.constrained import SquallPrefixChecker
 
-            self._checker = SquallPrefixChecker(notation=self.notation)
+            properties = None
+            if self.constrain_properties and self.notation == "label":
+                from cnl.data.properties import known_property_labels
+                from cnl.errors import DataError
+
+                try:
+                    properties = known_property_labels()
+                except (OSError, DataError):
+                    properties = None  # no property list at hand: any label may be written
+            self._checker = SquallPrefixChecker(notation=self.notation, properties=properties)
         return self._checker
 
     # -- entity linking ----------------------------------------------------------------------
