@@ -352,6 +352,8 @@ def test_constrained_decoding_writes_only_known_property_labels():
     assert checker.is_viable("Which [film] has <direc")
     assert checker.is_viable("Which [film] has <votes ")
     assert not checker.is_viable("Which [film] has <votes cast")
+    assert not checker.is_viable("Which [film] has <votes__")  # no endless run of separators
+    assert checker.is_viable("Which [film] has <votes_")
     assert checker.is_complete("Which [film] has <director> [X]?")
     assert not checker.is_complete("Which [film] has <directorz> [X]?")
     assert not checker.is_viable("Which [film] is-<part of the seriez")

@@ -104,18 +104,21 @@ class KnownLabels:
         return len(self._sorted)
 
     def __contains__(self, label: str) -> bool:
-        return self._norm(label) in self._set
+        return not _RUN_OF_SEPARATORS.search(label) and self._norm(label) in self._set
 
     def has_prefix(self, partial: str) -> bool:
         from bisect import bisect_left
 
+        if _RUN_OF_SEPARATORS.search(partial):
+            return False  # normalizing would make "tax____" a prefix forever: a model loops on it
         key = self._norm(partial)
-        if partial[-1:].isspace():
+        if partial[-1:].isspace() or partial.endswith("_"):
             key += " "  # "<place " may go on as "<place of birth>", not as "<placebo>"
         i = bisect_left(self._sorted, key)
         return i < len(self._sorted) and self._sorted[i].startswith(key)
 
 
+_RUN_OF_SEPARATORS = regex.compile(r"[\s_]{2,}")
 # A property term of the label notation, closed or still being written at the end of the text.
 _ANGLE_TERM = regex.compile(r"<([^<>\[\]\n]*)(>|$)")
 _ID_TERM = regex.compile(r"[PQ][0-9]*(?::.*)?")
