@@ -21,6 +21,7 @@ def main(argv=None) -> int:
     ap.add_argument("--adapter", default=None)
     ap.add_argument("--questions", type=int, default=8)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--any-property", action="store_true", help="constrained decoding without the known-property constraint")
     ap.add_argument("--skip-beams", action="store_true", help="leave out the 4-beam validated pipeline")
     ap.add_argument("--dtype", choices=["float32", "bfloat16"], default=None,
                     help="model weights (default: bfloat16 on a CPU)")
@@ -31,6 +32,7 @@ def main(argv=None) -> int:
 
     start = time.perf_counter()
     translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)
+    translator.constrain_properties = not args.any_property
     print(f"model + adapter loaded in {time.perf_counter() - start:.1f} s")
     records = load_ecai("test")[: args.questions]
     modes = [("greedy, unconstrained", dict(constrained=False, validate=False)),
