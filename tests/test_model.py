@@ -360,3 +360,47 @@ def test_constrained_decoding_writes_only_known_property_labels():
     assert checker.is_complete("Which [film] has <P57> [X]?")  # IDs stay allowed
     # without a list any label goes, as before
     assert SquallPrefixChecker().is_complete("Which [film] has <directorz> [X]?")
+
+
+QALD_TTL = """\
+@prefix wd: <http://www.wikidata.org/entity/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix schema: <http://schema.org/> .
+wd:Q11424 rdfs:label "film"@en .
+wd:Q35332 rdfs:label "Brad Pitt"@en ; schema:description "American actor"@en .
+wd:Q192990 rdfs:label "Guy Ritchie"@en ; schema:description "English film director"@en .
+"""
+
+
+def test_qald_questions_become_labelled_squall_examples(shared_data, tmp_path):
+    from cnl.data.qald import qald_examples
+    from cnl.kg.embedded import EmbeddedKG
+
+    (tmp_path / "g.ttl").write_text(QALD_TTL)
+    with EmbeddedKG(tmp_path / "store") as kg:
+        kg.load(tmp_path / "g.ttl", progress=False)
+    rows = [
+        {"id": "1", "question": "Which movies starring Brad Pitt were directed by Guy Ritchie?",
+         "sparql": "PREFIX wdt: <http://www.wikidata.org/prop/direct/> PREFIX wd: <http://www.wikidata.org/entity/> "
+                   "SELECT ?uri WHERE { ?uri wdt:P31 wd:Q11424 . ?uri wdt:P161 wd:Q35332 . ?uri wdt:P57 wd:Q192990 }"},
+        {"id": "2", "question": "Who is the mayor of Nowhere?",  # no label for Q999999: left out
+         "sparql": "PREFIX wdt: <http://www.wikidata.org/prop/direct/> PREFIX wd: <http://www.wikidata.org/entity/> "
+                   "SELECT ?uri WHERE { wd:Q999999 wdt:P6 ?uri }"},
+        {"id": "3", "question": "Describe Brad Pitt.",  # no CNL form: left out
+         "sparql": "DESCRIBE <http://www.wikidata.org/entity/Q35332>"},
+    ]
+    (tmp_path / "qald.json").write_text(json.dumps(rows))
+    (example,) = qald_examples(tmp_path / "store", path=tmp_path / "qald.json")
+    assert example.completion == "Which [film] has <cast member> [Brad Pitt] and has <director> [Guy Ritchie]?"
+    assert "[Brad Pitt] American actor" in example.prompt and example.prompt.endswith("SQUALL (label): ")
+    assert example.mapping[("entity", "Guy Ritchie")] == "Q192990"
+
+
+def test_extra_training_data_needs_a_store(shared_data):
+    from cnl.errors import TrainingError
+    from cnl.model.train import TrainConfig, _examples_for
+
+    with pytest.raises(TrainingError, match="needs --store"):
+        _examples_for(TrainConfig(extra_data=["qald"]))
+    with pytest.raises(TrainingError, match="unknown extra data"):
+        _examples_for(TrainConfig(extra_data=["mintaka"]))

@@ -43,6 +43,10 @@ class TrainConfig:
     max_steps: int | None = None
     prompt_style: str = "compact"
     squall_from: str = "annotation"  # SQUALL targets from the annotation or the gold SPARQL
+    # more SQUALL examples beside the ECAI ones: "qald" (QALD-9-plus, labelled and linked
+    # over ``store``, an embedded store of the Wikidata slice)
+    extra_data: list = field(default_factory=list)
+    store: str | None = None
     split: str = "train"
     warmup_ratio: float = 0.06
     checkpoint_every: int = 25
@@ -138,9 +142,21 @@ def _examples_for(config: TrainConfig, examples=None):
         return list(examples)
     from cnl.data.training import build_examples
 
-    return build_examples(config.split, config.target, config.notation, config.el,
-                          train_size=config.train_size, seed=config.seed, prompt_style=config.prompt_style,
-                          keep_invalid=False, squall_from=config.squall_from)
+    examples = build_examples(config.split, config.target, config.notation, config.el,
+                              train_size=config.train_size, seed=config.seed, prompt_style=config.prompt_style,
+                              keep_invalid=False, squall_from=config.squall_from)
+    for name in config.extra_data:
+        if name != "qald":
+            raise TrainingError(f"unknown extra data {name!r}: use qald")
+        if config.target != "squall" or config.prompt_style != "compact":
+            raise TrainingError("extra data 'qald' gives SQUALL targets with compact prompts only")
+        if not config.store:
+            raise TrainingError("extra data 'qald' needs --store (an embedded store of the Wikidata slice) "
+                                "for its labels and entity candidates")
+        from cnl.data.qald import qald_examples
+
+        examples += qald_examples(config.store, notation=config.notation, el=config.el)
+    return examples
 
 
 def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
