@@ -57,6 +57,8 @@ def main(argv=None) -> int:
           f"= {(equivalent + convention) / agreeing:.1%}  (strict: {equivalent / agreeing:.1%})")
     verdicts = other_annotation_verdicts(results, check_all_sparklis())
     print(f"  the data's ceiling (every compiler gap closed):  {agreeing}/{total} = {agreeing / total:.1%}")
+    print(f"  even if every parsed string with a usable gold matched: {with_gold}/{total} = {with_gold / total:.1%} "
+          f"({by_status['rejected']} malformed strings, {by_status['no-gold']} unusable golds)")
     print(f"  of the {by_kind['gold error']} gold errors, the same question's Sparklis annotation compiles to the gold "
           f"for {verdicts['equivalent']} (+{verdicts['gold convention']} up to LIMIT 1/answer columns): "
           f"those golds were written for the Sparklis, not for the SQUALL")

@@ -162,6 +162,21 @@ def test_and_of_coordinates_inverse_statements():
     assert cnl.compile(squall, lexicon=lexicon) == cnl.compile(q, lexicon=lexicon)
 
 
+def test_a_bare_noun_of_an_of_property_reads_it_backwards():
+    # ECAI train#130: "Exo has a member that ..." is "?m member of Exo" (P463); without the
+    # lexicon "member" stays a bare property label, resolved like any other
+    lexicon = {"member of": "P463", "place of birth": "P19"}
+    q = parse_sparklis("Exo has a member that has a <P19:place_of_birth>", properties=lexicon)
+    assert q.vp.prop == ir.Property("P463", "member of") and q.vp.inverse
+    assert parse_sparklis(print_sparklis(q), properties=lexicon) == q
+    q = parse_sparklis("give me every human that is the member of Exo", properties=lexicon)
+    (stmt,) = q.subject.rels
+    assert stmt.prop.id == "P463" and not stmt.inverse and stmt.obj == ir.Ref(ir.Entity(label="Exo"))
+    counted = parse_sparklis("Exo has a member and give me the number of member", properties=lexicon)
+    assert counted.vp.obj.det == "how_many"
+    assert parse_sparklis("Exo has a member").vp.prop == ir.Property(label="member")
+
+
 def test_cli_compiles_sparklis(capsys):
     from cnl.cli import main
 

@@ -294,6 +294,19 @@ def _prop(token: Token) -> ir.Property:
     return ir.Property(id=ident, label=label, span=_span(token))
 
 
+def _bare_property(token: Token) -> tuple[ir.Property, bool]:
+    """A property shown by its bare label, and whether it is read backwards. Sparklis shows a
+    property "L of" the other way round by its noun: "Exo has a member" is "?m member of Exo"
+    (ECAI train#130), "X is the member of Y" is "X member of Y". With a property lexicon that
+    knows "L of" but not "L", the label is that property, flipped."""
+    label = _label(token)
+    lexicon = _properties.get()
+    key = label.lower()
+    if lexicon and key not in lexicon and f"{key} of" in lexicon:
+        return ir.Property(id=lexicon[f"{key} of"], label=f"{label} of", span=_span(token)), True
+    return ir.Property(label=label, span=_span(token)), False
+
+
 def _entity(token: Token):
     if token.type == "QID":
         ident, label, _ = _angle(token)
@@ -450,13 +463,13 @@ class _ToIR(Transformer):
     # they become properties without ID, resolved like any label (lexicon or alignment).
     def has_a_bare(self, items):
         label = _toks(items, "LABEL")[0]
-        prop = ir.Property(label=_label(label), span=_span(label))
-        return ir.Stmt(prop, ir.Quant("a", None, tuple(_nodes(items, _VP_TYPES))))
+        prop, flipped = _bare_property(label)
+        return ir.Stmt(prop, ir.Quant("a", None, tuple(_nodes(items, _VP_TYPES))), inverse=flipped)
 
     def is_the_of_bare(self, items):
         label = _toks(items, "LABEL")[0]
-        prop = ir.Property(label=_label(label), span=_span(label))
-        return self._stmt(items, inverse=True, prop=prop)
+        prop, flipped = _bare_property(label)
+        return self._stmt(items, inverse=not flipped, prop=prop)
 
     def has_order(self, items):
         prop = _prop(_toks(items, "PROP")[0])
@@ -640,7 +653,7 @@ def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
         target = _find(query, lambda n: isinstance(n, ir.Quant) and isinstance(n.noun, ir.ClassNoun)
                        and bool(names & {x.lower() for x in (n.noun.cls.label, n.noun.cls.id) if x}))
         if target is None:
-            prop = _prop(token) if token.type == "PROP" else ir.Property(label=_label(token))
+            prop = _prop(token) if token.type == "PROP" else _bare_property(token)[0]
             target = value_of(query, prop)
         if target is None:
             raise _Refused(f"'the number of {token}' refers to nothing mentioned before", token)

@@ -204,6 +204,14 @@ class SparklisPrinter:
         obj = st.obj
         if st.prop.label == "instance of" and st.prop.id in (None, "P31") and not st.inverse:
             return "is the instance of " + self.obj(obj) + self.quals(st.quals)
+        label = st.prop.label or ""
+        if (st.inverse and label.endswith(" of") and not st.quals and self._value_quant(obj)
+                and obj.det == "how_many"):
+            # "X has a member and give me the number of member" (read back through a property
+            # lexicon as "member of", backwards): Sparklis' own words for counting it
+            noun = self.bare(label[: -len(" of")])
+            rest = self._defer(noun, obj)
+            return f"has {self._a(noun)} {noun}{self.rel(tuple(rest))}"
         if st.inverse:
             quals = self.quals(st.quals)
             if bare and quals:
