@@ -203,7 +203,7 @@ def test_ecai_sparklis_parse_rate_and_identity(shared_data):
         except CNLSyntaxError:
             malformed += malformed_reason(record.sparklis) is not None
     assert len(parsed) / (len(records) - malformed) >= 0.95
-    assert len(parsed) >= 456  # measured: 456/550 with the data's property lexicon
+    assert len(parsed) >= 459  # measured: 459/550 with the data's property lexicon
     for q in parsed:
         for notation in ("ecai", "id", "label"):
             again = parse_sparklis(print_sparklis(q, notation), notation=notation, properties=property_labels())
@@ -263,3 +263,18 @@ def test_bare_label_properties_through_the_public_api_and_cli(shared_data, capsy
     assert "wd:Q1054574" in sparql and "P136" in sparql
     assert cli_main(["compile", "--dialect", "sparklis", "--format", "cnl", "--to-dialect", "squall", text]) == 0
     assert "<genre> [romance film]" in capsys.readouterr().out
+
+
+def test_labels_opening_with_a_number_and_qualifier_values_before_of():
+    # ECAI test#6 and train#341
+    q = parse_sparklis("give me every film that has as a <P161:cast_member> 50 Cent")
+    assert q.subject.rels[0].obj == ir.Ref(ir.Entity(label="50 Cent"))
+    q = parse_sparklis("give me every literary work that has as a <P179:part_of_the_series> with "
+                       "<P1545:series_ordinal> 3 The Wheel of Time")
+    (stmt,) = q.subject.rels
+    assert stmt.obj == ir.Ref(ir.Entity(label="The Wheel of Time")) and stmt.quals[0].value.term.value == "3"
+    q = parse_sparklis("give me every human that is the <P161:cast_member> with <P453:character_role> Aquaman of Aquaman")
+    (stmt,) = q.subject.rels
+    assert stmt.inverse and stmt.obj == ir.Ref(ir.Entity(label="Aquaman"))
+    assert stmt.quals[0].value == ir.Ref(ir.Entity(label="Aquaman"))
+    assert parse_sparklis(print_sparklis(q)) == q

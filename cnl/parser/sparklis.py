@@ -148,7 +148,11 @@ def tokenize(text: str) -> list[Token]:
     i = 0
     while i < len(typed):
         kind, value, start = typed[i]
-        if kind != "WORD":
+        # "has as a <P161> 50 Cent": a number opening a label; not a qualifier's value ("with
+        # <P1545> 3 The Wheel of Time") or a comparison's
+        number_label = (kind == "NUMBER" and i + 1 < len(typed) and typed[i + 1][0] == "WORD"
+                        and [t[0] for t in typed[max(0, i - 4):i]] == ["HAS", "AS", "A", "PROP"])
+        if kind != "WORD" and not number_label:
             if kind.startswith("OP"):
                 out.append(Token("OP", {"OP>=": ">=", "OP<=": "<=", "OP>": ">", "OP<": "<"}.get(kind, value),
                                  start_pos=start))
@@ -164,6 +168,8 @@ def tokenize(text: str) -> list[Token]:
                 continue
             if typed[j][0] == "OF" and i >= 2 and typed[i - 1][0] == "THE" and typed[i - 2][0] == "IS":
                 break  # "is the part(s) of X": a property shown by its label
+            if typed[j][0] == "OF" and [t[0] for t in typed[max(0, i - 5):i]] == ["IS", "THE", "PROP", "WITH", "PROP"]:
+                break  # "is the <P161> with <P453> Aquaman of Aquaman": the qualifier's value ends at "of"
             k = j
             while k < len(typed) and typed[k][0] in ("OF", "THE", "AND", "WITH") and typed[k][1] in _JOINERS:
                 k += 1
