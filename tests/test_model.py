@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 
@@ -213,7 +212,6 @@ def test_training_smoke_is_reproducible(tiny_base, tmp_path):
 def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
     import torch
 
-    from cnl.model import train as train_module
     from cnl.model.train import TrainConfig, train
 
     config = TrainConfig(base_model=str(tiny_base), out=tmp_path / "run", max_steps=4, batch_size=2,

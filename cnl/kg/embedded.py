@@ -5,7 +5,7 @@ import gzip
 import os
 from pathlib import Path
 
-from cnl.errors import QueryTimeout, SPARQLSyntaxError, StoreError
+from cnl.errors import SPARQLSyntaxError, StoreError
 from cnl.kg.base import KnowledgeGraph
 from cnl.kg.results import BNODE, IRI, LITERAL, ResultTable, Term
 from cnl.kg.sparql import WIKIDATA_PREFIXES, ParsedSPARQL

@@ -101,7 +101,6 @@ def _collate(batch, pad_id: int):
 
 
 def completion_loss(model, input_ids, labels, mask, keep):
-    import torch
     import torch.nn.functional as F
 
     positions = (mask.cumsum(-1) - 1).clamp(min=0)
@@ -163,7 +162,7 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     """Fine-tune a LoRA adapter; returns ``config.out`` holding the adapter (peft format),
     ``train_config.json`` and ``metrics.json``. ``examples`` overrides the ECAI data (tests)."""
     import torch
-    from peft import LoraConfig, PeftModel, get_peft_model, set_peft_model_state_dict
+    from peft import LoraConfig, get_peft_model, set_peft_model_state_dict
     from tqdm import tqdm
 
     from cnl.model.base import load_base_model
