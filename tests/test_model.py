@@ -394,11 +394,15 @@ def test_qald_questions_become_labelled_squall_examples(shared_data, tmp_path):
     assert example.mapping[("entity", "Guy Ritchie")] == "Q192990"
 
 
-def test_extra_training_data_needs_a_store(shared_data):
+def test_extra_training_data_needs_a_store(shared_data, tmp_path):
     from cnl.errors import TrainingError
-    from cnl.model.train import TrainConfig, _examples_for
+    from cnl.model.train import TrainConfig, _examples_for, train
 
     with pytest.raises(TrainingError, match="needs --store"):
         _examples_for(TrainConfig(extra_data=["qald"]))
+    _model_stack_or_skip()
+    with pytest.raises(TrainingError, match="needs --store"):
+        train(TrainConfig(extra_data=["qald"], out=tmp_path / "run"), progress=False)
+    assert not (tmp_path / "run").exists()  # a bad configuration writes nothing
     with pytest.raises(TrainingError, match="unknown extra data"):
         _examples_for(TrainConfig(extra_data=["mintaka"]))

@@ -10,15 +10,21 @@ from cnl.data.paths import data_file
 
 
 @lru_cache(maxsize=1)
+def wikidata_properties() -> list[dict]:
+    """The rows of ``wikidata/properties.json`` (id, label, description, aliases), read once."""
+    return json.loads(data_file("wikidata", "properties.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
 def property_labels() -> dict[str, str]:
     """Lower-case property label -> PID. The data's own labels win over Wikidata's; Sparklis
     drops a leading "has " ("has part(s)" is shown "part(s)"), so that form is listed too."""
     labels: dict[str, str] = {}
-    for prop in json.loads(data_file("wikidata", "properties.json").read_text("utf-8")):
+    for prop in wikidata_properties():
         if prop.get("label"):
             labels[prop["label"].lower()] = prop["id"]
-    for pid, label in json.loads(data_file("cnl_kgqa", "id_to_prop.json").read_text("utf-8")).items():
-        labels[label.replace("_", " ").lower()] = pid
+    for pid, label in data_property_labels().items():
+        labels[label.lower()] = pid
     for label, pid in list(labels.items()):
         if label.startswith("has "):
             labels.setdefault(label[len("has "):], pid)
@@ -38,6 +44,6 @@ def known_property_labels() -> tuple[str, ...]:
     data's labels, and the forms without a leading "has " (what constrained decoding lets a
     model write inside ``<...>``)."""
     labels = set(property_labels())
-    for prop in json.loads(data_file("wikidata", "properties.json").read_text("utf-8")):
+    for prop in wikidata_properties():
         labels.update(alias.lower() for alias in prop.get("aliases", ()) if alias)
     return tuple(sorted(labels))

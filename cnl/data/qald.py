@@ -26,7 +26,7 @@ def qald_examples(store, *, notation: str = "label", el: str = "hybrid", path=No
     from cnl.compiler.decompile import decompile_to_ir, with_labels
     from cnl.data.paths import data_file
     from cnl.data.properties import data_property_labels
-    from cnl.data.training import Example, _has_unlabelled_term, _property_labels, _term_labels, build_prompt
+    from cnl.data.training import Example, _has_unlabelled_term, _property_labels, _term_ids, build_prompt
     from cnl.kg import open_kg
     from cnl.linking.indices import indices_for_store
     from cnl.linking.linker import BuiltinLinker
@@ -64,7 +64,7 @@ def qald_examples(store, *, notation: str = "label", el: str = "hybrid", path=No
             question=row["question"],
             prompt=build_prompt(row["question"], candidates, el=el, target="squall", notation=notation),
             completion=" ".join(text.split()), record=None, gold_sparql=row["sparql"],
-            mapping=_term_labels(labelled), target="squall", notation=notation, el=el))
+            mapping=_term_ids(labelled), target="squall", notation=notation, el=el))
     log.info("QALD-9-plus: %d of %d queries as SQUALL targets", len(examples), len(rows))
     return examples
 

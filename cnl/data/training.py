@@ -18,7 +18,6 @@ the SQUALL targets (logged); test records are all kept, so an evaluation covers 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import random
 import re
@@ -145,10 +144,10 @@ def add_prefixes(sparql: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _property_labels() -> dict:
     """PID -> label, and normalized label/alias -> PID, from wikidata/properties.json."""
-    from cnl.data.paths import data_file
+    from cnl.data.properties import wikidata_properties
 
     try:
-        rows = json.loads(data_file("wikidata/properties.json").read_text())
+        rows = wikidata_properties()
     except (OSError, ValueError, CNLError):
         return {"labels": {}, "ids": {}}
     labels, ids = {}, {}
@@ -187,7 +186,8 @@ class _Prepared:
 
 
 def _term_ids(query) -> dict:
-    """(kind, label) -> ID of the terms the ECAI SQUALL already writes with an ID (properties)."""
+    """(kind, label) -> ID of the terms of an IR query that carry both (in the ECAI SQUALL: the
+    properties, written <P57:director>)."""
     from cnl.parser import ir
 
     kinds = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}
@@ -284,15 +284,6 @@ def _id_labels_for(prep: _Prepared) -> dict:
     return labels
 
 
-def _term_labels(query) -> dict:
-    """(kind, label) -> ID of every labelled term of an IR query."""
-    from cnl.parser import ir
-
-    kinds = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}
-    return {(kinds[type(node)], node.label): node.id for node in ir.walk(query)
-            if type(node) in kinds and node.id and node.label}
-
-
 def _has_unlabelled_term(query) -> bool:
     from cnl.parser import ir
 
@@ -320,13 +311,13 @@ def _gold_squall_cached(split: str, index: int, notation: str):
         labelled = with_labels(query, _id_labels_for(prep))
         if notation == "label" and _has_unlabelled_term(labelled):
             return None  # a model cannot learn to write <Q56244641>
-        mapping = _term_labels(labelled)
+        mapping = _term_ids(labelled)
         if notation == "label":
             text = print_squall(labelled, "label", id_labels=True)
         else:
             text = print_squall(query, "id", id_labels=False)
         # Keep it only if it says what the gold says under the profile predictions are scored with.
-        resolver = ChainResolver({(kind, _norm(label)): ident for (kind, label), ident in mapping.items()})
+        resolver = ChainResolver({ChainResolver.key(kind, label): ident for (kind, label), ident in mapping.items()})
         back = parse_squall(text, notation=notation)
         if not equivalent(compile_query(back, ALIGNMENT_PROFILE, resolver), prep.gold):
             return None

@@ -110,10 +110,10 @@ def load_config(path: str | Path) -> EvalConfig:
 
 def _property_table() -> dict:
     """(property, label) -> PID from the data's property list (id_to_prop.json)."""
-    from cnl.data.paths import data_file
+    from cnl.data.properties import data_property_labels
 
     table = {}
-    for pid, label in json.loads(data_file("cnl_kgqa", "id_to_prop.json").read_text()).items():
+    for pid, label in data_property_labels().items():
         table.setdefault(ChainResolver.key("property", label), pid)
     return table
 

@@ -167,15 +167,15 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
 
     from cnl.model.base import load_base_model
 
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    ckpt = out / "checkpoint"
     if config.threads:
         torch.set_num_threads(config.threads)
     _seed_all(config.seed)
     examples = _examples_for(config, examples)
     if not examples:
         raise TrainingError(f"no training examples for target={config.target} notation={config.notation}")
+    out = Path(config.out)  # made only once the examples are there: a bad configuration writes nothing
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / "checkpoint"
 
     model, tokenizer = load_base_model(config.base_model, config.device)
     device = model.device
