@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cnl.data.ecai_check import check_all as check_all_squall, other_annotation_verdicts  # noqa: E402
-from cnl.data.sparklis_check import check_all  # noqa: E402
+from cnl.data.sparklis_check import check_all, gold_usable  # noqa: E402
 
 
 def main() -> int:
@@ -44,6 +44,14 @@ def main() -> int:
     print(f"where the gold says what the Sparklis says (no gold error): strict {equivalent}/{agreeing} = "
           f"{equivalent / agreeing:.1%}; counting gold conventions (LIMIT 1 on an ordering, answer columns) "
           f"as equal: {equivalent + convention}/{agreeing} = {(equivalent + convention) / agreeing:.1%}")
+    comparable = usable + sum(r.status == "rejected" and r.kind == "parser gap" and gold_usable(r.record)
+                              for r in results)
+    errors = kinds["gold error"]
+    print(f"of the {comparable} well-formed strings with a usable gold: strict {equivalent}/{comparable} = "
+          f"{equivalent / comparable:.1%}; counting gold conventions {equivalent + convention}/{comparable} = "
+          f"{(equivalent + convention) / comparable:.1%}; with this gold no compiler can be strictly equivalent "
+          f"on more than {comparable - convention - errors}/{comparable} = "
+          f"{(comparable - convention - errors) / comparable:.1%} ({convention} conventions, {errors} gold errors)")
     verdicts = other_annotation_verdicts(results, check_all_squall())
     print(f"the data's ceiling (gold conventions counted, parser and compiler gaps closed): "
           f"{agreeing + len(rejected) - len(malformed)}/{well_formed} = "

@@ -250,6 +250,12 @@ class SparqlCompiler:
         )
 
     def _give_me(self, np) -> None:
+        if isinstance(np, ir.Quant) and np.det == "a" and any(
+                isinstance(n, ir.Quant) and n.det == "how_many" for n in ir.walk(np.rels)):
+            # "give me everything that is the <P179> of a literary work and give me the number
+            # of literary work": the count is the answer
+            self.np(np, lambda t: None)
+            return
         if isinstance(np, ir.Quant) and np.det in ("a", "the", "every"):
             # "give me every film that ...": list them (Sparklis' reading), not a universal.
             np = replace(np, det="which")

@@ -126,7 +126,49 @@ def _classify(record, query, sparql, gold, alignment, cause) -> tuple[str, str]:
         return "gold error", "the gold compares or orders years where the SQUALL uses the full value: " + cause
     if _flipped_comparison_matches(sparql, gold):
         return "gold error", "the gold compares the other way round (operands swapped)"
+    if _matches_without(sparql, gold, _LABEL_TRIPLE):
+        return "gold convention", "the gold adds an rdfs:label column: " + cause
+    extra_filter = _matches_without(sparql, gold, _FILTER)
+    if extra_filter:
+        return "gold error", f"the gold adds a condition the annotation does not state: {extra_filter}"
+    if _BOOLEAN_BIND.search(gold) and "BIND" not in sparql:
+        return "gold error", "the gold returns the comparison as a true/false column where the annotation filters"
+    # casefolded: the test split's gold is lower-cased
+    only_ours = sorted({v.casefold() for v in _QUOTED.findall(_strip_prefixes(sparql))}
+                       - {v.casefold() for v in _QUOTED.findall(gold)})
+    if only_ours:
+        return "gold error", f"the gold lacks the annotation's value(s) {', '.join(only_ours)}: " + cause
     return "compiler gap", cause
+
+
+_LABEL_TRIPLE = re.compile(r"\?\w+\s+rdfs:label\s+(\?\w+)\s*\.?")
+_FILTER = re.compile(r"FILTER\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", re.I)
+_BOOLEAN_BIND = re.compile(r"BIND\s*\(\s*\([^()]*(?:\([^()]*\)[^()]*)*[<>=][^()]*(?:\([^()]*\)[^()]*)*\)\s+AS", re.I)
+_QUOTED = re.compile(r'"([^"\\]*)"')
+
+
+def _strip_prefixes(sparql: str) -> str:
+    return re.sub(r"(?im)^\s*PREFIX\s+\S+\s*<[^>]*>\s*$", "", sparql)
+
+
+def _matches_without(sparql: str, gold: str, pattern: re.Pattern) -> str | None:
+    """The part of the gold (a match of ``pattern``; a variable it binds leaves the answer
+    columns too) without which the gold equals our query, answer columns and LIMIT aside."""
+    relaxed_ours = _relaxed(sparql)
+    if relaxed_ours is None:
+        return None
+    for match in pattern.finditer(gold):
+        trimmed = gold[: match.start()] + gold[match.end():]
+        if match.groups():
+            column = re.escape(match.group(1)) + r"\b"
+            trimmed = re.sub(r"(SELECT\s+(?:DISTINCT\s+)?[^{]*?)\s*" + column, r"\1", trimmed, count=1)
+        relaxed_gold = _relaxed(trimmed)
+        try:
+            if relaxed_gold and equivalent(relaxed_ours, relaxed_gold):
+                return match.group(0)
+        except CNLError:
+            continue
+    return None
 
 
 _COMPARISON = re.compile(r"FILTER\((\?\w+) (<|>|<=|>=) (\?\w+)\)")

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from cnl.compiler.equivalence import equivalent
 from cnl.data.alignment import ALIGNMENT_PROFILE
-from cnl.data.ecai import EcaiRecord, load_all
+from cnl.data.ecai import EcaiRecord, load_all, normalize_gold_sparql
 from cnl.data.ecai_check import RecordResult, _classify, compare_with_gold
 from cnl.data.properties import property_labels
 from cnl.errors import CNLError, CNLSyntaxError
@@ -40,6 +40,10 @@ _MALFORMED = [
     (re.compile(r"\bwhere (?:``|[0-9])|\bwhere the year of the <[^>]*> [0-9]|\bFilter\b|\bfilter$|\bmatches\b|"
                 r"\bgive me [0-9]|\bthe year of [0-9]|\bthe (?:1st|2nd) <|\bminimal\b|\bfor each\b"),
      "a filter or aggregate Sparklis does not verbalize this way (constant test, missing operator, 'matches', ...)"),
+    (re.compile(r"\bthe year of the <[^>]*> the year of\b"),
+     "two values side by side with no operator between them ('the year of A the year of B')"),
+    (re.compile(r"\bhas as an? <P\d+[^>]*> <P\d+|\w<P\d+:[^>]*>\w"),
+     "a property term where an entity should be, or pasted inside a word ('Massach<P366:use>tts')"),
     (re.compile(r"\bwhose\b|\bthat [A-Z][\w ]* is <|\bthere is\b|\band not\b|somethingthat|<P10:video> game|"
                 r"\bgive us\b|\bHuman Madonna\b|\bnet <|\bor Lover\b|"
                 r"<P106:occupation> film <P57"), "not a Sparklis verbalization (SQUALL words, typos, merged words)"),
@@ -68,7 +72,7 @@ def check_record(record: EcaiRecord) -> RecordResult:
 
 def _classify_sparklis(record, query, sparql, gold, alignment, cause):
     if _limit_only(sparql, gold):
-        return "gold convention", ("gold adds LIMIT 1 to a Sparklis ordering (highest-to-lowest "
+        return "gold convention", ("the gold adds a LIMIT to a Sparklis ordering (highest-to-lowest "
                                    "keeps every answer)")
     return _classify(record, query, sparql, gold, alignment, cause)
 
@@ -88,6 +92,17 @@ def _limit_only(sparql: str, gold: str) -> bool:
         return equivalent(sparql, stripped)
     except CNLError:
         return False
+
+
+def gold_usable(record: EcaiRecord) -> bool:
+    """Whether the record's gold SPARQL normalizes into a query (the comparison's denominator)."""
+    if record.sparql_raw is None:
+        return False
+    try:
+        normalize_gold_sparql(record.sparql_raw)
+    except CNLError:
+        return False
+    return True
 
 
 def check_all(records=None) -> list[RecordResult]:

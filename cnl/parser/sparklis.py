@@ -45,6 +45,7 @@ _KEYWORDS = {
     "every": "EVERY", "everything": "EVERYTHING", "the": "THE", "that": "THAT", "and": "AND", "has": "HAS", "as": "AS",
     "a": "A", "an": "A", "not": "NOT", "is": "IS", "of": "OF", "with": "WITH",
     "something": "SOMETHING", "highest-to-lowest": "ORDER", "lowest-to-highest": "ORDER",
+    "between": "BETWEEN",
 }
 # Keyword sequences merged into one token (longest first).
 _PHRASES = [
@@ -62,6 +63,7 @@ _PHRASES = [
     (("and", "that"), "AND_THAT"),
     (("and", "where"), "AND_WHERE"),
     (("and", "of"), "AND_OF"),       # "is the <P> of X and of Y": never inside a label
+    (("or", "of"), "OR_OF"),         # "is the <P> of X or of Y"
 ]
 # Function words that belong to a label when they sit between two of its words.
 _JOINERS = frozenset({"of", "the", "and", "with"})
@@ -182,6 +184,7 @@ def tokenize(text: str) -> list[Token]:
         i = j
     out = _split_bare_properties(out, _properties.get())
     out = _split_coordinated_labels(out, _entities.get())
+    out = _split_qualifier_value(out, _entities.get())
     for token in out:
         line, column = _position(text, token.start_pos)
         token.line, token.column = line, column
@@ -220,6 +223,30 @@ def _split_coordinated_labels(tokens: list[Token], entities: frozenset) -> list[
     return out
 
 
+def _split_qualifier_value(tokens: list[Token], entities: frozenset) -> list[Token]:
+    """"has as a <P161> with <P453> Morpheus Laurence Fishburne": a qualifier shown before the
+    value, both bare labels, run together. With a lexicon of entity labels, a LABEL there that
+    is not a known label but is two known labels in a row becomes those two."""
+    if not entities:
+        return tokens
+    out: list[Token] = []
+    for i, tok in enumerate(tokens):
+        before = [t.type for t in tokens[max(0, i - 6):i]]
+        text = str(tok)
+        if (tok.type != "LABEL" or text.startswith("[") or text.lower() in entities
+                or before != ["HAS", "AS", "A", "PROP", "WITH", "PROP"]):
+            out.append(tok)
+            continue
+        cuts = [m.start() for m in re.finditer(r" (?=\S)", text)]
+        split = next((c for c in cuts if text[:c].lower() in entities and text[c + 1:].lower() in entities), None)
+        if split is None:
+            out.append(tok)
+            continue
+        out.append(Token("LABEL", text[:split], start_pos=tok.start_pos))
+        out.append(Token("LABEL", text[split + 1:], start_pos=tok.start_pos + split + 1))
+    return out
+
+
 def _split_bare_properties(tokens: list[Token], properties: dict) -> list[Token]:
     """Sparklis sometimes shows a property by its bare label: "has as a genre romance film",
     "with valid in place worldwide". The label words then run into the value's, so one LABEL
@@ -242,6 +269,19 @@ def _split_bare_properties(tokens: list[Token], properties: dict) -> list[Token]
             ends = _VALUE_STARTS
         elif after[-2:] in (["HAS", "A"], ["IS", "THE"], ["THE", "ORDER"]):
             ends = None                       # the whole label only: "has a part(s) with ..."
+        elif after[-1:] == ["IS"] and _entities.get() and str(tok).lower() not in _entities.get():
+            # "that is named after Percy Jackson": a property label and a known entity label
+            words = list(re.finditer(r"\S+", str(tok)))
+            cut = next((k for k in range(len(words) - 1, 0, -1)
+                        if str(tok)[: words[k - 1].end()].lower() in properties
+                        and str(tok)[words[k].start():].lower() in _entities.get()), None)
+            if cut is None:
+                out.append(tok)
+                continue
+            end, start = words[cut - 1].end(), words[cut].start()
+            out.append(Token("PROP", str(tok)[:end], start_pos=tok.start_pos))
+            out.append(Token("LABEL", str(tok)[start:], start_pos=tok.start_pos + start))
+            continue
         else:
             out.append(tok)
             continue
@@ -313,6 +353,19 @@ def _bare_property(token: Token) -> tuple[ir.Property, bool]:
     return ir.Property(label=label, span=_span(token)), False
 
 
+def _of_property(token: Token) -> ir.Property | None:
+    """A bare label L in "X is the L of Y" where the lexicon knows the property "L of": that
+    property, read forwards. "X is the part of Y" says "X part of Y" (P361) outright, though
+    "part" alone is also an alias of P527 ("has part(s)")."""
+    if str(token).startswith("<"):
+        return None
+    label = _label(token)
+    pid = _properties.get().get(f"{label.lower()} of", False)
+    if pid is False:
+        return None
+    return ir.Property(id=pid, label=f"{label} of", span=_span(token))
+
+
 def _entity(token: Token):
     if token.type == "QID":
         ident, label, _ = _angle(token)
@@ -348,6 +401,17 @@ def _nodes(items, cls):
     return [x for x in items if isinstance(x, cls)]
 
 
+def _rels(items):
+    """The relative clauses among ``items``: single ones and chains (tuples)."""
+    out = []
+    for x in items:
+        if isinstance(x, tuple):
+            out.extend(x)
+        elif isinstance(x, _VP_TYPES):
+            out.append(x)
+    return out
+
+
 class _Extra:
     def __init__(self, kind, target, test=None, order=None):
         self.kind, self.target, self.test, self.order = kind, target, test, order
@@ -362,13 +426,20 @@ def _flat(vp):
     return vp.items if isinstance(vp, ir.And) else (vp,)
 
 
+class _ValueOf:
+    """``the <P>`` as the other side of a comparison, until it is resolved."""
+
+    def __init__(self, token):
+        self.token = token
+
+
 class _Conj:
     def __init__(self, subject, vp):
         self.subject, self.vp = subject, vp
 
 
 _VP_TYPES = (ir.Stmt, ir.Be, ir.Compare, ir.Not, ir.And, ir.Or, ir.StrTest, ir.Exists, ir.YearIs, ir.QualifierOf)
-_NP_TYPES = (ir.Ref, ir.Quant, ir.Coord, ir.Arith)
+_NP_TYPES = (ir.Ref, ir.Quant, ir.Coord, ir.Arith, _ValueOf)
 
 
 class _ToIR(Transformer):
@@ -402,30 +473,39 @@ class _ToIR(Transformer):
         op = _toks(items, "OP")[0]
         return ir.Compare(str(op), (items[-1],))
 
+    def cmp_value_of(self, items):
+        # "where the <P577> > the <P570>": compared with the value of a property mentioned
+        # before; resolved to that value's variable once the sentence is read (_apply_extra)
+        op = _toks(items, "OP")[0]
+        return ir.Compare(str(op), (_ValueOf(_toks(items, "PROP")[0]),))
+
     # -- qualifiers
     def qual_value(self, items):
         return ir.Qual(_prop(_toks(items, "PROP")[0]), items[-1])
 
     def qual_some(self, items):
-        return ir.Qual(_prop(_toks(items, "PROP")[0]), ir.Quant("a"))
+        # "with a <P453:character_role> that is the <P463> Jedi": the clause describes the value
+        return ir.Qual(_prop(_toks(items, "PROP")[0]), ir.Quant("a", None, tuple(_rels(items))))
 
     def qual_order(self, items):
         return ir.Qual(_prop(_toks(items, "PROP")[0]), ir.Quant("the", order=_order(_toks(items, "ORDER")[0])))
 
     # -- objects
     def obj_value(self, items):
-        rels = _nodes(items, _VP_TYPES)
-        return _ValueThen(items[0], rels[0]) if rels else items[0]
+        rels = _rels(items)
+        if not rels:
+            return items[0]
+        return _ValueThen(items[0], tuple(rels))
 
     def obj_coord(self, items):
         return ir.Coord("and", tuple(_nodes(items, _NP_TYPES)))
 
     def obj_a(self, items):
         noun = _nodes(items, ir.ClassNoun)[0]
-        return ir.Quant("a", noun, tuple(_nodes(items, _VP_TYPES)))
+        return ir.Quant("a", noun, tuple(_rels(items)))
 
     def obj_something(self, items):
-        return ir.Quant("a", None, tuple(_nodes(items, _VP_TYPES)))
+        return ir.Quant("a", None, tuple(_rels(items)))
 
     # -- verb phrases
     def _stmt(self, items, inverse=False, prop=None):
@@ -434,7 +514,7 @@ class _ToIR(Transformer):
         then = _nodes(items, _ValueThen)
         if then:
             # "has as a <P> X that ...": the clause describes X
-            named = ir.Quant("the", None, (ir.Be(then[0].np), then[0].vp))
+            named = ir.Quant("the", None, (ir.Be(then[0].np),) + then[0].vp)
             return ir.Stmt(prop, named, quals, inverse=inverse)
         objs = _nodes(items, _NP_TYPES)
         # "is the <P> of X and of Y": both statements hold
@@ -456,12 +536,20 @@ class _ToIR(Transformer):
     def is_prop(self, items):
         return self._stmt(items)
 
+    def is_the_of_either(self, items):
+        stmt = self.is_the_of(items)
+        return replace(stmt, obj=replace(stmt.obj, op="or"))
+
     def is_the_of(self, items):
+        token = _toks(items, "PROP")[0]
+        forward = _of_property(token)
+        if forward is not None:
+            return self._stmt(items, prop=forward)
         return self._stmt(items, inverse=True)
 
     def has_a(self, items):
         prop = _prop(_toks(items, "PROP")[0])
-        return ir.Stmt(prop, ir.Quant("a", None, tuple(_nodes(items, _VP_TYPES))), tuple(_nodes(items, ir.Qual)))
+        return ir.Stmt(prop, ir.Quant("a", None, tuple(_rels(items))), tuple(_nodes(items, ir.Qual)))
 
     has_a_cmp = has_a
 
@@ -474,6 +562,9 @@ class _ToIR(Transformer):
 
     def is_the_of_bare(self, items):
         label = _toks(items, "LABEL")[0]
+        forward = _of_property(label)
+        if forward is not None:
+            return self._stmt(items, prop=forward)
         prop, flipped = _bare_property(label)
         return self._stmt(items, inverse=not flipped, prop=prop)
 
@@ -543,6 +634,13 @@ class _ToIR(Transformer):
     def year_test(self, items):
         return items[0]
 
+    def year_between(self, items):
+        low, high = _nodes(items, _NP_TYPES)
+        return ir.Compare("between", (low, high))
+
+    def year_not_between(self, items):
+        return ir.Not(self.year_between(items))
+
     def extra_count(self, items):
         return _Extra("count", items[-1])
 
@@ -565,7 +663,7 @@ class _ToIR(Transformer):
         query = items[0]
         for extra in items[1:]:
             query = _apply_extra(query, extra)
-        return query
+        return _resolve_value_refs(query)
 
 
 class _Refused(Exception):
@@ -581,6 +679,9 @@ def _as_questions(node):
     (outside negations) are what it asks for."""
     if isinstance(node, ir.Not):
         return node
+    if isinstance(node, ir.Be) and isinstance(node.np, ir.Quant) and node.np.det == "a":
+        # "a film that is a Star Trek film": a class test on the same thing, not a new column
+        return replace(node, np=replace(node.np, rels=_as_questions(node.np.rels)))
     if isinstance(node, ir.Quant) and node.det == "a":
         node = replace(node, det="which")
     if isinstance(node, tuple):
@@ -637,6 +738,30 @@ def _swap(node, target, new):
     return node
 
 
+def _demote_questions(node, keep):
+    """``node`` with every ``which`` noun phrase but ``keep`` (by identity) made existential;
+    a column asked for by "give me the year of" stays."""
+    if isinstance(node, ir.YearIs):
+        return node
+    if isinstance(node, tuple):
+        items = tuple(_demote_questions(n, keep) for n in node)
+        return items if any(a is not b for a, b in zip(items, node)) else node
+    if isinstance(node, (ir.Query, ir.Quant, ir.Stmt, ir.Qual, ir.Be, ir.Compare, ir.Not, ir.And, ir.Or,
+                         ir.Coord, ir.RelNoun, ir.YearOf, ir.QualifierOf, ir.Arith)):
+        changes = {}
+        for name in node.__dataclass_fields__:
+            if name in ("span", "dialect"):
+                continue
+            value = getattr(node, name)
+            new = _demote_questions(value, keep)
+            if new is not value:
+                changes[name] = new
+        if isinstance(node, ir.Quant) and node.det == "which" and node is not keep:
+            changes["det"] = "a"
+        return replace(node, **changes) if changes else node
+    return node
+
+
 def value_of(query, prop: ir.Property):
     """The value NP of the first statement or qualifier on ``prop`` (``has a <P>``, ``with a
     <P>`` -> its Quant)."""
@@ -651,6 +776,55 @@ def value_of(query, prop: ir.Property):
     return found.obj if isinstance(found, ir.Stmt) else found.value
 
 
+def _value_of_any(query, prop: ir.Property):
+    """The value of the first statement or qualifier on ``prop`` that is a noun phrase of its
+    own ("with <P1686:for_work> a film ... and give me the number of <P1686:for_work>")."""
+    found = _find(query, lambda n: isinstance(n, (ir.Stmt, ir.Qual)) and _same_prop(n.prop, prop)
+                  and isinstance(n.obj if isinstance(n, ir.Stmt) else n.value, ir.Quant)
+                  and (n.obj if isinstance(n, ir.Stmt) else n.value).var is None)
+    if found is None:
+        return None
+    return found.obj if isinstance(found, ir.Stmt) else found.value
+
+
+def _is_the_of(query, prop: ir.Property):
+    """The noun phrase that "is the <P> of" something: "something that is the part(s) of
+    Academy Awards and give me the number of part(s)" counts those parts."""
+    return _find(query, lambda n: isinstance(n, ir.Quant) and n.var is None and any(
+        isinstance(r, ir.Stmt) and r.inverse and _same_prop(r.prop, prop) for r in n.rels))
+
+
+def _resolve_value_refs(query: ir.Query) -> ir.Query:
+    """Each comparison with "the <P>" now compares with the variable of the value of the
+    first "has a <P>" (named after the property): "... has a <P570> and has a <P577> and where
+    the <P577> > the <P570>"."""
+    while True:
+        ref = _find(query, lambda n: isinstance(n, _ValueOf))
+        if ref is None:
+            return query
+        compare = _find(query, lambda n: isinstance(n, ir.Compare) and any(a is ref for a in n.args))
+        prop = _prop(ref.token)
+        value = value_of(query, prop) or _named_value_of(query, prop)
+        if value is None:
+            raise _Refused(f"'the {ref.token}' refers to no 'has a {ref.token}' before it", ref.token)
+        name = value.var or re.sub(r"\W+", "_", (prop.label or prop.id or "value")).strip("_") or "value"
+        if value.var is None:
+            query = _swap(query, value, replace(value, var=name))
+            compare = _find(query, lambda n: isinstance(n, ir.Compare) and any(a is ref for a in n.args))
+        resolved = replace(compare, args=tuple(ir.Ref(ir.Var(name)) if a is ref else a for a in compare.args))
+        query = _swap(query, compare, resolved)
+
+
+def _named_value_of(query, prop: ir.Property):
+    """The value of a statement on ``prop`` already given a name (a second comparison with it)."""
+    found = _find(query, lambda n: isinstance(n, (ir.Stmt, ir.Qual)) and _same_prop(n.prop, prop)
+                  and isinstance(n.obj if isinstance(n, ir.Stmt) else n.value, ir.Quant)
+                  and (n.obj if isinstance(n, ir.Stmt) else n.value).var is not None)
+    if found is None:
+        return None
+    return found.obj if isinstance(found, ir.Stmt) else found.value
+
+
 def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
     token = extra.target
     if extra.kind == "count":
@@ -660,12 +834,16 @@ def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
                        and bool(names & {x.lower() for x in (n.noun.cls.label, n.noun.cls.id) if x}))
         if target is None:
             prop = _prop(token) if token.type == "PROP" else _bare_property(token)[0]
-            target = value_of(query, prop)
+            target = value_of(query, prop) or _value_of_any(query, prop) or _is_the_of(query, prop)
         if target is None:
             raise _Refused(f"'the number of {token}' refers to nothing mentioned before", token)
         if target.det not in ("a", "which", "the"):
             raise _Refused(f"cannot count {token} here", token)
-        return _swap(query, target, replace(target, det="how_many"))
+        # the count is the answer: the other nouns are no longer columns to group by (the
+        # data's gold counts alone: "Tom Cruise is the <P161> of a film that is <P1411> an
+        # Academy Awards ... and give me the number of film")
+        counted = replace(target, det="how_many")
+        return _demote_questions(_swap(query, target, counted), counted)
     prop = _prop(token)
     target = value_of(query, prop)
     if target is None:

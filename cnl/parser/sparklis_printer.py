@@ -31,6 +31,9 @@ class SparklisPrinter:
         self.notation = notation
         self.id_labels = id_labels
         self.extras: list[str] = []
+        # inside a nested clause (the grammar's vp_in): statements take qualifiers only right
+        # after their property, since a qualifier after the value belongs to the outer one
+        self.nested = False
 
     # ---------------------------------------------------------------- terms
     def _angle(self, ident, label):
@@ -94,6 +97,13 @@ class SparklisPrinter:
     # ---------------------------------------------------------------- sentences
     def query(self, query: ir.Query) -> str:
         self.extras = []
+        # values named for a comparison with them ("where the <P577> > the <P570>")
+        self.named = {}
+        for node in ir.walk(query):
+            if isinstance(node, (ir.Stmt, ir.Qual)):
+                value = node.obj if isinstance(node, ir.Stmt) else node.value
+                if isinstance(value, ir.Quant) and value.var is not None and value.noun is None:
+                    self.named.setdefault(value.var, self.prop(node.prop) if node.prop.id else self.bare(node.prop.label))
         if query.vp is None:
             text = "give me " + self.give_np(query.subject)
         else:
@@ -123,22 +133,31 @@ class SparklisPrinter:
             return " and ".join(f"{self.entity(i.term)} {self.vp(vp)}" for i in subject.items)
         if not isinstance(subject, ir.Ref):
             raise PrintError("a Sparklis sentence starts with 'give me' or a named entity")
-        return f"{self.entity(subject.term)} " + " and ".join(self.vp(item) for item in items)
+        first = self.vp(items[0], chain=True)
+        return f"{self.entity(subject.term)} " + " and ".join([first] + [self.vp(item) for item in items[1:]])
 
-    def rel_chain(self, rels) -> str:
+    def rel_chain(self, rels, nested: bool = False) -> str:
         if not rels:
             return ""
-        return " that " + " and that ".join(self.vp(r) for r in rels)
+        outer, self.nested = self.nested, nested
+        try:
+            return " that " + " and that ".join(self.vp(r) for r in rels)
+        finally:
+            self.nested = outer
 
-    def rel(self, rels) -> str:
+    def rel(self, rels, chain: bool = False) -> str:
+        """One relative clause; ``chain``: the first object of a subject sentence, which takes
+        "that ... and that ..." (the grammar's vp_chained)."""
         if not rels:
             return ""
+        if chain and len(rels) > 1:
+            return self.rel_chain(rels, nested=True)
         if len(rels) > 1:
             raise PrintError("a nested Sparklis noun takes one relative clause ('and that' belongs to the outer noun)")
-        return " that " + self.vp(rels[0])
+        return self.rel_chain(rels, nested=True)
 
     # ---------------------------------------------------------------- verb phrases
-    def vp(self, vp) -> str:
+    def vp(self, vp, chain: bool = False) -> str:
         if isinstance(vp, ir.Not):
             return "not " + self.vp(vp.vp)
         if isinstance(vp, ir.Be):
@@ -151,14 +170,14 @@ class SparklisPrinter:
                 return f"is {self._a(noun)} {noun}{self.rel(np.rels)}"
             raise PrintError("Sparklis says 'is X' or 'is a C' only")
         if isinstance(vp, ir.Stmt):
-            return self.stmt(vp)
+            return self.stmt(vp, chain)
         if isinstance(vp, ir.And):
             raise PrintError("Sparklis cannot say a conjunction here")
         raise PrintError(f"Sparklis cannot say {type(vp).__name__}")
 
     def _value_quant(self, np) -> bool:
-        return (isinstance(np, ir.Quant) and np.noun is None and np.var is None and np.order is None
-                and np.det in ("a", "which", "how_many"))
+        return (isinstance(np, ir.Quant) and np.noun is None and (np.var is None or np.var in self.named)
+                and np.order is None and np.det in ("a", "which", "how_many"))
 
     def _defer(self, prop_text: str, q: ir.Quant) -> list:
         """Print the value's back-referring clauses as extras; return the rest."""
@@ -187,16 +206,26 @@ class SparklisPrinter:
                 return f"give me the year of the {prop_text} {self.cmp(test)}"
             if isinstance(test, ir.Be) and isinstance(test.np, ir.Ref):
                 return f"give me the year of the {prop_text} that is {self.entity(test.np.term)}"
+            negated = isinstance(test, ir.Not)
+            between = test.vp if negated else test
+            if isinstance(between, ir.Compare) and between.op == "between" and len(between.args) == 2 \
+                    and all(isinstance(a, ir.Ref) for a in between.args):
+                low, high = (self.entity(a.term) for a in between.args)
+                return (f"give me the year of the {prop_text} that {'not ' if negated else ''}is "
+                        f"between {low} and {high}")
         if isinstance(vp, ir.Compare):
             return f"where the year of the {prop_text} {self.cmp(vp)}"
         raise PrintError("this test on a year has no Sparklis verbalization")
 
     def cmp(self, cmp: ir.Compare) -> str:
+        if (cmp.op in _OPS and len(cmp.args) == 1 and isinstance(cmp.args[0], ir.Ref)
+                and isinstance(cmp.args[0].term, ir.Var) and cmp.args[0].term.name in self.named):
+            return f"{_OPS[cmp.op]} the {self.named[cmp.args[0].term.name]}"
         if cmp.op not in _OPS or len(cmp.args) != 1 or not isinstance(cmp.args[0], ir.Ref):
             raise PrintError(f"Sparklis compares with one value using = < > <= >=, not {cmp.op!r}")
         return f"{_OPS[cmp.op]} {self.entity(cmp.args[0].term)}"
 
-    def stmt(self, st: ir.Stmt) -> str:
+    def stmt(self, st: ir.Stmt, chain: bool = False) -> str:
         bare = st.prop.id is None
         prop = st.prop.label if bare else self.prop(st.prop)
         if bare:
@@ -216,9 +245,9 @@ class SparklisPrinter:
             quals = self.quals(st.quals)
             if bare and quals:
                 raise PrintError("a property shown by its label takes no qualifier")
-            if isinstance(obj, ir.Coord) and obj.op == "and":
-                return f"is the {prop}{quals} of " + " and of ".join(self.obj(item) for item in obj.items)
-            return f"is the {prop}{quals} of {self.obj(obj)}"
+            if isinstance(obj, ir.Coord) and obj.op in ("and", "or"):
+                return f"is the {prop}{quals} of " + f" {obj.op} of ".join(self.obj(item) for item in obj.items)
+            return f"is the {prop}{quals} of {self.obj(obj, chain)}"
         if self._value_quant(obj):
             rest = self._defer(prop, obj)
             quals = self.quals(st.quals)
@@ -226,7 +255,19 @@ class SparklisPrinter:
                 raise PrintError("a property shown by its label takes no qualifier")
             if len(rest) == 1 and isinstance(rest[0], ir.Compare) and not bare:
                 return f"has {self._a(prop)} {prop}{quals} {self.cmp(rest[0])}"
-            return f"has {self._a(prop)} {prop}{quals}{self.rel(tuple(rest))}"
+            rel = self.rel(tuple(rest), chain)
+            if rel and st.quals and not self.nested and not (chain and len(rest) > 1):
+                return f"has {self._a(prop)} {prop}{rel}{quals}"  # "has a <P> that ... with <Q> v"
+            if rel and st.quals and isinstance(st.quals[-1].value, ir.Quant) and st.quals[-1].value.noun is None:
+                raise PrintError("a nested 'has a <P> with a <Q>' cannot also take a relative clause "
+                                 "(it would describe the qualifier's value)")
+            return f"has {self._a(prop)} {prop}{quals}{rel}"
+        if bare and label.endswith(" of") and not st.quals and label[: -len(" of")].strip():
+            # "X is the part of Y": the parser reads the property "part of" forwards
+            noun = self.bare(label[: -len(" of")])
+            if isinstance(obj, ir.Coord) and obj.op in ("and", "or"):
+                return f"is the {noun} of " + f" {obj.op} of ".join(self.obj(item) for item in obj.items)
+            return f"is the {noun} of {self.obj(obj, chain)}"
         if bare:
             raise PrintError(f"property {st.prop.label!r} needs an ID here")
         if (isinstance(obj, ir.Quant) and obj.det in ("the", "how_many") and obj.noun is None and obj.order is not None
@@ -234,51 +275,63 @@ class SparklisPrinter:
             if self._defer(prop, obj):
                 raise PrintError("an ordered value takes no relative clause in Sparklis")
             return f"has the {_order_word(obj.order)} {prop}{self.quals(st.quals)}"
-        if isinstance(obj, ir.Ref) and not isinstance(obj.term, ir.Var):
+        if isinstance(obj, ir.Ref) and not isinstance(obj.term, ir.Var) and not self.nested:
             return f"has as {self._a(prop)} {prop} {self.obj(obj)}{self.quals(st.quals)}"
-        return f"has as {self._a(prop)} {prop}{self.quals(st.quals)} {self.obj(obj)}"
+        # before the value: nested, a qualifier after it would be the outer statement's; a
+        # label right before the value's is bracketed so the two do not run together
+        quals = self.quals(st.quals, bracket_last=True)
+        return f"has as {self._a(prop)} {prop}{quals} {self.obj(obj, chain)}"
 
-    def obj(self, np) -> str:
+    def obj(self, np, chain: bool = False) -> str:
         if isinstance(np, ir.Ref):
             return self.entity(np.term)
         if isinstance(np, ir.Coord) and np.op == "and" and all(isinstance(i, ir.Ref) for i in np.items):
             # "X and Y": read back as two values with an entity lexicon that knows X and Y
             return " and ".join(self.entity(i.term) for i in np.items)
         if isinstance(np, ir.Quant) and np.var is None and np.order is None:
-            if (np.det == "the" and np.noun is None and len(np.rels) == 2 and isinstance(np.rels[0], ir.Be)
+            if (np.det == "the" and np.noun is None and len(np.rels) >= 2 and isinstance(np.rels[0], ir.Be)
                     and isinstance(np.rels[0].np, ir.Ref)):
-                return f"{self.entity(np.rels[0].np.term)} that {self.vp(np.rels[1])}"
+                return f"{self.entity(np.rels[0].np.term)}{self.rel(np.rels[1:], chain)}"
             if np.det in ("a", "which", "how_many"):
                 if np.noun is None:
                     if np.det == "how_many":
-                        raise PrintError("cannot count 'something'")
-                    return "something" + self.rel(np.rels)
+                        # "something that is the part(s) of X and give me the number of part(s)"
+                        of = [r for r in np.rels if isinstance(r, ir.Stmt) and r.inverse and not r.quals]
+                        if not of:
+                            raise PrintError("cannot count 'something'")
+                        prop = self.prop(of[0].prop) if of[0].prop.id else self.bare(of[0].prop.label)
+                        self.extras.append(f"give me the number of {prop}")
+                    return "something" + self.rel(np.rels, chain)
                 noun = self.noun(np.noun)
                 if np.det == "how_many":
                     self.extras.append(f"give me the number of {noun}")
-                return f"{self._a(noun)} {noun}{self.rel(np.rels)}"
+                return f"{self._a(noun)} {noun}{self.rel(np.rels, chain)}"
         raise PrintError(f"Sparklis cannot say this noun phrase ({type(np).__name__})")
 
-    def quals(self, quals) -> str:
-        return "".join(" " + self.qual(q) for q in quals)
+    def quals(self, quals, bracket_last: bool = False) -> str:
+        return "".join(" " + self.qual(q, bracket_last and n == len(quals) - 1) for n, q in enumerate(quals))
 
-    def qual(self, qual: ir.Qual) -> str:
+    def qual(self, qual: ir.Qual, bracket: bool = False) -> str:
         prop = self.prop(qual.prop)
         value = qual.value
         if isinstance(value, ir.Ref):
-            return f"with {prop} {self.entity(value.term)}"
+            text = self.entity(value.term)
+            if bracket and not text.startswith(("[", "<", '"')) and isinstance(value.term, ir.Entity):
+                text = f"[{escape(value.term.label, ']')}]"
+            return f"with {prop} {text}"
         if isinstance(value, ir.Quant) and value.var is None:
             if value.noun is None and value.order is None and value.det in ("a", "which", "how_many"):
                 rest = self._defer(prop, value)
-                if rest:
-                    raise PrintError("a qualifier's value takes no relative clause in Sparklis")
-                return f"with {self._a(prop)} {prop}"
+                return f"with {self._a(prop)} {prop}{self.rel(tuple(rest))}"
             if value.noun is None and value.order is not None and value.det in ("the", "how_many"):
                 if self._defer(prop, value):
                     raise PrintError("an ordered value takes no relative clause in Sparklis")
                 return f"with the {_order_word(value.order)} {prop}"
-            if isinstance(value.noun, ir.ClassNoun) and not value.rels and value.order is None and value.det in ("a", "which"):
+            if (isinstance(value.noun, ir.ClassNoun) and not value.rels and value.order is None
+                    and value.det in ("a", "which", "how_many")):
                 noun = self.noun(value.noun)
+                if value.det == "how_many":
+                    self.extras.append(f"give me the number of {noun}")
                 return f"with {prop} {self._a(noun)} {noun}"
         raise PrintError("this qualifier value has no Sparklis verbalization")
 
