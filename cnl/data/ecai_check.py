@@ -134,8 +134,7 @@ def _classify(record, query, sparql, gold, alignment, cause) -> tuple[str, str]:
     if _BOOLEAN_BIND.search(gold) and "BIND" not in sparql:
         return "gold error", "the gold returns the comparison as a true/false column where the annotation filters"
     # casefolded: the test split's gold is lower-cased
-    only_ours = sorted({v.casefold() for v in _QUOTED.findall(_strip_prefixes(sparql))}
-                       - {v.casefold() for v in _QUOTED.findall(gold)})
+    only_ours = sorted(_quoted(_strip_prefixes(sparql)) - _quoted(gold))
     if only_ours:
         return "gold error", f"the gold lacks the annotation's value(s) {', '.join(only_ours)}: " + cause
     return "compiler gap", cause
@@ -144,7 +143,16 @@ def _classify(record, query, sparql, gold, alignment, cause) -> tuple[str, str]:
 _LABEL_TRIPLE = re.compile(r"\?\w+\s+rdfs:label\s+(\?\w+)\s*\.?")
 _FILTER = re.compile(r"FILTER\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", re.I)
 _BOOLEAN_BIND = re.compile(r"BIND\s*\(\s*\([^()]*(?:\([^()]*\)[^()]*)*[<>=][^()]*(?:\([^()]*\)[^()]*)*\)\s+AS", re.I)
-_QUOTED = re.compile(r'"([^"\\]*)"')
+_QUOTED = re.compile(r'"([^"\\]*)"|\'([^\'\\]*)\'')
+
+
+def _quoted(sparql: str) -> set[str]:
+    """The query's quoted values, casefolded (the test split's gold is lower-cased), REGEX
+    flags aside."""
+    values = {(a or b).casefold() for a, b in _QUOTED.findall(sparql)}
+    for flags in re.findall(r"REGEX\s*\([^()]*(?:\([^()]*\)[^()]*)*,\s*[\"']([a-z]*)[\"']\s*\)", sparql, re.I):
+        values.discard(flags.casefold())
+    return values
 
 
 def _strip_prefixes(sparql: str) -> str:

@@ -27,7 +27,7 @@ SPARKLIS_PROFILE = replace(ALIGNMENT_PROFILE, numeric_cast=True)
 # Why a rejected string is not a well-formed Sparklis verbalization (checked in order).
 _MALFORMED = [
     (re.compile(r"<[^<>]*<"), "corrupted property term ('<' inside '<...>')"),
-    (re.compile(r"\bgive (?:me|us) (?:every )?(?:[a-z]+ )*?[A-Z][\w.]* [^<]*\bhas\b"),
+    (re.compile(r"\bgive (?:me|us) (?:every )?(?:(?!that\b)[a-z]+ )*?[A-Z][\w.]* [^<]*\bhas\b"),
      "'give me every C' followed by a sentence about a named entity (two questions pasted)"),
     (re.compile(r"\b(?:has|with|that) (?:as )?an? (?:member|part(?:\(s\))?|mother|platform|genre|residence|enemy|"
                 r"first appearance|tracklist|cause of death|number of pages|significant event|participant|net|"
@@ -37,9 +37,9 @@ _MALFORMED = [
     (re.compile(r"\bhas as an? (?!<)[a-z][a-z]+ (?!that)|\bis the [a-z]+ [a-z]+ with\b|\bhas the highest-to-lowest [a-z]|"
                 r"-to-<|^\s*nan\s*$"),
      "a property shown by its bare label where the value follows it, or a damaged term"),
-    (re.compile(r"\bwhere (?:``|[0-9])|\bwhere the year of the <[^>]*> [0-9]|\bFilter\b|\bfilter$|\bmatches\b|"
+    (re.compile(r"\bwhere (?:``|[0-9])|\bwhere the year of the <[^>]*> [0-9]|\bFilter\b|\bfilter$|"
                 r"\bgive me [0-9]|\bthe year of [0-9]|\bthe (?:1st|2nd) <|\bminimal\b|\bfor each\b"),
-     "a filter or aggregate Sparklis does not verbalize this way (constant test, missing operator, 'matches', ...)"),
+     "a filter or aggregate Sparklis does not verbalize this way (constant test, missing operator, ...)"),
     (re.compile(r"\bthe year of the <[^>]*> the year of\b"),
      "two values side by side with no operator between them ('the year of A the year of B')"),
     (re.compile(r"\bhas as an? <P\d+[^>]*> <P\d+|\w<P\d+:[^>]*>\w"),

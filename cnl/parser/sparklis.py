@@ -45,7 +45,7 @@ _KEYWORDS = {
     "every": "EVERY", "everything": "EVERYTHING", "the": "THE", "that": "THAT", "and": "AND", "has": "HAS", "as": "AS",
     "a": "A", "an": "A", "not": "NOT", "is": "IS", "of": "OF", "with": "WITH",
     "something": "SOMETHING", "highest-to-lowest": "ORDER", "lowest-to-highest": "ORDER",
-    "between": "BETWEEN",
+    "between": "BETWEEN", "matches": "MATCHES",
 }
 # Keyword sequences merged into one token (longest first).
 _PHRASES = [
@@ -56,7 +56,12 @@ _PHRASES = [
     (("greater", "or", "equal", "to"), "OP>="),
     (("less", "or", "equal", "to"), "OP<="),
     (("the", "number", "of"), "NUMBER_OF"),
+    (("highest-to-lowest", "number", "of"), "ORDER_NUMBER_OF"),  # "for each human give me the ..."
+    (("lowest-to-highest", "number", "of"), "ORDER_NUMBER_OF"),
+    (("and", "for", "each"), "AND_FOR_EACH"),
+    (("-", "the", "year", "of"), "MINUS_YEAR_OF"),              # "give me 2023 - the year of the <P569>"
     (("the", "year", "of"), "YEAR_OF"),
+    (("the", "string", "of"), "STRING_OF"),
     (("higher", "than"), "OP>"),
     (("lower", "than"), "OP<"),
     (("give", "me"), "GIVE_ME"),
@@ -66,7 +71,7 @@ _PHRASES = [
     (("or", "of"), "OR_OF"),         # "is the <P> of X or of Y"
 ]
 # Function words that belong to a label when they sit between two of its words.
-_JOINERS = frozenset({"of", "the", "and", "with"})
+_JOINERS = frozenset({"of", "the", "and", "with", "a", "an"})  # "... Performance in a Youth/Children's Series"
 
 _PIECE = re.compile(
     r'(?P<ANGLE><[^\s<=>](?:[^<>\\\n]|\\.)*>)'
@@ -173,7 +178,7 @@ def tokenize(text: str) -> list[Token]:
             if typed[j][0] == "OF" and [t[0] for t in typed[max(0, i - 5):i]] == ["IS", "THE", "PROP", "WITH", "PROP"]:
                 break  # "is the <P161> with <P453> Aquaman of Aquaman": the qualifier's value ends at "of"
             k = j
-            while k < len(typed) and typed[k][0] in ("OF", "THE", "AND", "WITH") and typed[k][1] in _JOINERS:
+            while k < len(typed) and typed[k][0] in ("OF", "THE", "AND", "WITH", "A") and typed[k][1] in _JOINERS:
                 k += 1
             if k > j and k < len(typed) and typed[k][0] == "WORD":
                 j = k + 1
@@ -197,29 +202,30 @@ _VALUE_STARTS = frozenset({"LABEL", "QID", "NUMBER", "DATE", "STRING", "A", "SOM
 
 
 def _split_coordinated_labels(tokens: list[Token], entities: frozenset) -> list[Token]:
-    """Sparklis shows two values of one property as "X and Y" with bare labels, which the
-    lexer cannot tell from a label with "and" in it ("Dumb and Dumber"). With a lexicon of
-    entity labels, a LABEL that is not a known label but whose parts around " and " all are
-    becomes LABEL COORD_AND LABEL ...; without one the label stays whole (and resolving it
-    fails with the label named, never silently)."""
+    """Sparklis shows two values of one property as "X and Y" (or "X or Y") with bare labels,
+    which the lexer cannot tell from a label with "and" in it ("Dumb and Dumber"). With a
+    lexicon of entity labels, a LABEL that is not a known label but whose parts around " and "
+    (" or ") all are becomes LABEL COORD_AND LABEL ... (COORD_OR); without one the label stays
+    whole (and resolving it fails with the label named, never silently)."""
     if not entities:
         return tokens
     out: list[Token] = []
     for tok in tokens:
         text = str(tok)
-        if tok.type != "LABEL" or text.startswith("[") or " and " not in text or text.lower() in entities:
+        word = next((w for w in ("and", "or") if f" {w} " in text), None)
+        if tok.type != "LABEL" or text.startswith("[") or word is None or text.lower() in entities:
             out.append(tok)
             continue
-        parts = text.split(" and ")
+        parts = text.split(f" {word} ")
         if not all(part.strip().lower() in entities for part in parts):
             out.append(tok)
             continue
         offset = 0
         for n, part in enumerate(parts):
             if n:
-                out.append(Token("COORD_AND", "and", start_pos=tok.start_pos + offset - len("and ")))
+                out.append(Token(f"COORD_{word.upper()}", word, start_pos=tok.start_pos + offset - len(word) - 1))
             out.append(Token("LABEL", part, start_pos=tok.start_pos + offset))
-            offset += len(part) + len(" and ")
+            offset += len(part) + len(word) + 2
     return out
 
 
@@ -582,6 +588,18 @@ class _ToIR(Transformer):
         noun = _nodes(items, ir.ClassNoun)[0]
         return ir.Be(ir.Quant("a", noun, tuple(_nodes(items, _VP_TYPES))))
 
+    def matches(self, items):
+        # "give me every film that matches ace ventura": Sparklis' filter on the label (as
+        # SQUALL's "has a <label> matching "ace ventura"")
+        return _label_matches(items[-1])
+
+    def be_either(self, items):
+        # "that is Red or Lover": one of them
+        return ir.Be(ir.Coord("or", tuple(ir.Ref(e) for e in _nodes(items, ir.Entity))))
+
+    def obj_either(self, items):
+        return ir.Coord("or", tuple(_nodes(items, _NP_TYPES)))
+
     def be_entity(self, items):
         return ir.Be(ir.Ref(_nodes(items, ir.Entity)[0]))
 
@@ -644,6 +662,19 @@ class _ToIR(Transformer):
     def extra_count(self, items):
         return _Extra("count", items[-1])
 
+    def extra_group_count(self, items):
+        key, counted = _toks(items, "LABEL", "QID", "PROP")
+        order = _toks(items, "ORDER_NUMBER_OF")
+        return _Extra("group_count", counted, key, order[0] if order else None)
+
+    def extra_minus_year(self, items):
+        return _Extra("minus_year", _toks(items, "LABEL", "QID", "PROP")[-1], _literal(_toks(items, "NUMBER")[0]))
+
+    def extra_string_match(self, items):
+        # "and give me the string of the <P1476> that not matches Grey": a text test on the value
+        test = ir.StrTest("matches", _match_text(items[-1]))
+        return _Extra("where_value", _toks(items, "PROP")[0], ir.Not(test) if _toks(items, "NOT") else test)
+
     def extra_year(self, items):
         prop = _toks(items, "PROP")[0]
         tests = _nodes(items, _VP_TYPES)
@@ -664,6 +695,18 @@ class _ToIR(Transformer):
         for extra in items[1:]:
             query = _apply_extra(query, extra)
         return _resolve_value_refs(query)
+
+
+LABEL_PROPERTY = ir.Property(label="label")
+
+
+def _match_text(value: ir.Ref) -> str:
+    term = value.term
+    return term.value if isinstance(term, ir.Literal) else (term.label or term.id or "")
+
+
+def _label_matches(value: ir.Ref) -> ir.Stmt:
+    return ir.Stmt(LABEL_PROPERTY, ir.Quant("a", None, (ir.StrTest("matches", _match_text(value)),)))
 
 
 class _Refused(Exception):
@@ -739,8 +782,8 @@ def _swap(node, target, new):
 
 
 def _demote_questions(node, keep):
-    """``node`` with every ``which`` noun phrase but ``keep`` (by identity) made existential;
-    a column asked for by "give me the year of" stays."""
+    """``node`` with every ``which`` noun phrase for which ``keep(np)`` is false made
+    existential; a column asked for by "give me the year of" stays."""
     if isinstance(node, ir.YearIs):
         return node
     if isinstance(node, tuple):
@@ -756,7 +799,7 @@ def _demote_questions(node, keep):
             new = _demote_questions(value, keep)
             if new is not value:
                 changes[name] = new
-        if isinstance(node, ir.Quant) and node.det == "which" and node is not keep:
+        if isinstance(node, ir.Quant) and node.det == "which" and not keep(node):
             changes["det"] = "a"
         return replace(node, **changes) if changes else node
     return node
@@ -825,25 +868,77 @@ def _named_value_of(query, prop: ir.Property):
     return found.obj if isinstance(found, ir.Stmt) else found.value
 
 
+def _mentioned(query, token: Token, what: str):
+    """The noun phrase a trailing clause names by its class ("film") or by the property it is
+    the value of ("<P1686:for_work>", "part(s)")."""
+    cls = _class(token)
+    names = {x.lower() for x in (cls.label, cls.id) if x}
+    target = _find(query, lambda n: isinstance(n, ir.Quant) and isinstance(n.noun, ir.ClassNoun)
+                   and bool(names & {x.lower() for x in (n.noun.cls.label, n.noun.cls.id) if x}))
+    if target is None:
+        prop = _prop(token) if token.type == "PROP" else _bare_property(token)[0]
+        target = value_of(query, prop) or _value_of_any(query, prop) or _is_the_of(query, prop)
+    if target is None:
+        raise _Refused(f"'{what} {token}' refers to nothing mentioned before", token)
+    return target
+
+
+_KEY, _COUNTED = "\0for each", "\0counted"  # markers while the sentence is rewritten
+
+
+def _group_count(query: ir.Query, extra: _Extra) -> ir.Query:
+    """"and for each human give me the (highest-to-lowest) number of Grammy Awards": one row
+    per human with its count, ordered by it when an order is given."""
+    key = _mentioned(query, extra.test, "for each")
+    query = _swap(query, key, replace(key, det="which", var=_KEY))
+    counted = _mentioned(query, extra.target, "the number of")
+    if counted.var == _KEY:
+        raise _Refused(f"cannot count {extra.target} for each {extra.target}", extra.target)
+    if extra.order is None:
+        new = replace(counted, det="how_many", var=_COUNTED)
+    else:
+        if counted.noun is None:
+            raise _Refused(f"ordering by the number of {extra.target} needs a noun to count", extra.target)
+        word = "most" if str(extra.order).startswith("highest") else "least"
+        new = replace(counted, det="the", order=ir.Order(word, limit=False), var=_COUNTED)
+    query = _demote_questions(_swap(query, counted, new), lambda np: np.var in (_KEY, _COUNTED))
+    for marker in (_KEY, _COUNTED):
+        marked = _find(query, lambda n: isinstance(n, ir.Quant) and n.var == marker)
+        query = _swap(query, marked, replace(marked, var=None))
+    return query
+
+
+def _minus_year(query: ir.Query, extra: _Extra) -> ir.Query:
+    """"X has a <P569> and give me 2023 - the year of the <P569>": the difference as the answer
+    (the IR's Arith, as SQUALL's "give me 2023 - the year of the <P569> of X")."""
+    token = extra.target
+    prop = _prop(token) if token.type == "PROP" else _bare_property(token)[0]
+    vp = query.vp
+    if not (isinstance(query.subject, ir.Ref) and isinstance(vp, ir.Stmt) and not vp.inverse
+            and _same_prop(vp.prop, prop) and isinstance(vp.obj, ir.Quant) and vp.obj.noun is None
+            and not vp.obj.rels):
+        raise _Refused(f"'give me {extra.test.value} - the year of the {token}' is supported after "
+                       f"'X has a {token}' alone", token)
+    value = ir.Quant("the", ir.RelNoun(vp.prop, query.subject, vp.quals))
+    year = ir.Quant("the", ir.YearOf(value))
+    return ir.Query(ir.Arith("-", ir.Ref(extra.test), year), None, dialect="sparklis")
+
+
 def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
     token = extra.target
+    if extra.kind == "group_count":
+        return _group_count(query, extra)
+    if extra.kind == "minus_year":
+        return _minus_year(query, extra)
     if extra.kind == "count":
-        cls = _class(token)
-        names = {x.lower() for x in (cls.label, cls.id) if x}
-        target = _find(query, lambda n: isinstance(n, ir.Quant) and isinstance(n.noun, ir.ClassNoun)
-                       and bool(names & {x.lower() for x in (n.noun.cls.label, n.noun.cls.id) if x}))
-        if target is None:
-            prop = _prop(token) if token.type == "PROP" else _bare_property(token)[0]
-            target = value_of(query, prop) or _value_of_any(query, prop) or _is_the_of(query, prop)
-        if target is None:
-            raise _Refused(f"'the number of {token}' refers to nothing mentioned before", token)
+        target = _mentioned(query, token, "the number of")
         if target.det not in ("a", "which", "the"):
             raise _Refused(f"cannot count {token} here", token)
         # the count is the answer: the other nouns are no longer columns to group by (the
         # data's gold counts alone: "Tom Cruise is the <P161> of a film that is <P1411> an
         # Academy Awards ... and give me the number of film")
         counted = replace(target, det="how_many")
-        return _demote_questions(_swap(query, target, counted), counted)
+        return _demote_questions(_swap(query, target, counted), lambda np: np is counted)
     prop = _prop(token)
     target = value_of(query, prop)
     if target is None:
@@ -871,7 +966,7 @@ _TOKEN_NAMES = {
     "LABEL": "a label", "PROP": "a property (<P123:label>)", "QID": "an item (<Q123>)", "NUMBER": "a number",
     "DATE": "a date", "STRING": "a string", "OP": "a comparison (=, <, >, higher or equal to...)",
     "GIVE_ME": '"give me"', "AND_GIVE_ME": '"and give me"', "AND_THAT": '"and that"',
-    "AND_WHERE": '"and where"', "AND_OF": '"and of"', "COORD_AND": '"and"', "NUMBER_OF": '"the number of"', "YEAR_OF": '"the year of"',
+    "AND_WHERE": '"and where"', "AND_OF": '"and of"', "COORD_AND": '"and"', "COORD_OR": '"or"', "NUMBER_OF": '"the number of"', "YEAR_OF": '"the year of"',
     "INSTANCE_OF": '"is the instance of"', "ORDER": '"highest-to-lowest"/"lowest-to-highest"',
     "A": '"a"', "$END": "the end",
 }

@@ -95,8 +95,38 @@ class SparklisPrinter:
         return "an" if first[:1].lower() in "aeiou" and first[:1] else "a"
 
     # ---------------------------------------------------------------- sentences
+    def _minus_year(self, arith: ir.Arith) -> str:
+        """"X has a <P569> and give me 2023 - the year of the <P569>" (the parser's Arith)."""
+        right = arith.right
+        value = right.noun.arg if isinstance(right, ir.Quant) and isinstance(right.noun, ir.YearOf) else None
+        rel = value.noun if isinstance(value, ir.Quant) else None
+        if not (arith.op == "-" and isinstance(arith.left, ir.Ref) and isinstance(arith.left.term, ir.Literal)
+                and isinstance(rel, ir.RelNoun) and isinstance(rel.of, ir.Ref) and not value.rels
+                and right.det == "the" and value.det == "the"):
+            raise PrintError("Sparklis says an expression as 'X has a <P> and give me N - the year of the <P>' only")
+        prop = self.prop(rel.prop) if rel.prop.id else self.bare(rel.prop.label)
+        return (f"{self.entity(rel.of.term)} has {self._a(prop)} {prop}{self.quals(rel.quals)} and give me "
+                f"{self.entity(arith.left.term)} - the year of the {prop}")
+
+    def _count_extra(self, counted_text: str, order: ir.Order | None = None) -> None:
+        """"give me the number of N", or with a group key "for each K give me the number of N"."""
+        key = self.group_key[1] if self.group_key is not None else None
+        if order is not None:
+            if key is None:
+                raise PrintError("an ordering by a count needs 'for each' in Sparklis")
+            word = "highest-to-lowest" if order.word == "most" else "lowest-to-highest"
+            self.extras.append(f"for each {key} give me the {word} number of {counted_text}")
+        elif key is not None:
+            self.extras.append(f"for each {key} give me the number of {counted_text}")
+        else:
+            self.extras.append(f"give me the number of {counted_text}")
+
+
     def query(self, query: ir.Query) -> str:
         self.extras = []
+        if query.vp is None and isinstance(query.subject, ir.Arith):
+            return self._minus_year(query.subject)
+        self.group_key = _group_key(query)
         # values named for a comparison with them ("where the <P577> > the <P570>")
         self.named = {}
         for node in ir.walk(query):
@@ -111,7 +141,8 @@ class SparklisPrinter:
         return text + "".join(" and " + extra for extra in self.extras)
 
     def give_np(self, np) -> str:
-        if not isinstance(np, ir.Quant) or np.det not in ("which", "how_many", "a", "every") or np.var:
+        counted = isinstance(np, ir.Quant) and np.det == "the" and np.order is not None and _counts(np.order)
+        if not isinstance(np, ir.Quant) or (np.det not in ("which", "how_many", "a", "every") and not counted) or np.var:
             raise PrintError("Sparklis' 'give me' takes 'every C' or 'everything'")
         rels = self.rel_chain(np.rels)
         if np.noun is None:
@@ -120,7 +151,10 @@ class SparklisPrinter:
             return "everything" + rels
         noun = self.noun(np.noun)
         if np.det == "how_many":
-            self.extras.append(f"give me the number of {noun}")
+            self._count_extra(noun)
+        if np.order is not None and _counts(np.order):
+            self._count_extra(noun, np.order)
+            return f"every {noun}{rels}"
         if np.order is not None:
             return f"the {_order_word(np.order)} {noun}{rels}"
         return f"every {noun}{rels}"
@@ -182,13 +216,17 @@ class SparklisPrinter:
     def _defer(self, prop_text: str, q: ir.Quant) -> list:
         """Print the value's back-referring clauses as extras; return the rest."""
         if q.det == "how_many":
-            self.extras.append(f"give me the number of {prop_text}")
+            self._count_extra(prop_text)
         rest = []
         for rel in q.rels:
             if isinstance(rel, ir.YearIs):
                 self.extras.append(self._year_extra(prop_text, rel.vp))
             elif isinstance(rel, ir.Compare) and rest:
                 self.extras.append(f"where the {prop_text} {self.cmp(rel)}")
+            elif isinstance(rel, ir.StrTest) and rel.op == "matches":
+                self.extras.append(f"give me the string of the {prop_text} that matches {self.bare(rel.value)}")
+            elif isinstance(rel, ir.Not) and isinstance(rel.vp, ir.StrTest) and rel.vp.op == "matches":
+                self.extras.append(f"give me the string of the {prop_text} that not matches {self.bare(rel.vp.value)}")
             else:
                 rest.append(rel)
         return rest
@@ -226,6 +264,11 @@ class SparklisPrinter:
         return f"{_OPS[cmp.op]} {self.entity(cmp.args[0].term)}"
 
     def stmt(self, st: ir.Stmt, chain: bool = False) -> str:
+        obj = st.obj
+        if (st.prop.id is None and st.prop.label == "label" and not st.inverse and not st.quals
+                and isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.order is None
+                and len(obj.rels) == 1 and isinstance(obj.rels[0], ir.StrTest) and obj.rels[0].op == "matches"):
+            return f"matches {self.bare(obj.rels[0].value)}"  # "give me every film that matches ace ventura"
         bare = st.prop.id is None
         prop = st.prop.label if bare else self.prop(st.prop)
         if bare:
@@ -300,12 +343,18 @@ class SparklisPrinter:
                         if not of:
                             raise PrintError("cannot count 'something'")
                         prop = self.prop(of[0].prop) if of[0].prop.id else self.bare(of[0].prop.label)
-                        self.extras.append(f"give me the number of {prop}")
+                        self._count_extra(prop)
                     return "something" + self.rel(np.rels, chain)
                 noun = self.noun(np.noun)
                 if np.det == "how_many":
-                    self.extras.append(f"give me the number of {noun}")
+                    self._count_extra(noun)
                 return f"{self._a(noun)} {noun}{self.rel(np.rels, chain)}"
+        if (isinstance(np, ir.Quant) and np.var is None and np.det == "the" and np.order is not None
+                and _counts(np.order) and isinstance(np.noun, ir.ClassNoun)):
+            # "... a Grammy Awards and for each human give me the highest-to-lowest number of Grammy Awards"
+            noun = self.noun(np.noun)
+            self._count_extra(noun, np.order)
+            return f"{self._a(noun)} {noun}{self.rel(np.rels, chain)}"
         raise PrintError(f"Sparklis cannot say this noun phrase ({type(np).__name__})")
 
     def quals(self, quals, bracket_last: bool = False) -> str:
@@ -331,9 +380,35 @@ class SparklisPrinter:
                     and value.det in ("a", "which", "how_many")):
                 noun = self.noun(value.noun)
                 if value.det == "how_many":
-                    self.extras.append(f"give me the number of {noun}")
+                    self._count_extra(noun)
                 return f"with {prop} {self._a(noun)} {noun}"
         raise PrintError("this qualifier value has no Sparklis verbalization")
+
+
+def _counts(order: ir.Order) -> bool:
+    return order.word in ("most", "least") and not order.limit
+
+
+def _group_key(query: ir.Query):
+    """The one noun phrase a count is grouped by ("for each human ..."), with how Sparklis names
+    it (its class label, or the property it is the value of); None without one."""
+    quants = [n for n in ir.walk(query) if isinstance(n, ir.Quant)]
+    if not any(n.det == "how_many" or (n.order is not None and _counts(n.order)) for n in quants):
+        return None
+    shown = {id(n) for y in ir.walk(query) if isinstance(y, ir.YearIs) for n in ir.walk(y)}
+    keys = [n for n in quants if n.det == "which" and id(n) not in shown]
+    if not keys:
+        return None
+    if len(keys) > 1:
+        raise PrintError("Sparklis groups a count by one noun ('for each C') only")
+    key = keys[0]
+    if isinstance(key.noun, ir.ClassNoun):
+        return key, SparklisPrinter().noun(key.noun)
+    owner = next((n for n in ir.walk(query) if isinstance(n, (ir.Stmt, ir.Qual))
+                  and (n.obj if isinstance(n, ir.Stmt) else n.value) is key), None)
+    if owner is None or key.noun is not None:
+        raise PrintError("the noun a count is grouped by needs a class or a property in Sparklis")
+    return key, (SparklisPrinter().prop(owner.prop) if owner.prop.id else SparklisPrinter.bare(owner.prop.label))
 
 
 def print_sparklis(query: ir.Query, notation: str = "ecai", *, id_labels: bool = True) -> str:
