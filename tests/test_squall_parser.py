@@ -176,3 +176,10 @@ def test_a_variable_glued_to_the_question_mark_is_not_a_variable():
     checker = SquallPrefixChecker()
     assert not checker.is_viable("Which [human] has <place of birth> [Maryland]?L")
     assert checker.is_viable("Which [human] ?x has <spouse> ?x")
+
+
+def test_a_final_full_stop_after_a_keyword_ends_the_sentence():
+    # "something." was read as the bare label 'something.' (SQUALL printed from Sparklis ends so)
+    for text in ("Give me which <Q5> that is a <P161> of something.",
+                 "Give me which <Q5> that has <P569> the lowest-to-highest thing whose year is what."):
+        assert cnl.parse(text).subject.noun.cls.id == "Q5"
