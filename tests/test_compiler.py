@@ -203,3 +203,8 @@ def _literals(node, seen=None):
     elif isinstance(node, (list, tuple)):
         for v in node:
             yield from _literals(v, seen)
+
+
+def test_not_being_an_entity_is_an_inequality():
+    sparql = cnl.compile("Which <Q35657> except <Q782> has the latest <P571>?")
+    assert "FILTER(?q35657 != wd:Q782)" in sparql

@@ -225,3 +225,10 @@ def test_gold_queries_survive_renaming_and_shuffling(shared_data):
         assert equivalent(gold, variant), (record.split, record.index, explain_difference(gold, variant), variant)
         checked += 1
     assert checked == 541
+
+
+def test_a_negated_equality_is_an_inequality():
+    # the ECAI gold writes "except <Hawaii>" as FILTER(!(?x = wd:Q782)); the compiler as !=
+    a = "SELECT ?x WHERE { ?x <http://p> ?y FILTER(?x != <http://q>) }"
+    assert equivalent(a, "SELECT ?x WHERE { ?x <http://p> ?y FILTER(!(?x = <http://q>)) }")
+    assert not equivalent(a, "SELECT ?x WHERE { ?x <http://p> ?y FILTER(?x = <http://q>) }")

@@ -253,6 +253,13 @@ class _Converter:
             if not ops:
                 return self.expr(e.expr)
             return ("ARITH", self.expr(e.expr), tuple(("OP", o, x) for o, x in zip(ops, others)))
+        if name == "UnaryNot":
+            inner = self.expr(e.expr)
+            if isinstance(inner, tuple) and inner[:2] == ("REL", "="):
+                return ("REL", "!=", inner[2])  # !(a = b)  is  a != b
+            if isinstance(inner, tuple) and inner[:2] == ("REL", "!="):
+                return ("REL", "=", inner[2])
+            return ("NOT", inner)
         if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
             from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 

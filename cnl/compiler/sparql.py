@@ -524,6 +524,10 @@ class SparqlCompiler:
             self._be(vp.np, x)
         elif isinstance(vp, ir.Compare):
             self._compare(vp, x)
+        elif (isinstance(vp, ir.Not) and isinstance(vp.vp, ir.Be) and isinstance(vp.vp.np, ir.Ref)
+              and isinstance(vp.vp.np.term, ir.Entity) and x.startswith("?")):
+            # "that not is Hawaii", "except <Hawaii>": a plain inequality
+            self.group.filters.append(f"FILTER({x} != {self.term(vp.vp.np.term)})")
         elif isinstance(vp, ir.Not):
             with self.subgroup(hidden=True) as g:
                 self.vp(vp.vp, x)

@@ -180,7 +180,10 @@ def tokenize(text: str) -> list[Token]:
             k = j
             while k < len(typed) and typed[k][0] in ("OF", "THE", "AND", "WITH", "A") and typed[k][1] in _JOINERS:
                 k += 1
-            if k > j and k < len(typed) and typed[k][0] == "WORD":
+            # "a"/"an" only before a capitalized word: "... Performance in a Youth/Children's
+            # Series" is one label, "has as a sibling a twin" is a property and a class
+            articles = any(t[0] == "A" for t in typed[j:k])
+            if k > j and k < len(typed) and typed[k][0] == "WORD" and (not articles or typed[k][1][:1].isupper()):
                 j = k + 1
                 continue
             break
