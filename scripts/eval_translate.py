@@ -109,7 +109,8 @@ def main(argv=None) -> int:
     print(f"reference SQUALL: {squall_from}", file=sys.stderr)
     # prompts, gold SPARQL and label resolvers come from the annotation examples whatever the
     # reference, so TA-offline does not depend on it
-    examples = {kind: build_examples("test", "squall", "label", kind)[: args.limit]
+    examples = {kind: build_examples("test", "squall", "label", kind, demos=translator.demos,
+                                     demo_pool=translator.demo_pool)[: args.limit]
                 for kind in {prompt_kind[e] for e in args.el}}
     references = {kind: [r.completion for r in build_examples("test", "squall", "label", kind, squall_from=squall_from)[: args.limit]]
                   for kind in examples}

@@ -406,3 +406,31 @@ def test_extra_training_data_needs_a_store(shared_data, tmp_path):
     assert not (tmp_path / "run").exists()  # a bad configuration writes nothing
     with pytest.raises(TrainingError, match="unknown extra data"):
         _examples_for(TrainConfig(extra_data=["mintaka"]))
+
+
+def test_demo_pool_finds_questions_of_the_same_shape(tmp_path):
+    from cnl.data.demos import Demo, DemoPool, structure_tokens
+
+    assert structure_tokens("How many Star Trek movies has Chris Pine been in?")[:6] == [
+        "how", "many", "<name>", "movies", "has", "<name>"]
+    pool = DemoPool([Demo("Who directed Inception?", "a"),
+                     Demo("How many films has Adele been in?", "b"),
+                     Demo("What is the population of France?", "c")])
+    assert [d.completion for d in pool.nearest("How many movies has Tom Hanks been in?", 1)] == ["b"]
+    # the nearest last (next to the question), never the question itself
+    assert pool.nearest("How many films has Adele been in?", 2, exclude="How many films has Adele been in?")[-1].completion != "b"
+    pool.save(tmp_path / "demos.json")
+    assert DemoPool.load(tmp_path / "demos.json").demos == pool.demos
+
+
+def test_training_with_demos_saves_the_pool_the_translator_prompts_with(tiny_base, tmp_path):
+    from cnl.model.inference import Translator
+    from cnl.model.train import TrainConfig, train
+
+    out = train(TrainConfig(base_model=str(tiny_base), out=tmp_path / "demos", max_steps=1, batch_size=2,
+                            device="cpu", demos=1), progress=False, examples=_few_examples())
+    assert len(json.loads((out / "demos.json").read_text())) == 4
+    translator = Translator.load(out, base_model=str(tiny_base), dtype="float32")
+    prompt = translator.prompt("How many songs has Adele released?", [], "none")
+    assert prompt.startswith("Example: How many albums has Adele released?\n"
+                             "SQUALL (label): How many [album] has <performer> [Adele]?\nQuestion: How many songs")

@@ -33,6 +33,9 @@ def register(subparsers) -> None:
                    help="more SQUALL examples: qald = QALD-9-plus train decompiled to SQUALL (needs --store)")
     p.add_argument("--store", default=None, help="embedded store of the Wikidata slice (labels and candidates "
                                                  "for --extra-data)")
+    p.add_argument("--demos", type=int, default=d.demos,
+                   help="show each prompt the N most similar solved training questions (retrieved by question "
+                        "structure; saved as demos.json beside the adapter); default: %(default)s")
     p.add_argument("--base-model", default=None, help="local folder or hub id (default: SmolLM2-135M-Instruct)")
     p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when available)")
     p.add_argument("--threads", type=int, default=None, help="torch CPU threads")
@@ -49,7 +52,7 @@ def run_train(args) -> int:
                          epochs=args.epochs, lr=args.lr, lora_r=args.lora_r, lora_alpha=args.lora_alpha, lora_layers=args.lora_layers,
                          batch_size=args.batch_size, seed=args.seed, base_model=args.base_model, out=args.out,
                          max_steps=args.max_steps, prompt_style=args.prompt_style, squall_from=args.squall_from, extra_data=args.extra_data,
-                         store=args.store, device=args.device,
+                         store=args.store, device=args.device, demos=args.demos,
                          threads=args.threads, checkpoint_every=args.checkpoint_every)
     out = train(config, progress=not args.quiet)
     metrics = json.loads((out / "metrics.json").read_text())

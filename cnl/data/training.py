@@ -21,7 +21,7 @@ import functools
 import logging
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import replace, dataclass, field
 
 from cnl.errors import CNLError, DataError, LexiconError
 
@@ -83,11 +83,12 @@ def _get(c, *names):
 
 
 def build_prompt(question: str, candidates=(), *, el: str = "hybrid", target: str = "squall",
-                 notation: str = "label", style: str = "compact") -> str:
+                 notation: str = "label", style: str = "compact", demos=()) -> str:
     """The model's prompt. ``paper`` is the exact Figure 3/4 text
     (:func:`cnl.linking.el_variants.build_prompt`); ``compact`` keeps its sections (instruction,
     question, entity-linking information, answer) in about a quarter of the tokens, which
-    matters for training on a CPU."""
+    matters for training on a CPU. ``demos``: solved similar questions
+    (:class:`cnl.data.demos.Demo`) shown first, compact style only."""
     if el not in EL_VARIANTS:
         raise DataError(f"unknown EL variant {el!r}: use one of {', '.join(EL_VARIANTS)}")
     shown = prompt_candidates(candidates) if el in ("implicit", "hybrid") else []
@@ -103,7 +104,10 @@ def build_prompt(question: str, candidates=(), *, el: str = "hybrid", target: st
         raise DataError(f"unknown prompt style {style!r}: use one of {', '.join(PROMPT_STYLES)}")
     # The paper's sections (instruction, question, entity-linking information, answer) with
     # the instruction folded into the answer marker: every prompt token costs training time.
-    lines = [f"Question: {question}"]
+    lines = []
+    for demo in demos:
+        lines += [f"Example: {demo.question}", f"{language} ({notation}): {demo.completion}"]
+    lines.append(f"Question: {question}")
     if el in ("implicit", "hybrid"):
         items = []
         for c in shown:
@@ -370,12 +374,15 @@ def _completion(prep: _Prepared, target: str, notation: str) -> str | None:
 
 def build_examples(split: str, target: str = "squall", notation: str = "label", el: str = "hybrid",
                    train_size: int | None = None, seed: int = 0, *, prompt_style: str = "compact",
-                   keep_invalid: bool | None = None, squall_from: str = "annotation") -> list[Example]:
+                   keep_invalid: bool | None = None, squall_from: str = "annotation", demos: int = 0,
+                   demo_pool=None) -> list[Example]:
     """Examples of one ECAI split. ``train_size`` takes a seeded random subset. Invalid
     records (SQUALL that does not parse or align, no target) are dropped unless
     ``keep_invalid`` (default: True for the test split, whose completion is then the raw
     target string and whose gold may be None). ``squall_from="gold"`` takes SQUALL targets
-    from :func:`gold_squall` (a record without one is invalid)."""
+    from :func:`gold_squall` (a record without one is invalid). ``demos``: that many similar
+    solved questions in each prompt, from ``demo_pool`` (a :class:`cnl.data.demos.DemoPool`;
+    default: the training split's examples, never a question's own)."""
     if squall_from not in SQUALL_SOURCES:
         raise DataError(f"unknown SQUALL source {squall_from!r}: use one of {', '.join(SQUALL_SOURCES)}")
     if target not in TARGETS:
@@ -417,7 +424,23 @@ def build_examples(split: str, target: str = "squall", notation: str = "label", 
                  "kept with their raw target" if keep_invalid else "dropped")
     if train_size is not None and train_size < len(examples):
         examples = random.Random(seed).sample(examples, train_size)
+    if demos:
+        from cnl.data.demos import DemoPool
+
+        if prompt_style != "compact":
+            raise DataError("demonstrations go into compact prompts only")
+        pool = demo_pool or DemoPool.from_examples(
+            build_examples("train", target, notation, el, keep_invalid=False, squall_from=squall_from))
+        examples = with_demos(examples, pool, demos)
     return examples
+
+
+def with_demos(examples: list[Example], pool, k: int) -> list[Example]:
+    """``examples`` with the ``k`` most similar solved questions of ``pool`` (never a
+    question's own) in each compact prompt."""
+    return [replace(e, prompt=build_prompt(
+        e.question, getattr(e.record, "candidates", ()), el=e.el, target=e.target,
+        notation=e.notation, demos=pool.nearest(e.question, k, exclude=e.question))) for e in examples]
 
 
 # ---------------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ class Translator:
         self.adapter_dir = adapter_dir
         self._checker = None
         self._entity_map = None
+        self._demo_pool = None
         # constrained decoding writes only known property labels inside <...> (label notation)
         self.constrain_properties = True
 
@@ -224,11 +225,28 @@ class Translator:
         return []
 
     # -- the pipeline --------------------------------------------------------------------------
+    @property
+    def demos(self) -> int:
+        return int(self.config.get("demos") or 0)
+
+    @property
+    def demo_pool(self):
+        """The solved questions an adapter trained with ``--demos`` shows in its prompts."""
+        if self._demo_pool is None and self.demos:
+            from cnl.data.demos import DemoPool
+
+            path = (self.adapter_dir or default_adapter_dir()) / "demos.json"
+            if not path.is_file():
+                raise ModelError(f"the adapter was trained with --demos {self.demos} but {path} is missing")
+            self._demo_pool = DemoPool.load(path)
+        return self._demo_pool
+
     def prompt(self, question: str, candidates, el: str) -> str:
         from cnl.data.training import build_prompt
 
+        demos = self.demo_pool.nearest(question, self.demos) if self.demos else ()
         return build_prompt(question, candidates, el=el, target=self.target, notation=self.notation,
-                            style=self.config.get("prompt_style", "compact"))
+                            style=self.config.get("prompt_style", "compact"), demos=demos)
 
     def postprocess(self, text: str, el: str, candidates=()) -> str:
         if el not in ("explicit", "hybrid") or self.target != "squall" or self.notation != "label":

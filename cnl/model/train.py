@@ -43,6 +43,9 @@ class TrainConfig:
     max_steps: int | None = None
     prompt_style: str = "compact"
     squall_from: str = "annotation"  # SQUALL targets from the annotation or the gold SPARQL
+    # similar solved training questions shown in each prompt (0: none); the pool is saved as
+    # demos.json beside the adapter, for inference
+    demos: int = 0
     # more SQUALL examples beside the ECAI ones: "qald" (QALD-9-plus, labelled and linked
     # over ``store``, an embedded store of the Wikidata slice)
     extra_data: list = field(default_factory=list)
@@ -158,6 +161,18 @@ def _examples_for(config: TrainConfig, examples=None):
     return examples
 
 
+def _demo_pool(config: TrainConfig, examples):
+    """The demonstrations of a run with ``demos``: its own training examples (so a subset run
+    sees no other question), or None."""
+    if not config.demos:
+        return None
+    if config.prompt_style != "compact":
+        raise TrainingError("--demos goes with compact prompts only")
+    from cnl.data.demos import DemoPool
+
+    return DemoPool.from_examples(examples)
+
+
 def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     """Fine-tune a LoRA adapter; returns ``config.out`` holding the adapter (peft format),
     ``train_config.json`` and ``metrics.json``. ``examples`` overrides the ECAI data (tests)."""
@@ -173,6 +188,11 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     examples = _examples_for(config, examples)
     if not examples:
         raise TrainingError(f"no training examples for target={config.target} notation={config.notation}")
+    pool = _demo_pool(config, examples)
+    if pool is not None:
+        from cnl.data.training import with_demos
+
+        examples = with_demos(examples, pool, config.demos)
     out = Path(config.out)  # made only once the examples are there: a bad configuration writes nothing
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / "checkpoint"
@@ -285,6 +305,8 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     if device.type == "cuda":
         metrics["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
     (out / "train_config.json").write_text(json.dumps(config.to_json(), indent=2))
+    if pool is not None:
+        pool.save(out / "demos.json")
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2))
     (out / "losses.json").write_text(json.dumps(losses))
     if ckpt.exists():
