@@ -208,3 +208,14 @@ def _literals(node, seen=None):
 def test_not_being_an_entity_is_an_inequality():
     sparql = cnl.compile("Which <Q35657> except <Q782> has the latest <P571>?")
     assert "FILTER(?q35657 != wd:Q782)" in sparql
+
+
+def test_label_pseudo_property_uses_the_profile_label_predicate():
+    # SQUALL's "has a <label> matching ..." and Sparklis' "that matches ...": no statement model
+    for text, dialect in (('Which <Q11424> has a <label> matching "ace ventura"?', "squall"),
+                          ("give me every <Q11424> that matches ace ventura", "sparklis")):
+        sparql = cnl.compile(text, dialect=dialect)
+        assert "?q11424 rdfs:label ?label ." in sparql
+        assert 'FILTER(REGEX(STR(?label), "ace ventura", "i"))' in sparql
+    # a lexicon that knows a "label" property wins
+    assert "P2561" in cnl.compile('Which <Q11424> has a <label> matching "x"?', lexicon={"label": "P2561"})

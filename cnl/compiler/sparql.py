@@ -221,6 +221,18 @@ class SparqlCompiler:
             found = self.resolved[key] = self.resolver.resolve(term.label, kind, term.span)
         return found
 
+    def _is_label(self, prop: ir.Property) -> bool:
+        """The pseudo-property "label", unless the lexicon gives it an ID."""
+        if prop.id is not None or (prop.label or "").strip().lower() != "label":
+            return False
+        if self.resolver is None:
+            return True
+        try:
+            self._id(prop)
+        except LexiconError:
+            return True
+        return False
+
     def coref_var(self, name: str, hint: str | None) -> str:
         if name not in self.coref:
             self.coref[name] = self.fresh(hint or name)
@@ -467,6 +479,12 @@ class SparqlCompiler:
     # ---------------------------------------------------------------- statements
     def statement(self, subject: str, prop: ir.Property, obj: str, quals, inverse: bool = False,
                   extra: list | None = None) -> None:
+        if self._is_label(prop) and not quals and not extra:
+            # "has a <label> matching ..." / Sparklis' "that matches ...": the profile's label
+            # predicate, no statement model
+            subject, obj = (obj, subject) if inverse else (subject, obj)
+            self.group.triples.append(f"{subject} {self.profile.label_predicate} {obj} .")
+            return
         pid = self._id(prop)
         if pid.startswith("^"):  # an inverse property: "member" = ^P463 "member of"
             pid = pid[1:]
