@@ -399,3 +399,52 @@ def test_is_the_l_of_reads_the_property_l_of():
     q = parse_sparklis("give me every ocean that is the part of World Ocean",
                        properties={"part": "P527", "part of": "P361"})
     assert q.subject.rels == (ir.Stmt(ir.Property("P361", "part of"), ir.Ref(ir.Entity(label="World Ocean"))),)
+
+
+def test_mutated_ecai_strings_parse_print_and_compile_or_fail_cleanly(shared_data):
+    """Words deleted, swapped or inserted into the data's Sparklis strings: each text either
+    fails with a CNLError or parses, prints back to the same IR and compiles (or fails with a
+    CNLError); never another exception."""
+    import random
+
+    from cnl.compiler.sparql import compile_query
+    from cnl.data.ecai import load_all
+    from cnl.data.properties import property_labels
+    from cnl.errors import CNLError
+
+    class AnyLabel:
+        def resolve(self, label, kind, span=None):
+            return "P1" if kind == "property" else "Q1"
+
+    props = property_labels()
+    records = [r for r in load_all() if r.sparklis]
+    inserts = ["and", "that", "of", "the", "a", "with", "is", "not", "or", "for each", "give me", "matches",
+               "between", "-", ">", "the number of", "and where the <P577:publication_date> > the <P570:date_of_death>",
+               "and for each human give me the number of film"]
+    rng, parsed = random.Random(7), 0
+    for _ in range(1500):
+        record = rng.choice(records)
+        words = record.sparklis.split()
+        roll = rng.random()
+        if roll < 0.3 and len(words) > 2:
+            del words[rng.randrange(len(words))]
+        elif roll < 0.6:
+            words.insert(rng.randrange(len(words) + 1), rng.choice(inserts))
+        else:
+            i, j = rng.randrange(len(words)), rng.randrange(len(words))
+            words[i], words[j] = words[j], words[i]
+        entities = [c.label for c in record.candidates]
+        try:
+            q = parse_sparklis(" ".join(words), properties=props, entities=entities)
+        except CNLError:
+            continue
+        parsed += 1
+        try:
+            assert parse_sparklis(print_sparklis(q), properties=props, entities=entities) == q
+        except CNLError:
+            pass
+        try:
+            compile_query(q, resolver=AnyLabel())
+        except CNLError:
+            pass
+    assert parsed > 100

@@ -971,7 +971,9 @@ _TOKEN_NAMES = {
     "GIVE_ME": '"give me"', "AND_GIVE_ME": '"and give me"', "AND_THAT": '"and that"',
     "AND_WHERE": '"and where"', "AND_OF": '"and of"', "COORD_AND": '"and"', "COORD_OR": '"or"', "NUMBER_OF": '"the number of"', "YEAR_OF": '"the year of"',
     "INSTANCE_OF": '"is the instance of"', "ORDER": '"highest-to-lowest"/"lowest-to-highest"',
-    "A": '"a"', "$END": "the end",
+    "A": '"a"', "$END": "the end", "OR_OF": '"or of"', "COORD_OR": '"or"', "BETWEEN": '"between"',
+    "AND_FOR_EACH": '"and for each"', "ORDER_NUMBER_OF": '"highest-to-lowest number of"',
+    "MINUS_YEAR_OF": '"- the year of"', "MATCHES": '"matches"', "STRING_OF": '"the string of"',
 }
 
 

@@ -299,11 +299,16 @@ class SparklisPrinter:
             if len(rest) == 1 and isinstance(rest[0], ir.Compare) and not bare:
                 return f"has {self._a(prop)} {prop}{quals} {self.cmp(rest[0])}"
             rel = self.rel(tuple(rest), chain)
-            if rel and st.quals and not self.nested and not (chain and len(rest) > 1):
-                return f"has {self._a(prop)} {prop}{rel}{quals}"  # "has a <P> that ... with <Q> v"
-            if rel and st.quals and isinstance(st.quals[-1].value, ir.Quant) and st.quals[-1].value.noun is None:
-                raise PrintError("a nested 'has a <P> with a <Q>' cannot also take a relative clause "
-                                 "(it would describe the qualifier's value)")
+            # qualifiers go right after the property, where no nested clause can take them, but
+            # "with a <Q> that ..." would describe the qualifier's value: then after the clause
+            # (top level only: a nested clause's qualifier after it would be the outer one's)
+            last = st.quals[-1].value if st.quals else None
+            swallowed = bool(rel and isinstance(last, ir.Quant) and last.noun is None and last.order is None)
+            if swallowed:
+                if self.nested or (chain and len(rest) > 1):
+                    raise PrintError("a nested 'has a <P> with a <Q>' cannot also take a relative clause "
+                                     "(it would describe the qualifier's value)")
+                return f"has {self._a(prop)} {prop}{rel}{quals}"  # "has a <P> that ... with a <Q>"
             return f"has {self._a(prop)} {prop}{quals}{rel}"
         if bare and label.endswith(" of") and not st.quals and label[: -len(" of")].strip():
             # "X is the part of Y": the parser reads the property "part of" forwards
