@@ -133,8 +133,7 @@ def _classify(record, query, sparql, gold, alignment, cause) -> tuple[str, str]:
         return "gold error", f"the gold adds a condition the annotation does not state: {extra_filter}"
     if _BOOLEAN_BIND.search(gold) and "BIND" not in sparql:
         return "gold error", "the gold returns the comparison as a true/false column where the annotation filters"
-    # casefolded: the test split's gold is lower-cased
-    only_ours = sorted(_quoted(_strip_prefixes(sparql)) - _quoted(gold))
+    only_ours = sorted(_quoted(sparql) - _quoted(gold))
     if only_ours:
         return "gold error", f"the gold lacks the annotation's value(s) {', '.join(only_ours)}: " + cause
     return "compiler gap", cause
@@ -153,10 +152,6 @@ def _quoted(sparql: str) -> set[str]:
     for flags in re.findall(r"REGEX\s*\([^()]*(?:\([^()]*\)[^()]*)*,\s*[\"']([a-z]*)[\"']\s*\)", sparql, re.I):
         values.discard(flags.casefold())
     return values
-
-
-def _strip_prefixes(sparql: str) -> str:
-    return re.sub(r"(?im)^\s*PREFIX\s+\S+\s*<[^>]*>\s*$", "", sparql)
 
 
 def _matches_without(sparql: str, gold: str, pattern: re.Pattern) -> str | None:

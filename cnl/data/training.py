@@ -21,7 +21,7 @@ import functools
 import logging
 import random
 import re
-from dataclasses import replace, dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cnl.errors import CNLError, DataError, LexiconError
 

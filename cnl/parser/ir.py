@@ -294,24 +294,32 @@ def walk(node):
             yield from walk(item)
 
 
-def map_terms(node, fn):
-    """``node`` with every Entity, Class and Property replaced by ``fn(term)``; unchanged
-    sub-trees are shared, not copied."""
-    if isinstance(node, (Entity, Class, Property)):
-        return fn(node)
+def map_children(node, fn):
+    """``node`` with ``fn`` applied to each child: the items of a tuple, the fields of an IR
+    node (spans aside). ``node`` itself when no child changed, so unchanged sub-trees are
+    shared, not copied; anything else is returned as it is."""
     if isinstance(node, tuple):
-        return tuple(map_terms(n, fn) for n in node)
+        items = tuple(fn(n) for n in node)
+        return items if any(a is not b for a, b in zip(items, node)) else node
     if is_dataclass(node):
         changes = {}
         for f in fields(node):
             if f.name == "span":
                 continue
             value = getattr(node, f.name)
-            new = map_terms(value, fn)
+            new = fn(value)
             if new is not value:
                 changes[f.name] = new
         return replace(node, **changes) if changes else node
     return node
+
+
+def map_terms(node, fn):
+    """``node`` with every Entity, Class and Property replaced by ``fn(term)``; unchanged
+    sub-trees are shared, not copied."""
+    if isinstance(node, (Entity, Class, Property)):
+        return fn(node)
+    return map_children(node, lambda child: map_terms(child, fn))
 
 
 def terms(node):

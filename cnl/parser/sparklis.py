@@ -190,7 +190,7 @@ def tokenize(text: str) -> list[Token]:
         last = typed[j - 1]
         out.append(Token("LABEL", text[start:last[2] + len(last[1])], start_pos=start))
         i = j
-    out = _split_bare_properties(out, _properties.get())
+    out = _split_bare_properties(out, _properties.get(), _entities.get())
     out = _split_coordinated_labels(out, _entities.get())
     out = _split_qualifier_value(out, _entities.get())
     for token in out:
@@ -256,7 +256,7 @@ def _split_qualifier_value(tokens: list[Token], entities: frozenset) -> list[Tok
     return out
 
 
-def _split_bare_properties(tokens: list[Token], properties: dict) -> list[Token]:
+def _split_bare_properties(tokens: list[Token], properties: dict, entities: frozenset = frozenset()) -> list[Token]:
     """Sparklis sometimes shows a property by its bare label: "has as a genre romance film",
     "with valid in place worldwide". The label words then run into the value's, so one LABEL
     holds both. With a property lexicon, the longest leading run of words that is a property
@@ -278,18 +278,19 @@ def _split_bare_properties(tokens: list[Token], properties: dict) -> list[Token]
             ends = _VALUE_STARTS
         elif after[-2:] in (["HAS", "A"], ["IS", "THE"], ["THE", "ORDER"]):
             ends = None                       # the whole label only: "has a part(s) with ..."
-        elif after[-1:] == ["IS"] and _entities.get() and str(tok).lower() not in _entities.get():
+        elif after[-1:] == ["IS"] and entities and str(tok).lower() not in entities:
             # "that is named after Percy Jackson": a property label and a known entity label
-            words = list(re.finditer(r"\S+", str(tok)))
+            text = str(tok)
+            words = list(re.finditer(r"\S+", text))
             cut = next((k for k in range(len(words) - 1, 0, -1)
-                        if str(tok)[: words[k - 1].end()].lower() in properties
-                        and str(tok)[words[k].start():].lower() in _entities.get()), None)
+                        if text[: words[k - 1].end()].lower() in properties
+                        and text[words[k].start():].lower() in entities), None)
             if cut is None:
                 out.append(tok)
                 continue
             end, start = words[cut - 1].end(), words[cut].start()
-            out.append(Token("PROP", str(tok)[:end], start_pos=tok.start_pos))
-            out.append(Token("LABEL", str(tok)[start:], start_pos=tok.start_pos + start))
+            out.append(Token("PROP", text[:end], start_pos=tok.start_pos))
+            out.append(Token("LABEL", text[start:], start_pos=tok.start_pos + start))
             continue
         else:
             out.append(tok)
@@ -360,6 +361,11 @@ def _bare_property(token: Token) -> tuple[ir.Property, bool]:
     if lexicon and key not in lexicon and f"{key} of" in lexicon:
         return ir.Property(id=lexicon[f"{key} of"], label=f"{label} of", span=_span(token)), True
     return ir.Property(label=label, span=_span(token)), False
+
+
+def _prop_or_bare(token: Token) -> ir.Property:
+    """A ``<P…>`` term, or a property shown by its bare label (see :func:`_bare_property`)."""
+    return _prop(token) if token.type == "PROP" else _bare_property(token)[0]
 
 
 def _of_property(token: Token) -> ir.Property | None:
@@ -484,7 +490,7 @@ class _ToIR(Transformer):
 
     def cmp_value_of(self, items):
         # "where the <P577> > the <P570>": compared with the value of a property mentioned
-        # before; resolved to that value's variable once the sentence is read (_apply_extra)
+        # before; resolved to that value's variable once the sentence is read (_resolve_value_refs)
         op = _toks(items, "OP")[0]
         return ir.Compare(str(op), (_ValueOf(_toks(items, "PROP")[0]),))
 
@@ -730,19 +736,7 @@ def _as_questions(node):
         return replace(node, np=replace(node.np, rels=_as_questions(node.np.rels)))
     if isinstance(node, ir.Quant) and node.det == "a":
         node = replace(node, det="which")
-    if isinstance(node, tuple):
-        return tuple(_as_questions(n) for n in node)
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, (ir.Entity, ir.Class, ir.Property, ir.Literal)):
-        changes = {}
-        for name in node.__dataclass_fields__:
-            if name in ("span", "dialect"):
-                continue
-            value = getattr(node, name)
-            new = _as_questions(value)
-            if new is not value:
-                changes[name] = new
-        return replace(node, **changes) if changes else node
-    return node
+    return ir.map_children(node, _as_questions)
 
 
 # ------------------------------------------------------------------------------ back-references
@@ -766,22 +760,7 @@ def _swap(node, target, new):
     """``node`` with the node ``target`` (by identity) replaced by ``new``."""
     if node is target:
         return new
-    if isinstance(node, tuple):
-        items = tuple(_swap(n, target, new) for n in node)
-        return items if any(a is not b for a, b in zip(items, node)) else node
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, (ir.Entity, ir.Class, ir.Property, ir.Literal, ir.Var)):
-        changes = {}
-        for name in node.__dataclass_fields__:
-            if name == "span":
-                continue
-            value = getattr(node, name)
-            if isinstance(value, (str, int, bool)) or value is None:
-                continue
-            updated = _swap(value, target, new)
-            if updated is not value:
-                changes[name] = updated
-        return replace(node, **changes) if changes else node
-    return node
+    return ir.map_children(node, lambda child: _swap(child, target, new))
 
 
 def _demote_questions(node, keep):
@@ -789,48 +768,35 @@ def _demote_questions(node, keep):
     existential; a column asked for by "give me the year of" stays."""
     if isinstance(node, ir.YearIs):
         return node
-    if isinstance(node, tuple):
-        items = tuple(_demote_questions(n, keep) for n in node)
-        return items if any(a is not b for a, b in zip(items, node)) else node
-    if isinstance(node, (ir.Query, ir.Quant, ir.Stmt, ir.Qual, ir.Be, ir.Compare, ir.Not, ir.And, ir.Or,
-                         ir.Coord, ir.RelNoun, ir.YearOf, ir.QualifierOf, ir.Arith)):
-        changes = {}
-        for name in node.__dataclass_fields__:
-            if name in ("span", "dialect"):
-                continue
-            value = getattr(node, name)
-            new = _demote_questions(value, keep)
-            if new is not value:
-                changes[name] = new
-        if isinstance(node, ir.Quant) and node.det == "which" and not keep(node):
-            changes["det"] = "a"
-        return replace(node, **changes) if changes else node
-    return node
+    new = ir.map_children(node, lambda child: _demote_questions(child, keep))
+    if isinstance(node, ir.Quant) and node.det == "which" and not keep(node):
+        new = replace(new, det="a")
+    return new
+
+
+def _object(node):
+    """The value of a statement (its object) or of a qualifier."""
+    return node.obj if isinstance(node, ir.Stmt) else node.value
+
+
+def _statement_value(query, prop: ir.Property, accept):
+    """The value of the first statement or qualifier on ``prop`` whose value ``accept``s."""
+    found = _find(query, lambda n: isinstance(n, (ir.Stmt, ir.Qual)) and _same_prop(n.prop, prop)
+                  and accept(_object(n)))
+    return None if found is None else _object(found)
 
 
 def value_of(query, prop: ir.Property):
     """The value NP of the first statement or qualifier on ``prop`` (``has a <P>``, ``with a
     <P>`` -> its Quant)."""
-    def is_value(np):
-        return (isinstance(np, ir.Quant) and np.noun is None and np.var is None
-                and not any(isinstance(r, ir.Be) for r in np.rels))
-
-    found = _find(query, lambda n: isinstance(n, (ir.Stmt, ir.Qual)) and _same_prop(n.prop, prop)
-                  and is_value(n.obj if isinstance(n, ir.Stmt) else n.value))
-    if found is None:
-        return None
-    return found.obj if isinstance(found, ir.Stmt) else found.value
+    return _statement_value(query, prop, lambda np: isinstance(np, ir.Quant) and np.noun is None
+                            and np.var is None and not any(isinstance(r, ir.Be) for r in np.rels))
 
 
 def _value_of_any(query, prop: ir.Property):
     """The value of the first statement or qualifier on ``prop`` that is a noun phrase of its
     own ("with <P1686:for_work> a film ... and give me the number of <P1686:for_work>")."""
-    found = _find(query, lambda n: isinstance(n, (ir.Stmt, ir.Qual)) and _same_prop(n.prop, prop)
-                  and isinstance(n.obj if isinstance(n, ir.Stmt) else n.value, ir.Quant)
-                  and (n.obj if isinstance(n, ir.Stmt) else n.value).var is None)
-    if found is None:
-        return None
-    return found.obj if isinstance(found, ir.Stmt) else found.value
+    return _statement_value(query, prop, lambda np: isinstance(np, ir.Quant) and np.var is None)
 
 
 def _is_the_of(query, prop: ir.Property):
@@ -863,12 +829,7 @@ def _resolve_value_refs(query: ir.Query) -> ir.Query:
 
 def _named_value_of(query, prop: ir.Property):
     """The value of a statement on ``prop`` already given a name (a second comparison with it)."""
-    found = _find(query, lambda n: isinstance(n, (ir.Stmt, ir.Qual)) and _same_prop(n.prop, prop)
-                  and isinstance(n.obj if isinstance(n, ir.Stmt) else n.value, ir.Quant)
-                  and (n.obj if isinstance(n, ir.Stmt) else n.value).var is not None)
-    if found is None:
-        return None
-    return found.obj if isinstance(found, ir.Stmt) else found.value
+    return _statement_value(query, prop, lambda np: isinstance(np, ir.Quant) and np.var is not None)
 
 
 def _mentioned(query, token: Token, what: str):
@@ -879,7 +840,7 @@ def _mentioned(query, token: Token, what: str):
     target = _find(query, lambda n: isinstance(n, ir.Quant) and isinstance(n.noun, ir.ClassNoun)
                    and bool(names & {x.lower() for x in (n.noun.cls.label, n.noun.cls.id) if x}))
     if target is None:
-        prop = _prop(token) if token.type == "PROP" else _bare_property(token)[0]
+        prop = _prop_or_bare(token)
         target = value_of(query, prop) or _value_of_any(query, prop) or _is_the_of(query, prop)
     if target is None:
         raise _Refused(f"'{what} {token}' refers to nothing mentioned before", token)
@@ -915,7 +876,7 @@ def _minus_year(query: ir.Query, extra: _Extra) -> ir.Query:
     """"X has a <P569> and give me 2023 - the year of the <P569>": the difference as the answer
     (the IR's Arith, as SQUALL's "give me 2023 - the year of the <P569> of X")."""
     token = extra.target
-    prop = _prop(token) if token.type == "PROP" else _bare_property(token)[0]
+    prop = _prop_or_bare(token)
     vp = query.vp
     if not (isinstance(query.subject, ir.Ref) and isinstance(vp, ir.Stmt) and not vp.inverse
             and _same_prop(vp.prop, prop) and isinstance(vp.obj, ir.Quant) and vp.obj.noun is None
@@ -971,7 +932,7 @@ _TOKEN_NAMES = {
     "GIVE_ME": '"give me"', "AND_GIVE_ME": '"and give me"', "AND_THAT": '"and that"',
     "AND_WHERE": '"and where"', "AND_OF": '"and of"', "COORD_AND": '"and"', "COORD_OR": '"or"', "NUMBER_OF": '"the number of"', "YEAR_OF": '"the year of"',
     "INSTANCE_OF": '"is the instance of"', "ORDER": '"highest-to-lowest"/"lowest-to-highest"',
-    "A": '"a"', "$END": "the end", "OR_OF": '"or of"', "COORD_OR": '"or"', "BETWEEN": '"between"',
+    "A": '"a"', "$END": "the end", "OR_OF": '"or of"', "BETWEEN": '"between"',
     "AND_FOR_EACH": '"and for each"', "ORDER_NUMBER_OF": '"highest-to-lowest number of"',
     "MINUS_YEAR_OF": '"- the year of"', "MATCHES": '"matches"', "STRING_OF": '"the string of"',
 }

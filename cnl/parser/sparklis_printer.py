@@ -50,6 +50,10 @@ class SparklisPrinter:
     def prop(self, prop: ir.Property) -> str:
         return self._angle(prop.id, prop.label)
 
+    def prop_or_bare(self, prop: ir.Property) -> str:
+        """``<P…>`` for a property with an ID, else its bare label (how Sparklis shows it)."""
+        return self.prop(prop) if prop.id else self.bare(prop.label)
+
     @staticmethod
     def bare(label: str) -> str:
         from cnl.parser.sparklis import tokenize
@@ -104,7 +108,7 @@ class SparklisPrinter:
                 and isinstance(rel, ir.RelNoun) and isinstance(rel.of, ir.Ref) and not value.rels
                 and right.det == "the" and value.det == "the"):
             raise PrintError("Sparklis says an expression as 'X has a <P> and give me N - the year of the <P>' only")
-        prop = self.prop(rel.prop) if rel.prop.id else self.bare(rel.prop.label)
+        prop = self.prop_or_bare(rel.prop)
         return (f"{self.entity(rel.of.term)} has {self._a(prop)} {prop}{self.quals(rel.quals)} and give me "
                 f"{self.entity(arith.left.term)} - the year of the {prop}")
 
@@ -133,7 +137,7 @@ class SparklisPrinter:
             if isinstance(node, (ir.Stmt, ir.Qual)):
                 value = node.obj if isinstance(node, ir.Stmt) else node.value
                 if isinstance(value, ir.Quant) and value.var is not None and value.noun is None:
-                    self.named.setdefault(value.var, self.prop(node.prop) if node.prop.id else self.bare(node.prop.label))
+                    self.named.setdefault(value.var, self.prop_or_bare(node.prop))
         if query.vp is None:
             text = "give me " + self.give_np(query.subject)
         else:
@@ -270,10 +274,7 @@ class SparklisPrinter:
                 and len(obj.rels) == 1 and isinstance(obj.rels[0], ir.StrTest) and obj.rels[0].op == "matches"):
             return f"matches {self.bare(obj.rels[0].value)}"  # "give me every film that matches ace ventura"
         bare = st.prop.id is None
-        prop = st.prop.label if bare else self.prop(st.prop)
-        if bare:
-            prop = self.bare(prop)
-        obj = st.obj
+        prop = self.prop_or_bare(st.prop)
         if st.prop.label == "instance of" and st.prop.id in (None, "P31") and not st.inverse:
             return "is the instance of " + self.obj(obj) + self.quals(st.quals)
         label = st.prop.label or ""
@@ -347,8 +348,7 @@ class SparklisPrinter:
                         of = [r for r in np.rels if isinstance(r, ir.Stmt) and r.inverse and not r.quals]
                         if not of:
                             raise PrintError("cannot count 'something'")
-                        prop = self.prop(of[0].prop) if of[0].prop.id else self.bare(of[0].prop.label)
-                        self._count_extra(prop)
+                        self._count_extra(self.prop_or_bare(of[0].prop))
                     return "something" + self.rel(np.rels, chain)
                 noun = self.noun(np.noun)
                 if np.det == "how_many":
@@ -413,7 +413,7 @@ def _group_key(query: ir.Query):
                   and (n.obj if isinstance(n, ir.Stmt) else n.value) is key), None)
     if owner is None or key.noun is not None:
         raise PrintError("the noun a count is grouped by needs a class or a property in Sparklis")
-    return key, (SparklisPrinter().prop(owner.prop) if owner.prop.id else SparklisPrinter.bare(owner.prop.label))
+    return key, SparklisPrinter().prop_or_bare(owner.prop)
 
 
 def print_sparklis(query: ir.Query, notation: str = "ecai", *, id_labels: bool = True) -> str:
