@@ -317,6 +317,10 @@ def test_for_each_groups_a_count():
                        "the highest-to-lowest number of <Q41254:Grammy_Awards>")
     assert "SELECT DISTINCT ?human (COUNT(DISTINCT ?grammy_awards) AS ?count)" in sparql
     assert "GROUP BY ?human" in sparql and "ORDER BY DESC(?count)" in sparql and "LIMIT 1" not in sparql
+    # the key is written in the notation of the rest of the text
+    assert "and for each <Q5:human> give me" in print_sparklis(parse_sparklis(
+        "give me every <Q5:human> that <P166:award_received> a <Q41254:Grammy_Awards> and for each <Q5:human> "
+        "give me the highest-to-lowest number of <Q41254:Grammy_Awards>"), "id")
     sparql = _compiled("give me every <Q7366:song> that has as a <P921:main_subject> a <Q515:city> and for each "
                        "<P921:main_subject> give me the number of <Q7366:song>")
     assert "SELECT ?city (COUNT(DISTINCT ?song) AS ?count)" in sparql and "GROUP BY ?city" in sparql

@@ -130,7 +130,7 @@ class SparklisPrinter:
         self.extras = []
         if query.vp is None and isinstance(query.subject, ir.Arith):
             return self._minus_year(query.subject)
-        self.group_key = _group_key(query)
+        self.group_key = _group_key(query, self)
         # values named for a comparison with them ("where the <P577> > the <P570>")
         self.named = {}
         for node in ir.walk(query):
@@ -394,9 +394,9 @@ def _counts(order: ir.Order) -> bool:
     return order.word in ("most", "least") and not order.limit
 
 
-def _group_key(query: ir.Query):
-    """The one noun phrase a count is grouped by ("for each human ..."), with how Sparklis names
-    it (its class label, or the property it is the value of); None without one."""
+def _group_key(query: ir.Query, printer: SparklisPrinter):
+    """The one noun phrase a count is grouped by ("for each human ..."), with how ``printer``
+    names it (its class, or the property it is the value of); None without one."""
     quants = [n for n in ir.walk(query) if isinstance(n, ir.Quant)]
     if not any(n.det == "how_many" or (n.order is not None and _counts(n.order)) for n in quants):
         return None
@@ -408,12 +408,12 @@ def _group_key(query: ir.Query):
         raise PrintError("Sparklis groups a count by one noun ('for each C') only")
     key = keys[0]
     if isinstance(key.noun, ir.ClassNoun):
-        return key, SparklisPrinter().noun(key.noun)
+        return key, printer.noun(key.noun)
     owner = next((n for n in ir.walk(query) if isinstance(n, (ir.Stmt, ir.Qual))
                   and (n.obj if isinstance(n, ir.Stmt) else n.value) is key), None)
     if owner is None or key.noun is not None:
         raise PrintError("the noun a count is grouped by needs a class or a property in Sparklis")
-    return key, SparklisPrinter().prop_or_bare(owner.prop)
+    return key, printer.prop_or_bare(owner.prop)
 
 
 def print_sparklis(query: ir.Query, notation: str = "ecai", *, id_labels: bool = True) -> str:
