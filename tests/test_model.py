@@ -434,3 +434,14 @@ def test_training_with_demos_saves_the_pool_the_translator_prompts_with(tiny_bas
     prompt = translator.prompt("How many songs has Adele released?", [], "none")
     assert prompt.startswith("Example: How many albums has Adele released?\n"
                              "SQUALL (label): How many [album] has <performer> [Adele]?\nQuestion: How many songs")
+    # bad input: a negative count writes nothing; an adapter without its pool names the file
+    from cnl.errors import ModelError, TrainingError
+
+    with pytest.raises(TrainingError, match="--demos takes"):
+        train(TrainConfig(base_model=str(tiny_base), out=tmp_path / "negative", max_steps=1, demos=-1),
+              progress=False, examples=_few_examples())
+    assert not (tmp_path / "negative").exists()
+    (out / "demos.json").unlink()
+    translator._demo_pool = None
+    with pytest.raises(ModelError, match="demos.json is missing"):
+        translator.prompt("How many songs has Adele released?", [], "none")

@@ -164,6 +164,8 @@ def _examples_for(config: TrainConfig, examples=None):
 def _demo_pool(config: TrainConfig, examples):
     """The demonstrations of a run with ``demos``: its own training examples (so a subset run
     sees no other question), or None."""
+    if config.demos < 0:
+        raise TrainingError(f"--demos takes the number of similar questions per prompt (0 or more), not {config.demos}")
     if not config.demos:
         return None
     if config.prompt_style != "compact":
