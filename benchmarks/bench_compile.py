@@ -19,12 +19,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rdflib.plugins.sparql.parser import parseQuery  # noqa: E402
 
-from cnl.compiler.sparql import SparqlCompiler  # noqa: E402
-from cnl.compiler.profile import WikidataProfile  # noqa: E402
-from cnl.data.alignment import MappingResolver, align  # noqa: E402
-from cnl.data.ecai import load_all, normalize_gold_sparql  # noqa: E402
+from cnl.sparql.compiler import SparqlCompiler  # noqa: E402
+from cnl.sparql.profiles import WikidataProfile  # noqa: E402
+from cnl.datasets.ecai.alignment import MappingResolver, align  # noqa: E402
+from cnl.datasets.ecai.loader import load_all, normalize_gold_sparql  # noqa: E402
 from cnl.errors import CNLError  # noqa: E402
-from cnl.parser.squall import parse_squall  # noqa: E402
+from cnl.dialects.squall.parser import parse_squall  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cnl.data.paths import data_file
+from cnl.datasets.paths import data_file
 from cnl.kg.embedded import EmbeddedKG
 
 # The slice keeps no `wdt:P31 wd:Q11424` (instance of: film) for Nolan's films, so the strict

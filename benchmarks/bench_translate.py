@@ -27,8 +27,8 @@ def main(argv=None) -> int:
                     help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
 
-    from cnl.data.ecai import load_ecai
-    from cnl.model.inference import Translator
+    from cnl.datasets.ecai.loader import load_ecai
+    from cnl.learn.inference import Translator
 
     start = time.perf_counter()
     translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)

@@ -32,7 +32,7 @@ DATASET = "http://www.wikidata.org/"
 
 
 def build_store(folder: Path) -> tuple[Path, str]:
-    from cnl.data.paths import data_dir
+    from cnl.datasets.paths import data_dir
     from cnl.kg.embedded import EmbeddedKG
 
     shared = data_dir(required=False)

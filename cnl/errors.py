@@ -95,6 +95,10 @@ class CompileError(CNLError):
     exit_code = 4
 
 
+class PrintError(CompileError):
+    """An IR that a dialect cannot print (e.g. built by hand or by the decompiler)."""
+
+
 class UnsupportedSPARQLError(CNLError):
     """SPARQL using a construct the decompiler cannot express in CNL; names the construct."""
 
@@ -248,7 +252,7 @@ class GrammarTestFailed(CNLError):
 
     exit_code = 22
 
-# --- The learned parser (cnl.model): training, inference. ---
+# --- The learned parser (cnl.learn): training, inference. ---
 
 
 class ModelError(CNLError):

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cnl.data.ecai_check import check_all, other_annotation_verdicts  # noqa: E402
-from cnl.data.sparklis_check import check_all as check_all_sparklis  # noqa: E402
+from cnl.datasets.ecai.squall_check import check_all, other_annotation_verdicts  # noqa: E402
+from cnl.datasets.ecai.sparklis_check import check_all as check_all_sparklis  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -17,7 +17,7 @@ import sys
 import time
 from collections import defaultdict
 
-from cnl.data.paths import data_file
+from cnl.datasets.paths import data_file
 from cnl.linking.indices import indices_for_store
 from cnl.linking.linker import BuiltinLinker
 

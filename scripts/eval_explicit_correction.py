@@ -17,7 +17,7 @@ import random
 import sys
 from collections import Counter
 
-from cnl.data.paths import data_file
+from cnl.datasets.paths import data_file
 from cnl.linking.el_variants import entity_labels
 from cnl.linking.entity_map import EntityMap, ecai_candidates
 

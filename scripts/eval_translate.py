@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def _compiled(example, text):
     """The SPARQL of a SQUALL-label text under the example's resolver, or None."""
-    from cnl.compiler.sparql import compile_query
-    from cnl.data.alignment import ALIGNMENT_PROFILE
-    from cnl.data.training import resolver_for
-    from cnl.parser.squall import parse_squall
+    from cnl.sparql.compiler import compile_query
+    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.learn.examples import resolver_for
+    from cnl.dialects.squall.parser import parse_squall
 
     try:
         return compile_query(parse_squall(text, notation="label"), ALIGNMENT_PROFILE, resolver_for(example))
@@ -37,7 +37,7 @@ def _compiled(example, text):
 
 
 def parses(text) -> bool:
-    from cnl.parser.squall import parse_squall
+    from cnl.dialects.squall.parser import parse_squall
 
     try:
         parse_squall(text, notation="label")
@@ -50,7 +50,7 @@ def score(example, text, gold_cnl_sparql=None, reference=None):
     """(EM, parses, TA-offline against the normalized gold SPARQL, TA-offline against the gold
     SQUALL compiled the same way). The data's gold SQUALL and gold SPARQL often disagree
     (README, *Real data (issue 2)*): the second reference measures what the model was taught."""
-    from cnl.compiler.equivalence import equivalent
+    from cnl.sparql.equivalence import equivalent
 
     em = " ".join(text.split()) == " ".join((reference or example.completion).split())
     if not parses(text):
@@ -92,9 +92,9 @@ def main(argv=None) -> int:
                     help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
 
-    from cnl.data.alignment import ALIGNMENT_PROFILE
-    from cnl.data.training import build_examples, resolver_for
-    from cnl.model.inference import Translator
+    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.learn.examples import build_examples, resolver_for
+    from cnl.learn.inference import Translator
 
     translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)
     translator.constrain_properties = not args.any_property

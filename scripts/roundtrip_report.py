@@ -19,13 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cnl.compiler.decompile import decompile_to_ir  # noqa: E402
-from cnl.compiler.equivalence import equivalent  # noqa: E402
-from cnl.compiler.sparql import compile_query  # noqa: E402
-from cnl.data.paths import data_file  # noqa: E402
+from cnl.sparql.decompiler import check_says, decompile_to_ir  # noqa: E402
+from cnl.sparql.equivalence import equivalent  # noqa: E402
+from cnl.sparql.compiler import compile_query  # noqa: E402
+from cnl.datasets.paths import data_file  # noqa: E402
 from cnl.errors import CNLError, UnsupportedSPARQLError  # noqa: E402
-from cnl.parser.printer import print_squall  # noqa: E402
-from cnl.parser.squall import parse_squall  # noqa: E402
+from cnl.dialects import get_dialect  # noqa: E402
 
 
 def round_trip(sparql: str, dialect: str = "squall") -> tuple[str, str, str]:
@@ -36,27 +35,17 @@ def round_trip(sparql: str, dialect: str = "squall") -> tuple[str, str, str]:
         return "refused", err.construct, ""
     except CNLError as err:
         return "error", f"decompile: {str(err).splitlines()[0]}", ""
+    speaker = get_dialect(dialect)
     try:
-        if dialect == "sparklis":
-            from cnl.compiler.decompile import sparklis_expressible, sparklis_form
-            from cnl.parser.sparklis_printer import print_sparklis
-
-            try:
-                sparklis_expressible(query, options)
-            except UnsupportedSPARQLError as err:
-                return "refused", err.construct, ""
-            text = print_sparklis(sparklis_form(query), "id", id_labels=False)
-        else:
-            text = print_squall(query, "id", id_labels=False)
+        check_says(speaker, query, options)
+    except UnsupportedSPARQLError as err:
+        return "refused", err.construct, ""
+    try:
+        text = speaker.print(speaker.printable(query), "id", id_labels=False)
     except Exception as err:  # noqa: BLE001 — a printer gap is reported, not fatal
         return "error", f"print: {err}", ""
     try:
-        if dialect == "sparklis":
-            from cnl.parser.sparklis import parse_sparklis
-
-            back = parse_sparklis(text, notation="id")
-        else:
-            back = parse_squall(text, notation="id")
+        back = speaker.parse(text, notation="id")
         compiled = compile_query(back, "wikidata", None, **options)
     except CNLError as err:
         return "error", f"reparse/compile: {str(err).splitlines()[0]}", text
@@ -90,7 +79,7 @@ NO_CNL_FORM = {
 
 
 def ecai(show: bool) -> float:
-    from cnl.data.ecai import load_all, normalize_gold_sparql
+    from cnl.datasets.ecai.loader import load_all, normalize_gold_sparql
 
     outcomes, unusable, refused = Counter(), Counter(), Counter()
     for record in load_all():
@@ -132,7 +121,7 @@ def ecai(show: bool) -> float:
 
 def ecai_sparklis() -> float:
     """The same round trip through the Sparklis dialect (printed and parsed as Sparklis)."""
-    from cnl.data.ecai import load_all, normalize_gold_sparql
+    from cnl.datasets.ecai.loader import load_all, normalize_gold_sparql
 
     outcomes = Counter()
     for record in load_all():

@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cnl.data.ecai_check import check_all as check_all_squall, other_annotation_verdicts  # noqa: E402
-from cnl.data.sparklis_check import check_all, gold_usable  # noqa: E402
+from cnl.datasets.ecai.squall_check import check_all as check_all_squall, other_annotation_verdicts  # noqa: E402
+from cnl.datasets.ecai.sparklis_check import check_all, gold_usable  # noqa: E402
 
 
 def main() -> int:

@@ -12,8 +12,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> int:
-    from cnl.data.training import build_examples
-    from cnl.model.base import token_counts
+    from cnl.learn.examples import build_examples
+    from cnl.learn.base_model import token_counts
 
     print(f"{'target':18} {'split':6} {'n':>4} {'mean tokens':>12} {'median':>7}")
     for target, notation, name in [("squall", "label", "SQUALL-label"), ("squall", "id", "SQUALL-ID"),

@@ -1,6 +1,6 @@
 import pytest
 
-from cnl.data.paths import data_dir
+from cnl.datasets.paths import data_dir
 
 
 @pytest.fixture(scope="session")

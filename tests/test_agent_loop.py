@@ -106,9 +106,13 @@ def test_repeated_calls_and_step_limit(toolbox, tmp_path):
 
 
 def test_translate_without_learned_parser_is_an_error_result(toolbox, tmp_path, monkeypatch):
-    import cnl
+    from cnl.errors import OptionalDependencyMissing
+    from cnl.learn import base_model
 
-    monkeypatch.delattr(cnl, "translate", raising=False)
+    def missing():
+        raise OptionalDependencyMissing("the learned parser", "torch", "install the 'model' extra")
+
+    monkeypatch.setattr(base_model, "require_model_stack", missing)
     result = toolbox.call("translate", {"question": QUESTION}, mode="cnl")
     assert not result.ok and "learned parser" in result.text
 

@@ -4,8 +4,8 @@ import pytest
 from rdflib.plugins.sparql import prepareQuery
 
 import cnl
-from cnl.compiler.equivalence import equivalent
-from cnl.compiler.profile import WikidataProfile
+from cnl.sparql.equivalence import equivalent
+from cnl.sparql.profiles import WikidataProfile
 from cnl.errors import CompileError, LexiconError
 
 LEX = {
@@ -177,7 +177,7 @@ def test_plain_rdf_profile_uses_iris_from_the_lexicon():
 def test_string_literals_cannot_break_out(evil):
     from rdflib.plugins.sparql.parser import parseQuery
 
-    from cnl.parser import ir
+    from cnl import ir
 
     q = ir.Query(ir.Quant("which", ir.ClassNoun(ir.Class("Q11424"))),
                  ir.Stmt(ir.Property("P1476"), ir.Quant("a", None, (ir.StrTest("contains", evil),))))

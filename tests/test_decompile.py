@@ -6,12 +6,12 @@ import sys
 import pytest
 
 import cnl
-from cnl.compiler.decompile import decompile_to_ir
-from cnl.compiler.equivalence import equivalent
-from cnl.compiler.sparql import compile_query
+from cnl.sparql.decompiler import decompile_to_ir
+from cnl.sparql.equivalence import equivalent
+from cnl.sparql.compiler import compile_query
 from cnl.errors import SPARQLParseError, UnsupportedSPARQLError
-from cnl.parser.printer import print_squall
-from cnl.parser.squall import parse_squall
+from cnl.dialects.squall.printer import print_squall
+from cnl.dialects.squall.parser import parse_squall
 
 # (SPARQL, the SQUALL text it decompiles to in the ID notation)
 CASES = [
@@ -232,7 +232,7 @@ def test_real_data_round_trip_figures(shared_data):
     """Regression guard for scripts/roundtrip_report.py's figures (measured: ECAI 523/550,
     QALD-9-plus train 304/371)."""
     from scripts.roundtrip_report import round_trip
-    from cnl.data.ecai import load_all, normalize_gold_sparql
+    from cnl.datasets.ecai.loader import load_all, normalize_gold_sparql
     from cnl.errors import CNLError
 
     ok = 0

@@ -1,6 +1,6 @@
 import pytest
 
-from cnl.data.ecai import (
+from cnl.datasets.ecai.loader import (
     EcaiRecord,
     check_parses,
     load_ecai,
@@ -137,7 +137,7 @@ def test_all_gold_queries_normalize_and_parse(records):
 
 
 ALIGN_SCRIPT = """
-from cnl.data.training import aligned_records
+from cnl.learn.examples import aligned_records
 print(repr(sorted((p.record.split, p.record.index, sorted(p.alignment.items()))
                   for p in aligned_records("test"))))
 """
@@ -152,13 +152,13 @@ def test_alignment_is_deterministic_and_injective(shared_data):
     import sys
     from pathlib import Path
 
-    from cnl.data.training import aligned_records
+    from cnl.learn.examples import aligned_records
 
     by_index = {p.record.index: p for p in aligned_records("train")}
     death = by_index[43].alignment
     assert death[("entity", "Death")] == "Q54877325"
     assert death[("entity", "Discworld books")] == "Q3257270"
-    from cnl.data.alignment import align
+    from cnl.datasets.ecai.alignment import align
 
     for prep in aligned_records("test"):
         found = align(prep.query, prep.gold, prep.record.candidates)

@@ -6,15 +6,15 @@ import collections
 
 import pytest
 
-from cnl.compiler.equivalence import equivalent
+from cnl.sparql.equivalence import equivalent
 
 pytestmark = pytest.mark.data
 
 
 @pytest.fixture(scope="module")
 def results(shared_data):
-    from cnl.data.ecai_check import check_all
-    from cnl.data.ecai import load_all
+    from cnl.datasets.ecai.squall_check import check_all
+    from cnl.datasets.ecai.loader import load_all
 
     return check_all(load_all(shared_data))
 
@@ -48,8 +48,8 @@ def test_equivalent_results_really_are(results):
 def test_many_squall_gold_errors_are_the_sparklis_query(results):
     """The evidence behind "gold error": for many of them the same question's Sparklis
     annotation compiles exactly to the gold, which no compiler of the SQUALL can match."""
-    from cnl.data.ecai_check import other_annotation_verdicts
-    from cnl.data.sparklis_check import check_all as check_all_sparklis
+    from cnl.datasets.ecai.squall_check import other_annotation_verdicts
+    from cnl.datasets.ecai.sparklis_check import check_all as check_all_sparklis
 
     verdicts = other_annotation_verdicts(results, check_all_sparklis())
     assert sum(verdicts.values()) == sum(r.kind == "gold error" for r in results if r.status == "mismatch")

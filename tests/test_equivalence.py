@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from cnl.compiler.equivalence import canonical_form, equivalent, explain_difference
+from cnl.sparql.equivalence import canonical_form, equivalent, explain_difference
 from cnl.errors import CNLError, SPARQLParseError
 
 FILM = "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P57 [ ps:P57 wd:Q41148 ] . } LIMIT 200"
@@ -209,7 +209,7 @@ def scramble(query: str, rng: random.Random) -> str:
 
 
 def test_gold_queries_survive_renaming_and_shuffling(shared_data):
-    from cnl.data.ecai import load_all, normalize_gold_sparql
+    from cnl.datasets.ecai.loader import load_all, normalize_gold_sparql
     from cnl.errors import DataError
 
     rng = random.Random(20230923)

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from cnl.errors import EvalConfigError
-from cnl.data.training import ChainResolver
+from cnl.learn.examples import ChainResolver
 from cnl.eval.runner import Runner, compile_prediction, load_config, resolver_for
 
 CONFIG = """
@@ -155,7 +155,7 @@ train_sizes = [4]
 
 
 def test_runner_trains_generates_and_reports_end_to_end(shared_data, tmp_path):
-    """The whole grid path on a tiny cell: cnl.model.train trains an adapter, cnl.model's
+    """The whole grid path on a tiny cell: cnl.learn.train trains an adapter, cnl.learn's
     Translator generates, the cell is scored and reported; a rerun reuses the caches."""
     pytest.importorskip("peft")
     from cnl.eval.runner import run_config

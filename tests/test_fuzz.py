@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from rdflib.plugins.sparql import prepareQuery
 
 import cnl
-from cnl.compiler.equivalence import equivalent
+from cnl.sparql.equivalence import equivalent
 from cnl.errors import CNLError
-from cnl.parser import ir
-from cnl.parser.printer import print_squall
+from cnl import ir
+from cnl.dialects.squall.printer import print_squall
 
 SEEDS = [
     "which [film] has <director> [Jon Favreau]?",

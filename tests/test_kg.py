@@ -266,7 +266,7 @@ def test_slice_sample_same_results(shared_data, tmp_path):
 
 
 def test_cli_run_compiles_and_executes(tiny_file, tmp_path, capsys):
-    pytest.importorskip("cnl.compiler.sparql")
+    pytest.importorskip("cnl.sparql.compiler")
     store = str(tmp_path / "store")
     assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet"]) == 0
     assert cli_main(["run", "What has <P57:director> <Q25191:Christopher_Nolan>?", "--store", store]) == 0

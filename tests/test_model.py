@@ -9,7 +9,7 @@ import math
 import pytest
 
 pytest.importorskip("regex")  # constrained decoding matches partial tokens with it
-from cnl.model.constrained import SquallPrefixChecker  # noqa: E402
+from cnl.learn.constrained import SquallPrefixChecker  # noqa: E402
 
 VALID = [
     "Which [film] has <director> [Jon Favreau] and has the highest <publication date>?",
@@ -31,7 +31,7 @@ def _model_stack_or_skip():
 # training data
 
 def test_examples_for_each_target(shared_data):
-    from cnl.data.training import build_examples
+    from cnl.learn.examples import build_examples
 
     squall = build_examples("train", "squall", "label", "hybrid")
     assert 300 <= len(squall) <= 400  # records whose SQUALL does not parse/align are dropped
@@ -53,7 +53,7 @@ def test_examples_for_each_target(shared_data):
 
 
 def test_train_size_is_a_seeded_subset(shared_data):
-    from cnl.data.training import build_examples
+    from cnl.learn.examples import build_examples
 
     a = [e.question for e in build_examples("train", train_size=20, seed=1)]
     b = [e.question for e in build_examples("train", train_size=20, seed=1)]
@@ -63,11 +63,11 @@ def test_train_size_is_a_seeded_subset(shared_data):
 
 def test_gold_completions_compile_to_the_gold_with_resolver_for(shared_data):
     """TA-offline of the gold SQUALL itself: the yardstick for the model's figure."""
-    from cnl.compiler.equivalence import equivalent
-    from cnl.compiler.sparql import compile_query
-    from cnl.data.alignment import ALIGNMENT_PROFILE
-    from cnl.data.training import build_examples, resolver_for
-    from cnl.parser.squall import parse_squall
+    from cnl.sparql.equivalence import equivalent
+    from cnl.sparql.compiler import compile_query
+    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.learn.examples import build_examples, resolver_for
+    from cnl.dialects.squall.parser import parse_squall
 
     examples = build_examples("train", "squall", "label", "hybrid")[:60]
     hits = sum(equivalent(compile_query(parse_squall(e.completion), ALIGNMENT_PROFILE, resolver_for(e)),
@@ -80,12 +80,12 @@ def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
     decompiled and printed; every target compiles back to its gold, labels only."""
     import re
 
-    from cnl.compiler.equivalence import equivalent
-    from cnl.compiler.sparql import compile_query
-    from cnl.data.alignment import ALIGNMENT_PROFILE
-    from cnl.data.training import build_examples, resolver_for
+    from cnl.sparql.equivalence import equivalent
+    from cnl.sparql.compiler import compile_query
+    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.learn.examples import build_examples, resolver_for
     from cnl.errors import DataError
-    from cnl.parser.squall import parse_squall
+    from cnl.dialects.squall.parser import parse_squall
 
     annotation = build_examples("train", "squall", "label", "hybrid", keep_invalid=False)
     examples = build_examples("train", "squall", "label", "hybrid", keep_invalid=False, squall_from="gold")
@@ -103,7 +103,7 @@ def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
 
 
 def test_resolver_falls_back_to_global_labels(shared_data):
-    from cnl.data.training import build_examples, resolver_for
+    from cnl.learn.examples import build_examples, resolver_for
     from cnl.errors import LexiconError
 
     ex = build_examples("test", "squall", "label", "hybrid")[0]
@@ -135,7 +135,7 @@ def test_dead_ends_are_not_viable(text):
 
 def test_every_prefix_of_every_training_target_is_viable(shared_data):
     """The constraint never blocks a text the model was taught (all 455 SQUALL-label targets)."""
-    from cnl.data.training import build_examples
+    from cnl.learn.examples import build_examples
 
     checker = SquallPrefixChecker()
     targets = [e.completion for split in ("train", "test")
@@ -162,7 +162,7 @@ def tiny_base(tmp_path_factory):
     _model_stack_or_skip()
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
-    from cnl.model.base import default_model_dir
+    from cnl.learn.base_model import default_model_dir
 
     folder = tmp_path_factory.mktemp("tiny-base")
     tokenizer = AutoTokenizer.from_pretrained(str(default_model_dir()))
@@ -178,7 +178,7 @@ def tiny_base(tmp_path_factory):
 
 
 def _few_examples():
-    from cnl.data.training import Example
+    from cnl.learn.examples import Example
 
     pairs = [("Who directed Inception?", "Who is the <director> of [Inception]?"),
              ("Which films did Jon Favreau direct?", "Which [film] has <director> [Jon Favreau]?"),
@@ -190,7 +190,7 @@ def _few_examples():
 def test_training_smoke_is_reproducible(tiny_base, tmp_path):
     from safetensors.torch import load_file
 
-    from cnl.model.train import TrainConfig, train
+    from cnl.learn.train import TrainConfig, train
 
     runs = []
     for name in ("a", "b"):
@@ -212,7 +212,7 @@ def test_training_smoke_is_reproducible(tiny_base, tmp_path):
 def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
     import torch
 
-    from cnl.model.train import TrainConfig, train
+    from cnl.learn.train import TrainConfig, train
 
     config = TrainConfig(base_model=str(tiny_base), out=tmp_path / "run", max_steps=4, batch_size=2,
                          checkpoint_every=2, device="cpu")
@@ -245,8 +245,8 @@ def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
 def test_default_adapter_translates_into_parsing_squall(shared_data):
     """The shipped adapter end to end: constrained output parses and compiles."""
     _model_stack_or_skip()
-    from cnl.model.inference import Translator, default_adapter_dir
-    from cnl.parser.squall import parse_squall
+    from cnl.learn.inference import Translator, default_adapter_dir
+    from cnl.dialects.squall.parser import parse_squall
 
     if not (default_adapter_dir() / "adapter_config.json").is_file():
         pytest.skip("no default adapter shipped")
@@ -265,7 +265,7 @@ def test_default_adapter_translates_into_parsing_squall(shared_data):
 def test_full_training_run(shared_data, tmp_path):
     """The whole default configuration on the 400 training questions (about 30 min on 2 cores)."""
     _model_stack_or_skip()
-    from cnl.model.train import TrainConfig, train
+    from cnl.learn.train import TrainConfig, train
 
     out = train(TrainConfig(out=tmp_path / "full", lora_layers=15, epochs=2), progress=False)
     metrics = json.loads((out / "metrics.json").read_text())
@@ -275,7 +275,7 @@ def test_full_training_run(shared_data, tmp_path):
 def test_translate_command_prints_json(shared_data, capsys):
     _model_stack_or_skip()
     from cnl.cli import main
-    from cnl.model.inference import default_adapter_dir
+    from cnl.learn.inference import default_adapter_dir
 
     if not (default_adapter_dir() / "adapter_config.json").is_file():
         pytest.skip("no default adapter shipped")
@@ -311,7 +311,7 @@ def test_unfinished_outputs_are_closed_with_fixed_words_only(text):
 
 def test_unknown_dtype_is_refused_before_loading_the_model():
     from cnl.errors import ModelError
-    from cnl.model.inference import Translator
+    from cnl.learn.inference import Translator
 
     with pytest.raises(ModelError, match="unknown dtype 'int3'"):
         Translator.load(dtype="int3")
@@ -324,8 +324,8 @@ def test_dead_end_tokens_fall_back_to_the_best_viable_token_of_the_vocabulary():
     import torch
     from transformers import AutoTokenizer
 
-    from cnl.model.base import default_model_dir
-    from cnl.model.constrained import SquallLogitsProcessor
+    from cnl.learn.base_model import default_model_dir
+    from cnl.learn.constrained import SquallLogitsProcessor
 
     tokenizer = AutoTokenizer.from_pretrained(str(default_model_dir()))
     prompt = tokenizer("Q: ", add_special_tokens=False)["input_ids"]
@@ -342,7 +342,7 @@ def test_dead_end_tokens_fall_back_to_the_best_viable_token_of_the_vocabulary():
 
 
 def test_constrained_decoding_writes_only_known_property_labels():
-    from cnl.model.constrained import KnownLabels, SquallPrefixChecker
+    from cnl.learn.constrained import KnownLabels, SquallPrefixChecker
 
     labels = KnownLabels(["director", "part of the series", "place of birth", "votes received"])
     assert "Director" in labels and labels.has_prefix("place ") and not labels.has_prefix("placebo")
@@ -371,7 +371,7 @@ wd:Q192990 rdfs:label "Guy Ritchie"@en ; schema:description "English film direct
 
 
 def test_qald_questions_become_labelled_squall_examples(shared_data, tmp_path):
-    from cnl.data.qald import qald_examples
+    from cnl.datasets.qald.examples import qald_examples
     from cnl.kg.embedded import EmbeddedKG
 
     (tmp_path / "g.ttl").write_text(QALD_TTL)
@@ -396,7 +396,7 @@ def test_qald_questions_become_labelled_squall_examples(shared_data, tmp_path):
 
 def test_extra_training_data_needs_a_store(shared_data, tmp_path):
     from cnl.errors import TrainingError
-    from cnl.model.train import TrainConfig, _examples_for, train
+    from cnl.learn.train import TrainConfig, _examples_for, train
 
     with pytest.raises(TrainingError, match="needs --store"):
         _examples_for(TrainConfig(extra_data=["qald"]))
@@ -409,7 +409,7 @@ def test_extra_training_data_needs_a_store(shared_data, tmp_path):
 
 
 def test_demo_pool_finds_questions_of_the_same_shape(tmp_path):
-    from cnl.data.demos import Demo, DemoPool, structure_tokens
+    from cnl.learn.demos import Demo, DemoPool, structure_tokens
 
     assert structure_tokens("How many Star Trek movies has Chris Pine been in?")[:6] == [
         "how", "many", "<name>", "movies", "has", "<name>"]
@@ -424,8 +424,8 @@ def test_demo_pool_finds_questions_of_the_same_shape(tmp_path):
 
 
 def test_training_with_demos_saves_the_pool_the_translator_prompts_with(tiny_base, tmp_path):
-    from cnl.model.inference import Translator
-    from cnl.model.train import TrainConfig, train
+    from cnl.learn.inference import Translator
+    from cnl.learn.train import TrainConfig, train
 
     out = train(TrainConfig(base_model=str(tiny_base), out=tmp_path / "demos", max_steps=1, batch_size=2,
                             device="cpu", demos=1), progress=False, examples=_few_examples())

@@ -3,8 +3,10 @@ import pytest
 
 import cnl
 from cnl.errors import CNLError, CNLSyntaxError
-from cnl.parser import ir
-from cnl.parser.printer import PrintError, for_notation, print_squall
+from cnl import ir
+from cnl.dialects.notation import for_notation
+from cnl.dialects.squall.printer import print_squall
+from cnl.errors import PrintError
 
 NOTATIONS = ("ecai", "id", "label")
 
@@ -36,7 +38,7 @@ def test_unprintable_ir_raises_print_error():
 @pytest.mark.data
 @pytest.mark.parametrize("notation", NOTATIONS)
 def test_roundtrip_on_all_ecai_data(shared_data, notation):
-    from cnl.data.ecai import load_all
+    from cnl.datasets.ecai.loader import load_all
 
     checked = 0
     for record in load_all(shared_data):
@@ -54,9 +56,9 @@ def test_roundtrip_on_all_ecai_data(shared_data, notation):
 @pytest.mark.data
 def test_roundtrip_in_id_notation_after_resolving_labels(shared_data):
     """With IDs filled in from the gold alignment, the ID notation carries every term."""
-    from cnl.compiler.sparql import resolve_query
-    from cnl.data.alignment import MappingResolver, align
-    from cnl.data.ecai import load_all, normalize_gold_sparql
+    from cnl.sparql.compiler import resolve_query
+    from cnl.datasets.ecai.alignment import MappingResolver, align
+    from cnl.datasets.ecai.loader import load_all, normalize_gold_sparql
 
     checked = 0
     for record in load_all(shared_data):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import cnl
-from cnl.compiler.profile import FileProfile, get_profile
+from cnl.sparql.profiles import FileProfile, get_profile
 from cnl.errors import GrammarTestFailed, GrammarTestFileError, ProfileFileError
 from cnl.eval.grammar_test import load_cases, run_cases
 

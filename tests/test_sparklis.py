@@ -5,11 +5,12 @@ import pytest
 
 import cnl
 from cnl.errors import CNLSyntaxError, CompileError
-from cnl.parser import ir
-from cnl.parser.printer import for_notation, print_squall
-from cnl.parser.sparklis import parse_sparklis, tokenize
-from cnl.parser.sparklis_printer import print_sparklis
-from cnl.parser.squall import parse_squall
+from cnl import ir
+from cnl.dialects.notation import for_notation
+from cnl.dialects.squall.printer import print_squall
+from cnl.dialects.sparklis.parser import parse_sparklis, tokenize
+from cnl.dialects.sparklis.printer import print_sparklis
+from cnl.dialects.squall.parser import parse_squall
 
 MCU = "give me every film that has as a <P179:part_of_the_series> Marvel Cinematic Universe"
 
@@ -190,10 +191,10 @@ def test_cli_compiles_sparklis(capsys):
 
 
 def test_ecai_sparklis_parse_rate_and_identity(shared_data):
-    from cnl.data.ecai import load_all
-    from cnl.data.sparklis_check import malformed_reason
+    from cnl.datasets.ecai.loader import load_all
+    from cnl.datasets.ecai.sparklis_check import malformed_reason
 
-    from cnl.data.properties import property_labels
+    from cnl.datasets.properties import property_labels
 
     records = load_all()
     parsed, malformed = [], 0
@@ -212,7 +213,7 @@ def test_ecai_sparklis_parse_rate_and_identity(shared_data):
 
 @pytest.mark.slow
 def test_ecai_sparklis_compile_figures(shared_data):
-    from cnl.data.sparklis_check import check_all
+    from cnl.datasets.ecai.sparklis_check import check_all
 
     results = check_all()
     equivalent = sum(r.status == "equivalent" for r in results)
@@ -224,7 +225,7 @@ def test_ecai_sparklis_compile_figures(shared_data):
 def test_numeric_cast_profile_option():
     # Sparklis writes "higher or equal to N" as xsd:double(STR(?x)) (ECAI train#70); a test
     # on YEAR(x) stays as is (train#97: "where the year of the <P577> < 1955")
-    from cnl.compiler.sparql import compile_query
+    from cnl.sparql.compiler import compile_query
 
     q = parse_sparklis("give me every <Q5119> that has a <P1082:population> higher or equal to 10000000")
     assert "FILTER(xsd:double(STR(?population)) >= 10000000)" in compile_query(q, numeric_cast=True)
@@ -236,7 +237,7 @@ def test_numeric_cast_profile_option():
 def test_sorted_year_column():
     # ECAI test#8: "and give me lowest-to-highest the year of the <P585>", sorted after the
     # ordering said before it
-    from cnl.compiler.sparql import compile_query
+    from cnl.sparql.compiler import compile_query
 
     text = ("<Q2263> <P166:award_received> something with the lowest-to-highest <P585:point_in_time> "
             "and give me lowest-to-highest the year of the <P585:point_in_time>")
@@ -281,7 +282,7 @@ def test_labels_opening_with_a_number_and_qualifier_values_before_of():
 
 
 def _compiled(text, **kw):
-    from cnl.compiler.sparql import compile_query
+    from cnl.sparql.compiler import compile_query
 
     q = parse_sparklis(text, **kw)
     for notation in ("ecai", "id", "label"):
@@ -411,9 +412,9 @@ def test_mutated_ecai_strings_parse_print_and_compile_or_fail_cleanly(shared_dat
     CNLError); never another exception."""
     import random
 
-    from cnl.compiler.sparql import compile_query
-    from cnl.data.ecai import load_all
-    from cnl.data.properties import property_labels
+    from cnl.sparql.compiler import compile_query
+    from cnl.datasets.ecai.loader import load_all
+    from cnl.datasets.properties import property_labels
     from cnl.errors import CNLError
 
     class AnyLabel:

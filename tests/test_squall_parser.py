@@ -6,8 +6,8 @@ import pytest
 
 import cnl
 from cnl.errors import CNLSyntaxError
-from cnl.parser import ir
-from cnl.parser.terms import detect_notation
+from cnl import ir
+from cnl.dialects.notation import detect_notation
 
 REJECTS = json.loads((Path(__file__).parent / "data" / "squall_rejects.json").read_text())
 
@@ -83,7 +83,7 @@ def test_constructs_parse_and_print_back(text):
     query = cnl.parse(text)
     for notation in ("ecai", "label"):
         printed = cnl.to_cnl(query, notation)
-        from cnl.parser.printer import for_notation
+        from cnl.dialects.notation import for_notation
         assert cnl.parse(printed) == for_notation(query, notation)
 
 
@@ -132,7 +132,7 @@ def test_id_of_wrong_kind_is_rejected():
 
 @pytest.mark.data
 def test_every_wellformed_ecai_squall_parses(shared_data):
-    from cnl.data.ecai import load_all
+    from cnl.datasets.ecai.loader import load_all
 
     expected = {(r["split"], r["index"]): r["why"] for r in REJECTS}
     rejected = {}
@@ -163,7 +163,7 @@ def test_round_trip_constructs():
 
 
 def test_a_variable_glued_to_the_question_mark_is_not_a_variable():
-    from cnl.parser.squall import parse_squall
+    from cnl.dialects.squall.parser import parse_squall
 
     # A model ran on after the end: "[Maryland]?LEGATO..." once read as a variable ?LEGATO
     with pytest.raises(CNLSyntaxError) as info:
@@ -171,7 +171,7 @@ def test_a_variable_glued_to_the_question_mark_is_not_a_variable():
     assert info.value.column == 47 and "LEGATO" in str(info.value)
     q = parse_squall("Which [human] ?x has <spouse> ?x?", notation="label")
     assert q.subject.var == "x"
-    from cnl.model.constrained import SquallPrefixChecker
+    from cnl.learn.constrained import SquallPrefixChecker
 
     checker = SquallPrefixChecker()
     assert not checker.is_viable("Which [human] has <place of birth> [Maryland]?L")

@@ -1,6 +1,6 @@
 """The automatic Table 8 categories on hand-made wrong predictions."""
 import cnl
-from cnl.data.ecai import Candidate
+from cnl.datasets.ecai.loader import Candidate
 from cnl.eval.taxonomy import (CATEGORIES, GoldContext, classify, extract_terms, is_truncated,
                                tally, terms_of_ir)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from cnl.agent.tools import ALL_MODE, Toolbox
 from cnl.errors import CNLError
+from cnl.version import __version__
 
 
 def build_server(toolbox: Toolbox):
@@ -15,7 +16,6 @@ def build_server(toolbox: Toolbox):
     import mcp_types as types
     from mcp.server.lowlevel.server import Server
 
-    import cnl
 
     schemas = {s["function"]["name"]: s["function"] for s in toolbox.schemas(ALL_MODE)}
 
@@ -36,7 +36,7 @@ def build_server(toolbox: Toolbox):
         return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
                                     structured_content=result.to_json(), is_error=not result.ok)
 
-    return Server("cnl2sparql", version=cnl.__version__,
+    return Server("cnl2sparql", version=__version__,
                   instructions="Query a knowledge graph: search entities and properties, then write "
                                "SQUALL CNL (execute_cnl) or SPARQL (execute_sparql).",
                   on_list_tools=list_tools, on_call_tool=call_tool)

@@ -25,6 +25,8 @@ from cnl.errors import (
     ModelEndpointError, QueryRejected, QueryTimeout, ResultTooLarge, ServerConfigError,
     SPARQLSyntaxError, ToolCallError, TranslatorUnavailable, UnknownIRIError, UnsupportedSPARQLError,
 )
+from cnl.sparql.compiler import compile_cnl
+from cnl.version import __version__
 
 NO_ANSWER_QUERY = "SELECT * WHERE { FILTER(false) }"  # valid SPARQL, no solutions
 DEFAULT_DATASET = "http://www.wikidata.org/"
@@ -125,9 +127,7 @@ class Dataset:
         self.compile("What has <P57> <Q25191>?")
 
     def compile(self, cnl: str) -> str:
-        import cnl as api
-
-        return api.compile(cnl, kg=self.config.kg, lexicon=self.toolbox.lexicon, **self.config.profile)
+        return compile_cnl(cnl, kg=self.config.kg, resolver=self.toolbox.lexicon, **self.config.profile)
 
     def close(self) -> None:
         self.toolbox.kg.close()
@@ -142,7 +142,6 @@ def create_app(config: ServerConfig):
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
-    import cnl as api
     from cnl.agent.tools import ALL_MODE, Toolbox
 
     datasets = {iri: Dataset(ds, config.max_rows) for iri, ds in config.datasets.items()}
@@ -153,7 +152,7 @@ def create_app(config: ServerConfig):
         for ds in datasets.values():
             ds.close()
 
-    app = FastAPI(title="cnl2sparql", version=api.__version__, lifespan=lifespan,
+    app = FastAPI(title="cnl2sparql", version=__version__, lifespan=lifespan,
                   description="Questions and CNL to SPARQL over knowledge graphs (read-only).")
     app.state.datasets = datasets
 
@@ -224,7 +223,7 @@ def create_app(config: ServerConfig):
             translator = True
         except CNLError:
             translator = False
-        return {"status": "ok", "version": api.__version__, "datasets": list(datasets),
+        return {"status": "ok", "version": __version__, "datasets": list(datasets),
                 "default_dataset": default_iri, "translator": translator and config.use_translator,
                 "agent": bool(config.agent)}
 
@@ -288,7 +287,7 @@ def create_app(config: ServerConfig):
 
         def work():
             profile = dict(ds.config.profile) | request.options
-            return api.compile(request.cnl, kg=request.kg or ds.config.kg, lexicon=ds.toolbox.lexicon, **profile)
+            return compile_cnl(request.cnl, kg=request.kg or ds.config.kg, resolver=ds.toolbox.lexicon, **profile)
 
         try:
             sparql = await limited(work)

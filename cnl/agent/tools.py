@@ -23,7 +23,8 @@ import types
 import typing
 from dataclasses import asdict, dataclass, field
 
-from cnl.errors import CNLError, CNLSyntaxError, ToolCallError, TranslatorUnavailable, UnknownIRIError
+from cnl.errors import (CNLError, CNLSyntaxError, OptionalDependencyMissing, ToolCallError, TranslatorUnavailable,
+                        UnknownIRIError)
 
 WD = "http://www.wikidata.org/entity/"
 WIKIDATA_NAMESPACES = {
@@ -395,14 +396,15 @@ class Toolbox:
         return iris + FULL_IRI.findall(sparql)
 
     def _compile(self, cnl: str) -> str:
-        import cnl as api
-        from cnl.parser import ir
+        from cnl import ir
+        from cnl.dialects import get_dialect
+        from cnl.sparql.compiler import compile_cnl
 
-        query = api.parse(cnl)
+        query = get_dialect("squall").parse(cnl)
         if self.options.know_before_use:
             ids = [t.id.lstrip("^") for t in ir.terms(query) if t.id]
             self._require_known([WD + i if ID_PATTERN.match(i) else i for i in ids])
-        return api.compile(query, kg=self.kg_profile, lexicon=self.lexicon, **self.options.profile_options)
+        return compile_cnl(query, kg=self.kg_profile, resolver=self.lexicon, **self.options.profile_options)
 
     def _run_sparql(self, sparql: str) -> str:
         result = self.kg.query(sparql)
@@ -710,18 +712,18 @@ class Toolbox:
 
 
 def load_translator():
-    """``cnl.translate`` (the learned parser, issue 5), or TranslatorUnavailable saying why not."""
-    import cnl
-
-    translate = getattr(cnl, "translate", None)
-    if translate is None:
-        raise TranslatorUnavailable(
-            "the learned parser (cnl.translate) is not installed in this version; "
-            "write the CNL yourself and check it with execute_cnl")
-
+    """The learned parser's translate (issue 5), or TranslatorUnavailable saying why not."""
     def run(question: str):
+        from cnl.learn.base_model import require_model_stack
+
         try:
-            return translate(question)
+            require_model_stack()
+        except OptionalDependencyMissing as err:
+            raise TranslatorUnavailable(f"the learned parser is not installed: {err}") from None
+        try:
+            from cnl.learn.inference import get_translator
+
+            return get_translator().translate(question)
         except CNLError:
             raise
         except (ImportError, OSError) as err:

@@ -5,6 +5,7 @@ import json
 import sys
 
 from cnl.errors import CNLError
+from cnl.dialects import dialect_names
 
 
 def register(sub) -> None:
@@ -14,7 +15,7 @@ def register(sub) -> None:
         description="Compile CNL to SPARQL. TEXT '-' reads standard input, one query per line.",
     )
     p.add_argument("text", metavar="TEXT", help="the CNL query, or - for one query per line on stdin")
-    p.add_argument("--dialect", default="squall", choices=["squall", "sparklis"], help="CNL dialect (default squall)")
+    p.add_argument("--dialect", default="squall", choices=dialect_names(), help="CNL dialect (default squall)")
     p.add_argument("--notation", default="auto", choices=["auto", "ecai", "id", "label"],
                    help="term notation of the input (default: detected)")
     p.add_argument("--kg", default="wikidata", help="KG profile: wikidata, rdf, or a profile file (default wikidata)")
@@ -23,7 +24,7 @@ def register(sub) -> None:
                    help="output: SPARQL (default), the IR as JSON, or the query re-printed as CNL")
     p.add_argument("--to-notation", default="label", choices=["ecai", "id", "label"],
                    help="notation for --format cnl (default label)")
-    p.add_argument("--to-dialect", choices=["squall", "sparklis"],
+    p.add_argument("--to-dialect", choices=dialect_names(),
                    help="dialect for --format cnl (default: the input's)")
     p.add_argument("--statements", choices=["always", "qualified"],
                    help="Wikidata: p:/ps: statements always (default) or wdt: unless qualified")
@@ -68,7 +69,7 @@ def sparklis_properties(lexicon):
     from cnl.errors import DataError
 
     try:
-        from cnl.data.properties import property_labels
+        from cnl.datasets.properties import property_labels
 
         return property_labels()
     except (DataError, OSError):
@@ -77,7 +78,7 @@ def sparklis_properties(lexicon):
 
 def run(args) -> int:
     import cnl
-    from cnl.parser import ir
+    from cnl import ir
 
     notation = None if args.notation == "auto" else args.notation
     lexicon = load_lexicon(args.lexicon)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
+from cnl.dialects import dialect_names
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -12,7 +14,7 @@ def register(sub) -> None:
         description="Decompile a SPARQL query into CNL. SPARQL '-' reads the whole query from standard input.",
     )
     p.add_argument("sparql", metavar="SPARQL", help="the SPARQL query, or - to read it from stdin")
-    p.add_argument("--to", default="squall", choices=["squall", "sparklis"], help="CNL dialect (default squall)")
+    p.add_argument("--to", default="squall", choices=dialect_names(), help="CNL dialect (default squall)")
     p.add_argument("--notation", default="id", choices=["id", "label", "ecai"],
                    help="term notation (default id); label and ecai need --lexicon for names")
     p.add_argument("--lexicon", metavar="FILE", help="IDs -> labels: .json, .tsv, or an RDF file (.nt/.ttl, .gz)")
@@ -27,7 +29,7 @@ def run(args) -> int:
     sparql = sys.stdin.read() if args.sparql == "-" else args.sparql
     print(cnl.decompile(sparql, dialect=args.to, notation=args.notation, lexicon=args.lexicon))
     if args.options:
-        from cnl.compiler.decompile import decompile_to_ir
+        from cnl.sparql.decompiler import decompile_to_ir
 
         print(json.dumps(decompile_to_ir(sparql)[1], sort_keys=True))
     return 0

@@ -1,6 +1,8 @@
 """``cnl2sparql grammar-test``: run a KG's CNL <-> SPARQL test cases against a profile."""
 from __future__ import annotations
 
+from cnl.dialects import dialect_names
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -13,13 +15,13 @@ def register(sub) -> None:
     p.add_argument("cases", metavar="CASES", help="cases file: TOML ([[case]]) or JSON list of {cnl, sparql?, answers?}")
     p.add_argument("--data", metavar="FILE", help="an RDF file (.ttl, .nt, .gz) to check the answers on")
     p.add_argument("--lexicon", metavar="FILE", help="labels -> IDs: .json, .tsv, or an RDF file")
-    p.add_argument("--dialect", default="squall", choices=["squall", "sparklis"], help="CNL dialect of the cases")
+    p.add_argument("--dialect", default="squall", choices=dialect_names(), help="CNL dialect of the cases")
     p.add_argument("--verbose", action="store_true", help="print the compiled SPARQL of failing cases")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from cnl.compiler.profile import get_profile
+    from cnl.sparql.profiles import get_profile
     from cnl.errors import GrammarTestFailed
     from cnl.eval.grammar_test import load_cases, run_cases
     from cnl.linking.lexicon import as_lexicon

@@ -9,8 +9,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("train", help="fine-tune a LoRA adapter that translates questions into CNL",
                               description="Fine-tune a LoRA adapter on the ECAI training questions. An "
                                           "interrupted run resumes from its checkpoint in --out.")
-    from cnl.data.training import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, SQUALL_SOURCES, TARGETS
-    from cnl.model.train import TrainConfig
+    from cnl.learn.examples import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, SQUALL_SOURCES, TARGETS
+    from cnl.learn.train import TrainConfig
 
     d = TrainConfig()
     p.add_argument("--target", choices=TARGETS, default=d.target)
@@ -46,7 +46,7 @@ def register(subparsers) -> None:
 
 
 def run_train(args) -> int:
-    from cnl.model.train import TrainConfig, train
+    from cnl.learn.train import TrainConfig, train
 
     config = TrainConfig(target=args.target, notation=args.notation, el=args.el, train_size=args.train_size,
                          epochs=args.epochs, lr=args.lr, lora_r=args.lora_r, lora_alpha=args.lora_alpha, lora_layers=args.lora_layers,

@@ -10,7 +10,7 @@ import sys
 
 
 def _add_model_options(p) -> None:
-    from cnl.data.training import EL_VARIANTS
+    from cnl.learn.examples import EL_VARIANTS
 
     p.add_argument("question", nargs="?", help="the question (or use --batch)")
     p.add_argument("--batch", metavar="FILE", help="JSONL file of questions ('-': standard input)")
@@ -63,10 +63,10 @@ def _questions(args) -> list[str]:
 
 
 def _translator(args):
-    from cnl.model.base import _require_model_stack
+    from cnl.learn.base_model import require_model_stack
 
-    _require_model_stack()
-    from cnl.model.inference import Translator
+    require_model_stack()
+    from cnl.learn.inference import Translator
 
     return Translator.load(args.adapter, args.base_model)
 

@@ -50,15 +50,15 @@ class EvalExample:
 
 
 def with_prefixes(body: str) -> str:
-    from cnl.data.ecai import PREFIX_HEADER
+    from cnl.datasets.ecai.loader import PREFIX_HEADER
 
     return PREFIX_HEADER + body
 
 
 def build_prompt(question: str, candidates, *, language: str, el: str) -> str:
-    """The learned parser's compact prompt (:func:`cnl.data.training.build_prompt`): the same
+    """The learned parser's compact prompt (:func:`cnl.learn.examples.build_prompt`): the same
     text the shipped adapter and ``cnl2sparql train`` use, so grid adapters are comparable."""
-    from cnl.data.training import build_prompt as training_prompt
+    from cnl.learn.examples import build_prompt as training_prompt
 
     target, notation = split_language(language)
     return training_prompt(question, candidates, el=prompt_el(el), target=target,
@@ -70,9 +70,9 @@ def _aligned(split: str):
     """(record, resolved IR, normalized gold, mapping) for every record of a split whose SQUALL
     parses and aligns with its gold query and that has a Sparklis string (so that every
     language has the same questions). Built on the learned parser's prepared records."""
-    from cnl.compiler.sparql import resolve_query
-    from cnl.data.alignment import MappingResolver
-    from cnl.data.training import aligned_records
+    from cnl.sparql.compiler import resolve_query
+    from cnl.datasets.ecai.alignment import MappingResolver
+    from cnl.learn.examples import aligned_records
 
     out = []
     for prep in aligned_records(split):
@@ -87,13 +87,13 @@ def _aligned(split: str):
 
 
 def target_text(language: str, record, resolved, gold: str) -> str:
-    import cnl
+    from cnl.dialects import get_dialect
 
     target, notation = split_language(language)
     if target == "squall":
-        return cnl.to_cnl(resolved, notation=notation, id_labels=False)
+        return get_dialect("squall").print(resolved, notation, id_labels=False)
     if target == "sparql":
-        from cnl.data.training import strip_prefixes
+        from cnl.learn.examples import strip_prefixes
 
         return strip_prefixes(gold)
     return " ".join(record.sparklis.split())

@@ -122,8 +122,11 @@ def _compare_answers(expected, result, prefixes) -> str | None:
 
 def run_cases(cases, profile, *, lexicon=None, data=None, dialect: str = "squall") -> list[CaseResult]:
     """Run every case; ``data`` (an RDF file) is loaded into a temporary embedded store."""
-    import cnl
-    from cnl.compiler.equivalence import equivalent, explain_difference
+    from cnl.linking.lexicon import as_lexicon
+    from cnl.sparql.compiler import compile_cnl
+    from cnl.sparql.equivalence import equivalent, explain_difference
+
+    lexicon = as_lexicon(lexicon)
 
     kg = None
     tmp = None
@@ -139,7 +142,7 @@ def run_cases(cases, profile, *, lexicon=None, data=None, dialect: str = "squall
             result = CaseResult(i, case)
             results.append(result)
             try:
-                result.compiled = cnl.compile(case.cnl, dialect=dialect, kg=profile, lexicon=lexicon)
+                result.compiled = compile_cnl(case.cnl, dialect=dialect, kg=profile, resolver=lexicon)
             except CNLError as err:
                 result.failures.append(f"does not compile: {str(err).splitlines()[0]}")
                 continue

@@ -224,11 +224,11 @@ def translation_accuracy(predicted_answer: Answer, gold_answer: Answer,
 
 def ta_offline(predicted_sparql: str | None, gold_sparql: str) -> bool:
     """TA without a knowledge graph: the compiled prediction is equivalent to the gold SPARQL
-    (canonical algebra, `cnl.compiler.equivalence`). Equivalent queries have equal answers on
+    (canonical algebra, `cnl.sparql.equivalence`). Equivalent queries have equal answers on
     every KG, so this is a lower bound of A1 ∪ A2 on any graph."""
     if predicted_sparql is None:
         return False
-    from cnl.compiler.equivalence import equivalent
+    from cnl.sparql.equivalence import equivalent
 
     try:
         return bool(equivalent(predicted_sparql, gold_sparql))

@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cnl.data.training import ChainResolver
+from cnl.learn.examples import ChainResolver
 from cnl.errors import EvalCacheError, EvalConfigError
 from cnl.eval.examples import EL_VARIANTS, LANGUAGES, prompt_el, split_language
 
@@ -110,7 +110,7 @@ def load_config(path: str | Path) -> EvalConfig:
 
 def _property_table() -> dict:
     """(property, label) -> PID from the data's property list (id_to_prop.json)."""
-    from cnl.data.properties import data_property_labels
+    from cnl.datasets.properties import data_property_labels
 
     table = {}
     for pid, label in data_property_labels().items():
@@ -147,9 +147,9 @@ def resolver_for(example, classes: dict, properties: dict, corrected: dict | Non
 
 def compile_prediction(text: str, language: str, resolver) -> tuple[str | None, str | None]:
     """(SPARQL, error) for a predicted string; SPARQL is None when it cannot be had."""
-    import cnl
-    from cnl.compiler.sparql import compile_query, resolve_query
-    from cnl.data.alignment import ALIGNMENT_PROFILE
+    from cnl.dialects import get_dialect
+    from cnl.sparql.compiler import compile_query, resolve_query
+    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
     from cnl.errors import CNLError
     from cnl.eval.examples import with_prefixes
 
@@ -165,12 +165,12 @@ def compile_prediction(text: str, language: str, resolver) -> tuple[str | None, 
         return sparql, None
     if target == "sparklis":
         try:
-            query = cnl.parse(text, dialect="sparklis")
+            query = get_dialect("sparklis").parse(text)
         except (ValueError, CNLError, Exception) as err:  # noqa: BLE001 — no Sparklis parser yet
             return None, f"{type(err).__name__}: {err}"[:200]
     else:
         try:
-            query = cnl.parse(text, notation=notation)
+            query = get_dialect("squall").parse(text, notation=notation)
         except CNLError as err:
             return None, str(err).splitlines()[0][:200]
         except Exception as err:  # noqa: BLE001
@@ -188,7 +188,7 @@ def sparklis_parser_available() -> bool:
     """Whether the Sparklis dialect (issue 3) is installed; until then Sparklis is scored by EM."""
     import importlib.util
 
-    return importlib.util.find_spec("cnl.parser.sparklis") is not None
+    return importlib.util.find_spec("cnl.dialects.sparklis.parser") is not None
 
 
 # ------------------------------------------------------------------------------ the run
@@ -213,9 +213,9 @@ class Runner:
     # --- training and generation ---------------------------------------------------------------
 
     def train_settings(self) -> dict:
-        """The [train] table of the configuration over cnl.model.train's defaults (the
+        """The [train] table of the configuration over cnl.learn.train's defaults (the
         target, notation, EL, size and output folder are set per cell)."""
-        from cnl.model.train import TrainConfig
+        from cnl.learn.train import TrainConfig
 
         per_cell = {"target", "notation", "el", "train_size", "out", "split", "prompt_style"}
         known = {f for f in TrainConfig.__dataclass_fields__ if f not in per_cell}
@@ -228,10 +228,10 @@ class Runner:
         return {k: v for k, v in cfg.to_json().items() if k in known}
 
     def adapters(self, language: str, pel: str, sizes: list[int]) -> dict[int, Path]:
-        """One LoRA adapter per train size, trained by cnl.model.train on the first N examples
+        """One LoRA adapter per train size, trained by cnl.learn.train on the first N examples
         of one seeded permutation (smaller sets are prefixes of larger ones)."""
         from cnl.eval.examples import build_examples
-        from cnl.model.train import TrainConfig, train
+        from cnl.learn.train import TrainConfig, train
 
         settings = self.train_settings()
         target, notation = split_language(language)
@@ -262,7 +262,7 @@ class Runner:
             self.say(f"incomplete prediction cache {path.name}: regenerating")
         from tqdm import tqdm
 
-        from cnl.model.inference import Translator
+        from cnl.learn.inference import Translator
 
         target, _ = split_language(language)
         # float32: the committed grid's predictions were made so (bfloat16 is the CLI's default)
@@ -446,7 +446,7 @@ class Runner:
         return write_report(config, results, wall_seconds=wall, log=self.log, total_cells=len(cells))
 
     def _entity_map(self):
-        from cnl.data.ecai import load_ecai
+        from cnl.datasets.ecai.loader import load_ecai
         from cnl.linking.entity_map import EntityMap
 
         emap = EntityMap()
@@ -476,7 +476,7 @@ def _first_values(answer) -> list:
 
 
 def _tokens_per_query(texts):
-    from cnl.model.base import tokens_per_query
+    from cnl.learn.base_model import tokens_per_query
 
     try:
         return tokens_per_query(texts)

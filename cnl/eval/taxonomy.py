@@ -125,7 +125,7 @@ class GoldContext:
 
 def terms_of_ir(query) -> list[tuple[str, str, str]]:
     """(kind, id, label) of every Entity, Class and Property with an ID in an IR query."""
-    from cnl.parser import ir
+    from cnl import ir
 
     kinds = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}
     out = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cnl.compiler.profile import WDQS_PREFIXES
+from cnl.sparql.profiles import WDQS_PREFIXES
 from cnl.errors import SPARQLSyntaxError
 
 # The prefixes Wikidata's query service predefines; queries written for it rarely declare them.

@@ -100,8 +100,8 @@ def entity_labels(cnl: str, notation: str = "label") -> list[tuple[int, int, str
 def _parsed_entity_spans(cnl: str) -> set | None:
     """Spans of the entity terms of a label-notation SQUALL text, or None if it does not parse."""
     from cnl.errors import CNLError
-    from cnl.parser import ir
-    from cnl.parser.squall import parse_squall
+    from cnl import ir
+    from cnl.dialects.squall.parser import parse_squall
 
     try:
         query = parse_squall(cnl, notation="label")

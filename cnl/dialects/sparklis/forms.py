@@ -1,0 +1,43 @@
+"""The IR in the forms Sparklis writes, and what Sparklis cannot say at all.
+
+Sparklis verbalizes a query as "give me every C that ..." and has classes, not relational
+nouns, as nouns; an IR from elsewhere (the decompiler, SQUALL) is rewritten into those forms
+before printing, with the same meaning."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cnl import ir
+from cnl.errors import UnsupportedSPARQLError
+
+
+def sparklis_form(query: ir.Query) -> ir.Query:
+    """Sparklis only says "give me every C that ...": a question's VP becomes a clause."""
+    query = _class_nouns(query)
+    subject, vp = query.subject, query.vp
+    if isinstance(subject, ir.Quant) and vp is not None and not isinstance(vp, ir.Exists):
+        items = vp.items if isinstance(vp, ir.And) else (vp,)
+        return ir.Query(replace(subject, rels=subject.rels + tuple(items)), None)
+    if isinstance(subject, ir.Quant) and isinstance(vp, ir.Exists):
+        return ir.Query(subject, None)
+    return query
+
+
+def _class_nouns(node):
+    """Sparklis nouns are classes: ``a <P> of X`` is written ``something that is the <P> of X``
+    (an inverse statement), bottom-up."""
+    node = ir.map_children(node, _class_nouns)
+    if isinstance(node, ir.Quant) and isinstance(node.noun, ir.RelNoun) and node.noun.of is not None:
+        noun = node.noun
+        return replace(node, noun=None, rels=(ir.Stmt(noun.prop, noun.of, noun.quals, inverse=True),) + node.rels)
+    if (isinstance(node, ir.Be) and isinstance(node.np, ir.Quant) and node.np.det in ("a", "the")
+            and node.np.noun is None and len(node.np.rels) == 1 and isinstance(node.np.rels[0], ir.Stmt)
+            and node.np.rels[0].inverse and node.np.order is None and node.np.var is None):
+        return node.np.rels[0]
+    return node
+
+
+def check_expressible(query: ir.Query) -> None:
+    """Sparklis has no yes/no questions (a sentence about a named thing lists its values)."""
+    if query.vp is not None and not ir.asks_for_values(query):
+        raise UnsupportedSPARQLError("a yes/no question (ASK) in Sparklis", "Sparklis has no yes/no questions")

@@ -1,0 +1,396 @@
+"""IR -> SQUALL text in one of the three notations.
+
+The printer is canonical: one IR gives one text, and parsing that text gives the IR back
+(minus what the notation cannot carry: the label notation drops IDs where a label exists,
+the ECAI notation drops entity IDs where a label exists; see :func:`cnl.dialects.notation.for_notation`).
+"""
+from __future__ import annotations
+
+from cnl import ir
+from cnl.errors import PrintError
+from cnl.dialects.notation import NOTATIONS, escape
+
+
+def _ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+_DET_WORDS = {
+    "a": "a", "the": "the", "every": "every", "no": "no", "maybe": "maybe a",
+    "which": "which", "how_many": "how many", "number_of": "the number of",
+}
+_CMP_WORDS = {">": "greater than", "<": "less than", ">=": "greater or equal to",
+              "<=": "less or equal to", "=": "equal to", "!=": "different from"}
+_TEMPORAL_WORDS = {">": "later than", "<": "earlier than", ">=": "later or equal to",
+                   "<=": "earlier or equal to", "=": "equal to", "!=": "different from"}
+
+
+class SquallPrinter:
+    def __init__(self, notation: str = "label", id_labels: bool = True):
+        if notation not in NOTATIONS:
+            raise ValueError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
+        self.notation = notation
+        # ID notation: <Q11424:film> (True, lossless) or <Q11424> (False, the paper's format).
+        self.id_labels = id_labels
+
+    # ---------------------------------------------------------------- terms
+    def _angle_label(self, label: str) -> str:
+        if self.notation == "label":
+            return escape(label, ">")
+        return escape(label.replace(" ", "_"), ">")
+
+    def entity(self, term) -> str:
+        if isinstance(term, ir.Literal):
+            return self.literal(term)
+        if isinstance(term, ir.Var):
+            return "?" + term.name
+        if self.notation == "id" and term.id:
+            if self.id_labels and term.label:
+                return f"<{term.id}:{self._angle_label(term.label)}>"
+            return f"<{term.id}>"
+        if term.label:
+            if self.notation == "label":
+                return f"[{escape(term.label, ']')}]"
+            return f"<{self._angle_label(term.label)}>"
+        if term.id:
+            return f"<{term.id}>"
+        raise PrintError("a term has neither an ID nor a label")
+
+    def prop(self, prop: ir.Property, strict: bool = False) -> str:
+        """``strict``: the position needs a token that always reads as a property, which in
+        the ECAI notation means an ID (``<director>`` there reads as an entity)."""
+        if prop.id and (self.notation != "label" or not prop.label):
+            if prop.label and (self.notation == "ecai" or self.id_labels):
+                return f"<{prop.id}:{self._angle_label(prop.label)}>"
+            return f"<{prop.id}>"
+        if prop.label:
+            if strict and self.notation != "label":
+                raise PrintError(f"property {prop.label!r} needs an ID to be printed here")
+            return f"<{self._angle_label(prop.label)}>"
+        raise PrintError("a property has neither an ID nor a label")
+
+    def literal(self, lit: ir.Literal) -> str:
+        if lit.datatype == "string":
+            return ('"' + lit.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+                    + (f"@{lit.lang}" if lit.lang else ""))
+        return lit.value
+
+    # ---------------------------------------------------------------- sentences
+    def query(self, query: ir.Query) -> str:
+        if query.vp is None:
+            return f"Give me {self.np(query.subject)}."
+        fronted = self._fronted_qualifier(query)
+        if fronted is not None:
+            return fronted
+        subject, vp = query.subject, query.vp
+        if not ir.asks_for_values(query):
+            yes_no = self._yes_no(subject, vp)
+            if yes_no is not None:
+                return yes_no
+        text = f"{self.np(subject)} {self.vp(vp)}?"
+        return text[0].upper() + text[1:]
+
+    def _yes_no(self, subject, vp):
+        if _is_atom(subject):
+            if isinstance(vp, ir.Stmt) and not vp.inverse:
+                return f"Has {self.np(subject)} {self._has_tail(vp)}?"
+            if isinstance(vp, (ir.Be, ir.Compare)):
+                return f"Is {self.np(subject)} {self._be_tail(vp)}?"
+        return None
+
+    def _fronted_qualifier(self, query):
+        """``At which earliest <P585> does <Al_Pacino> <P166> <X>?``"""
+        vp = query.vp
+        if not isinstance(vp, ir.Stmt) or ir.asks_for_values(query.subject):
+            return None
+        wh = [q for q in vp.quals if isinstance(q.value, ir.Quant) and q.value.det in ("which", "how_many")]
+        if not wh:
+            return None
+        qual = wh[-1]
+        quant = qual.value
+        if quant.noun is not None or quant.rels or not _is_atom(query.subject):
+            raise PrintError("a question about a qualifier must be 'At which <Q> does S <P> O?'")
+        rest = ir.Stmt(vp.prop, vp.obj, tuple(q for q in vp.quals if q is not qual), vp.inverse, vp.order)
+        if vp.order is not None or ir.asks_for_values(rest):
+            raise PrintError("a question about a qualifier cannot also have a superlative or another question word")
+        head = "At which" if quant.det == "which" else "At how many"
+        if quant.order is not None:
+            if quant.det != "which":
+                raise PrintError("'At how many' takes no superlative")
+            head += " " + self.order(quant.order)
+        return f"{head} {self.prop(qual.prop)} does {self.np(query.subject)} {self._verb_tail(rest)}?"
+
+    # ---------------------------------------------------------------- noun phrases
+    def np(self, np, closed: bool = False) -> str:
+        """``closed``: more text follows that must not be read as part of a relative clause
+        at the end of this NP, so such an NP is parenthesized."""
+        if isinstance(np, ir.Ref):
+            return self.entity(np.term)
+        if isinstance(np, ir.Quant):
+            text = self.quant(np)
+            return f"({text})" if closed and _is_open(np) else text
+        if isinstance(np, ir.Coord):
+            last = len(np.items) - 1
+            return f" {np.op} ".join(self.np_atom(item, closed or i < last) for i, item in enumerate(np.items))
+        if isinstance(np, ir.Arith):
+            return f"{self.np_atom(np.left, True)} {np.op} {self.np_atom(np.right, closed)}"
+        raise PrintError(f"not a noun phrase: {type(np).__name__}")
+
+    def np_atom(self, np, closed: bool = False) -> str:
+        if isinstance(np, (ir.Coord, ir.Arith)):
+            return f"({self.np(np)})"
+        return self.np(np, closed)
+
+    def np_item(self, np, closed: bool = False) -> str:
+        return self.np(np, closed) if isinstance(np, ir.Arith) else self.np_atom(np, closed)
+
+    def order(self, order: ir.Order) -> str:
+        if not order.limit:
+            if order.word in ("highest", "lowest") and order.rank == 1 and order.count is None and order.to_rank is None:
+                return "highest-to-lowest" if order.word == "highest" else "lowest-to-highest"
+            raise PrintError(f"SQUALL cannot say an ordering by '{order.word}' without a limit "
+                             "(only highest-to-lowest / lowest-to-highest)")
+        if order.to_rank is not None:
+            return f"{_ordinal(order.rank)} to {_ordinal(order.to_rank)} {order.word}"
+        if order.count is not None:
+            return f"{order.count} {order.word}"
+        if order.rank != 1:
+            return f"{_ordinal(order.rank)} {order.word}"
+        return order.word
+
+    def det(self, quant: ir.Quant) -> str:
+        if quant.det in ("at_least", "at_most", "exactly"):
+            return f"{quant.det.replace('_', ' ')} {quant.number}"
+        return _DET_WORDS[quant.det]
+
+    def quant(self, q: ir.Quant) -> str:
+        rels = self.rels(q.rels)
+        order = f" {self.order(q.order)}" if q.order else ""
+        if q.noun is None:
+            if q.det == "which":
+                if q.rels or q.order:
+                    raise PrintError("'what' takes no relative clause or superlative")
+                return "what"
+            if q.det == "how_many":
+                raise PrintError("'how many' needs a noun")
+            if q.det == "a" and not q.order:
+                return "something" + rels
+            if q.det == "every" and not q.order:
+                return "everything" + rels
+            return f"{self.det(q)}{order} thing{rels}"
+        if q.var is not None:
+            if not isinstance(q.noun, ir.ClassNoun) or q.det == "how_many":
+                raise PrintError("a variable label needs a determiner and a class noun")
+            return f"{self.det(q)}{order} {self.entity(q.noun.cls)} ?{q.var}{rels}"
+        if q.det == "how_many":
+            if q.order:
+                raise PrintError("'how many' takes no superlative")
+            return f"how many {self.noun(q.noun)}{rels}"
+        return f"{self.det(q)}{order} {self.noun(q.noun)}{rels}"
+
+    def noun(self, noun) -> str:
+        if isinstance(noun, ir.ClassNoun):
+            return self.entity(noun.cls)
+        if isinstance(noun, ir.RelNoun):
+            quals = self.quals(noun.quals)
+            head = self.prop(noun.prop)
+            if noun.of is None:
+                if not noun.quals:
+                    raise PrintError("a relational noun without 'of' needs a qualifier")
+                return f"{head}{quals}"
+            return f"{head}{quals} of {self.np_of(noun.of, True)}"
+        if isinstance(noun, ir.YearOf):
+            return f"year of {self.np_of(noun.arg, True)}"
+        raise PrintError(f"not a noun: {type(noun).__name__}")
+
+    def np_of(self, np, closed: bool = False) -> str:
+        if isinstance(np, ir.Coord) and np.op == "and" and all(not isinstance(i, (ir.Coord, ir.Arith)) for i in np.items):
+            return " and ".join(self.np(i, True) for i in np.items)
+        return self.np_atom(np, closed)
+
+    # ---------------------------------------------------------------- relative clauses
+    def rels(self, rels, closed: bool = False) -> str:
+        out = []
+        last = len(rels) - 1
+        for i, rel in enumerate(rels):
+            text = self.rel(rel, closed or i < last)
+            if i:
+                text = "and " + text
+            out.append(" " + text)
+        return "".join(out)
+
+    def rel(self, vp, closed: bool = False) -> str:
+        if isinstance(vp, ir.YearIs):
+            return f"whose year {self.vp(vp.vp, closed)}"
+        if isinstance(vp, ir.QualifierOf):
+            return f"at which {self.prop(vp.prop, strict=True)} {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
+        if isinstance(vp, ir.StrTest):
+            return self.vp(vp)
+        whose = self._whose(vp, closed)
+        if whose is not None:
+            return whose
+        return f"that {self.vp(vp, closed)}"
+
+    def _whose(self, vp, closed):
+        if not (isinstance(vp, ir.Stmt) and not vp.quals and not vp.inverse and vp.order is None):
+            return None
+        obj = vp.obj
+        if not (isinstance(obj, ir.Quant) and obj.det == "a" and obj.noun is None and len(obj.rels) == 1
+                and obj.order is None and obj.number is None and obj.var is None):
+            return None
+        inner = obj.rels[0]
+        if isinstance(inner, (ir.YearIs, ir.QualifierOf, ir.StrTest)):
+            return None
+        try:
+            prop = self.prop(vp.prop, strict=True)
+        except PrintError:
+            return None
+        return f"whose {prop} {self.vp(inner, closed)}"
+
+    # ---------------------------------------------------------------- verb phrases
+    def vp(self, vp, closed: bool = False) -> str:
+        if isinstance(vp, ir.Stmt) and vp.inverse:
+            return f"is {self._be_tail(_as_relnoun(vp), closed)}"
+        if isinstance(vp, ir.Stmt):
+            return f"has {self._has_tail(vp, closed)}"
+        if isinstance(vp, (ir.Be, ir.Compare)):
+            return f"is {self._be_tail(vp, closed)}"
+        if isinstance(vp, ir.Not):
+            return self._not(vp.vp, closed)
+        if isinstance(vp, ir.And):
+            for item in vp.items:
+                if isinstance(item, (ir.Or, ir.And)):
+                    raise PrintError("a disjunction inside a conjunction of verb phrases cannot be written")
+            last = len(vp.items) - 1
+            return " and ".join(self.vp(item, closed or i < last) for i, item in enumerate(vp.items))
+        if isinstance(vp, ir.Or):
+            for item in vp.items:
+                if isinstance(item, ir.Or):
+                    raise PrintError("nested disjunction of verb phrases")
+            last = len(vp.items) - 1
+            return " or ".join(self.vp(item, closed or i < last) for i, item in enumerate(vp.items))
+        if isinstance(vp, ir.StrTest):
+            word = {"matches": "matching", "contains": "contains", "starts": "starts with"}[vp.op]
+            return f'{word} {self.literal(ir.Literal(vp.value))}'
+        if isinstance(vp, ir.Exists):
+            return "are there"
+        if isinstance(vp, ir.YearIs):
+            if isinstance(vp.vp, ir.Be):
+                return f"has year {self.np_item(vp.vp.np, closed)}"
+            raise PrintError("'whose year' is only possible in a relative clause")
+        if isinstance(vp, ir.QualifierOf):
+            raise PrintError("'at which <Q> S ...' is only possible in a relative clause")
+        raise PrintError(f"not a verb phrase: {type(vp).__name__}")
+
+    def _not(self, vp, closed) -> str:
+        if isinstance(vp, ir.Stmt) and vp.inverse:
+            return f"is not {self._be_tail(_as_relnoun(vp), closed)}"
+        if isinstance(vp, ir.Stmt):
+            return f"has not {self._has_tail(vp, closed)}"
+        if isinstance(vp, (ir.Be, ir.Compare)):
+            return f"is not {self._be_tail(vp, closed)}"
+        if isinstance(vp, ir.StrTest) and vp.op == "contains":
+            return f"does not contain {self.literal(ir.Literal(vp.value))}"
+        raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
+
+    def _be_tail(self, vp, closed=False) -> str:
+        if isinstance(vp, ir.Be):
+            return self.np(vp.np, closed)
+        return self.comparison(vp, closed)
+
+    def comparison(self, cmp: ir.Compare, closed: bool = False) -> str:
+        if cmp.op == "between":
+            low, high = cmp.args
+            return f"between {self.np_atom(low, True)} and {self.np_atom(high, closed)}"
+        words = _TEMPORAL_WORDS if cmp.temporal else _CMP_WORDS
+        return f"{words[cmp.op]} {self.np_item(cmp.args[0], closed)}"
+
+    def _has_tail(self, stmt: ir.Stmt, closed: bool = False) -> str:
+        if stmt.inverse:
+            raise PrintError("an inverse statement is written 'is a <P> of X' (Be of a relational noun)")
+        quals = self.quals(stmt.quals, closed)
+        inner_closed = closed or bool(stmt.quals)
+        prop = self.prop(stmt.prop)
+        obj = stmt.obj
+        if stmt.order is not None:
+            return f"the {self.order(stmt.order)} {prop} {self.np(obj, inner_closed)}{quals}"
+        if obj == ir.Quant("which"):
+            return f"which {prop}{quals}"
+        if isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.det not in ("which", "how_many"):
+            det = self.det(obj)
+            if obj.order is not None and not obj.rels:
+                return f"{det} {self.order(obj.order)} {prop}{quals}"
+            if obj.order is None and not (inner_closed and obj.rels):
+                if len(obj.rels) == 1 and isinstance(obj.rels[0], ir.Compare):
+                    return f"{det} {prop} {self.comparison(obj.rels[0], inner_closed)}{quals}"
+                if not (obj.rels and isinstance(obj.rels[0], ir.Compare)):
+                    return f"{det} {prop}{self.rels(obj.rels)}{quals}"
+        text = self.np(obj, inner_closed)
+        if stmt.quals and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) and not text.startswith("("):
+            # "<film> at <P> v" would read as a noun with qualifiers (a relational noun)
+            text = f"({text})"
+        return f"{prop} {text}{quals}"
+
+    def _verb_tail(self, stmt: ir.Stmt) -> str:
+        """``<P> O`` (property as a verb); ``has-<label>`` where the ID is unknown."""
+        try:
+            prop = self.prop(stmt.prop, strict=True)
+        except PrintError:
+            prop = "has-" + self.prop(stmt.prop)
+        return f"{prop} {self.np(stmt.obj)}{self.quals(stmt.quals)}"
+
+    def quals(self, quals, closed: bool = False) -> str:
+        last = len(quals) - 1
+        return "".join(" " + self.qual(q, closed or i < last) for i, q in enumerate(quals))
+
+    def qual(self, qual: ir.Qual, closed: bool = False) -> str:
+        prop = self.prop(qual.prop)
+        value = qual.value
+        if isinstance(value, ir.Quant) and value.noun is None and value.var is None:
+            if value.det in ("which", "how_many"):
+                raise PrintError("a question word in a qualifier must be fronted: 'At which <Q> ...'")
+            det = self.det(value)
+            if value.order is not None:
+                if value.rels:
+                    raise PrintError("a superlative qualifier takes no relative clause")
+                return f"at {det} {self.order(value.order)} {prop}"
+            if len(value.rels) == 1 and isinstance(value.rels[0], ir.Compare):
+                return f"at {det} {prop} {self.comparison(value.rels[0], closed)}"
+            if not (closed and value.rels) and not (value.rels and isinstance(value.rels[0], ir.Compare)):
+                return f"at {det} {prop}{self.rels(value.rels)}"
+        return f"at {prop} {self.np_atom(value, closed)}"
+
+
+def _is_open(np) -> bool:
+    """Whether text after ``np`` could be read as part of it (it ends in a relative clause,
+    qualifiers or an of-phrase)."""
+    if isinstance(np, ir.Quant):
+        if np.rels:
+            return True
+        noun = np.noun
+        if isinstance(noun, ir.RelNoun):
+            return noun.of is None or _is_open(noun.of) or True
+        if isinstance(noun, ir.YearOf):
+            return True
+    return False
+
+
+def _is_atom(np) -> bool:
+    return not isinstance(np, (ir.Coord, ir.Arith))
+
+
+def _as_relnoun(stmt: ir.Stmt) -> ir.Be:
+    """An inverse statement (the Sparklis parser's "is the <P> of X") in SQUALL's words: "is a
+    <P> of X" (a relational noun), which compiles to the same triple."""
+    if stmt.order is not None:
+        raise PrintError("an ordered inverse statement has no SQUALL form")
+    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals)))
+
+
+def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = True) -> str:
+    """Render an IR query as SQUALL text in ``notation`` (``label``, ``id`` or ``ecai``)."""
+    return SquallPrinter(notation, id_labels).query(query)

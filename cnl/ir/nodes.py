@@ -1,0 +1,280 @@
+"""The typed intermediate representation (IR): the contract between every stage.
+
+Every dialect parses into it, every notation prints from it, every KG profile compiles from
+it. It is independent of the notation a query was written in: ``<P57:director>``,
+``<P57>`` and ``<director>`` all become ``Property(id="P57"|None, label="director"|None)``.
+
+The shape follows SQUALL's semantics (Montague-style): a sentence is a noun phrase (NP) and
+a verb phrase (VP); an NP denotes a quantified set of things described by a noun and
+relative clauses (which are VPs over the thing); a VP is a predicate over its subject.
+Surface variants with the same meaning map to one IR (``has <P> X`` = ``is-<P> X`` = ``<P> X``),
+so printing an IR and parsing it back gives the same IR.
+
+Source positions are kept on terms (``span``) for error messages but never compared.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+# ------------------------------------------------------------------------------- terms
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A named thing: ``<Jon_Favreau>``, ``[Jon Favreau]``, ``<Q295964>``."""
+
+    id: str | None = None
+    label: str | None = None
+    span: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Class:
+    """A class used as a noun: ``<film>``, ``[film]``, ``<Q11424:film>``."""
+
+    id: str | None = None
+    label: str | None = None
+    span: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Property:
+    """A property: ``<P57:director>``, ``<director>``, ``<P57>``."""
+
+    id: str | None = None
+    label: str | None = None
+    span: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A literal value; ``datatype`` is one of ``integer``, ``decimal``, ``date``, ``dateTime``,
+    ``string``; ``lang``: the language tag of a string (``"Le boucher"@fr``)."""
+
+    value: str
+    datatype: str = "string"
+    lang: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A co-reference variable: ``X`` or ``?x``."""
+
+    name: str
+
+
+Term = Union[Entity, Class, Property, Literal, Var]
+
+# ------------------------------------------------------------------------------- ordering
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A superlative: ``highest``, ``2nd earliest``, ``10 highest`` (count), ``3rd to 5th latest``.
+
+    ``limit`` False is a plain ordering without a limit (Sparklis' ``highest-to-lowest``):
+    all answers, sorted."""
+
+    word: str
+    rank: int = 1
+    count: int | None = None
+    to_rank: int | None = None
+    limit: bool = True
+
+    DESCENDING = frozenset(
+        {"highest", "latest", "largest", "biggest", "most", "greatest", "youngest", "longest"}
+    )
+
+    @property
+    def descending(self) -> bool:
+        return self.word in self.DESCENDING
+
+
+# ------------------------------------------------------------------------------- nouns
+
+
+@dataclass(frozen=True, slots=True)
+class ClassNoun:
+    """``<film>``: things that are instances of the class."""
+
+    cls: Class
+
+
+@dataclass(frozen=True, slots=True)
+class RelNoun:
+    """``<P26:spouse> of <Mark_Antony>``: values of the property; ``of`` None when implicit."""
+
+    prop: Property
+    of: "NP | None" = None
+    quals: tuple["Qual", ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class YearOf:
+    """``year of X``: the year of a date."""
+
+    arg: "NP"
+
+
+Noun = Union[ClassNoun, RelNoun, YearOf]
+
+# ------------------------------------------------------------------------------- noun phrases
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A noun phrase naming one term: an entity, a literal or a co-reference variable."""
+
+    term: Term
+
+
+@dataclass(frozen=True, slots=True)
+class Quant:
+    """A quantified noun phrase: ``a <film> that ...``, ``which <human>``, ``how many <film>-s``.
+
+    ``det`` is one of: a, the, which, how_many, every, no, maybe, at_least, at_most,
+    exactly (with ``number``). ``noun`` None means "thing". ``order`` is a superlative.
+    """
+
+    det: str
+    noun: Noun | None = None
+    rels: tuple["VP", ...] = ()
+    order: Order | None = None
+    number: int | None = None
+    var: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Coord:
+    """``X and Y`` / ``X or Y`` between noun phrases."""
+
+    op: str
+    items: tuple["NP", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Arith:
+    """``2023 - the year of ...``."""
+
+    op: str
+    left: "NP"
+    right: "NP"
+
+
+NP = Union[Ref, Quant, Coord, Arith]
+
+# ------------------------------------------------------------------------------- qualifiers
+
+
+@dataclass(frozen=True, slots=True)
+class Qual:
+    """``at <P1545:series_ordinal> 3`` — a qualifier of the statement it is attached to."""
+
+    prop: Property
+    value: NP
+
+
+# ------------------------------------------------------------------------------- verb phrases
+
+
+@dataclass(frozen=True, slots=True)
+class Stmt:
+    """``has <P> X`` (subject P X), or with ``inverse`` (X P subject); qualifiers attached.
+
+    ``order`` is a superlative over the statement itself (``has the highest <P> X``).
+    """
+
+    prop: Property
+    obj: NP
+    quals: tuple[Qual, ...] = ()
+    inverse: bool = False
+    order: Order | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Be:
+    """``is NP``: the subject is (one of) the NP's referents."""
+
+    np: NP
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """``greater than X``; op is one of > < >= <= = != between. ``temporal``: written
+    ``earlier``/``later``, so a bare year compares with dates."""
+
+    op: str
+    args: tuple[NP, ...]
+    temporal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    vp: "VP"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    items: tuple["VP", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    items: tuple["VP", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StrTest:
+    """``matching "x"`` (regex), ``contains "x"``, ``starts with "x"``; case-insensitive."""
+
+    op: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Exists:
+    """``are there``: no constraint."""
+
+
+@dataclass(frozen=True, slots=True)
+class YearIs:
+    """``whose year is ...``: the VP applies to the year of the subject (a date)."""
+
+    vp: "VP"
+
+
+@dataclass(frozen=True, slots=True)
+class QualifierOf:
+    """``at which <P585> S has <P166> X``: the subject is the value of qualifier ``prop`` of
+    the statement made by ``vp`` about ``subject``."""
+
+    prop: Property
+    subject: NP
+    vp: "VP"
+
+
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf]
+
+# ------------------------------------------------------------------------------- queries
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A whole sentence: ``subject vp`` (a question or statement), or ``give me subject``
+    (``vp`` None)."""
+
+    subject: NP
+    vp: VP | None = None
+    dialect: str = field(default="squall", compare=False)
+
+
+# The node classes by name (for JSON and for the package's namespace).
+NODE_TYPES = {
+    cls.__name__: cls
+    for cls in (
+        Entity, Class, Property, Literal, Var, Order, ClassNoun, RelNoun, YearOf, Ref, Quant,
+        Coord, Arith, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs,
+        QualifierOf, Query,
+    )
+}

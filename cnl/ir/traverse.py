@@ -1,0 +1,58 @@
+"""Traversals of the IR: every node, every term, and copies with some children replaced."""
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass, replace
+
+from cnl.ir.nodes import Class, Entity, Property, Quant
+
+
+def walk(node):
+    """Yield every IR node under ``node`` (itself included), depth first."""
+    yield node
+    if is_dataclass(node):
+        for f in fields(node):
+            if f.name == "span":
+                continue
+            yield from walk(getattr(node, f.name))
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)
+
+
+def map_children(node, fn):
+    """``node`` with ``fn`` applied to each child: the items of a tuple, the fields of an IR
+    node (spans aside). ``node`` itself when no child changed, so unchanged sub-trees are
+    shared, not copied; anything else is returned as it is."""
+    if isinstance(node, tuple):
+        items = tuple(fn(n) for n in node)
+        return items if any(a is not b for a, b in zip(items, node)) else node
+    if is_dataclass(node):
+        changes = {}
+        for f in fields(node):
+            if f.name == "span":
+                continue
+            value = getattr(node, f.name)
+            new = fn(value)
+            if new is not value:
+                changes[f.name] = new
+        return replace(node, **changes) if changes else node
+    return node
+
+
+def map_terms(node, fn):
+    """``node`` with every Entity, Class and Property replaced by ``fn(term)``; unchanged
+    sub-trees are shared, not copied."""
+    if isinstance(node, (Entity, Class, Property)):
+        return fn(node)
+    return map_children(node, lambda child: map_terms(child, fn))
+
+
+def terms(node):
+    """Every Entity, Class and Property under ``node``, in reading order."""
+    return [n for n in walk(node) if isinstance(n, (Entity, Class, Property))]
+
+
+def asks_for_values(node) -> bool:
+    """Whether ``node`` holds a question word (``which``, ``what``, ``how many``): a query
+    that lists or counts values rather than one that asks yes or no."""
+    return any(isinstance(n, Quant) and n.det in ("which", "how_many") for n in walk(node))

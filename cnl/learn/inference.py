@@ -1,0 +1,347 @@
+"""Translating questions into CNL with a fine-tuned adapter, and CNL into SPARQL.
+
+``Translator.generate`` is the raw model (prompts in, n-best CNL strings out, optionally
+grammar-constrained); ``Translator.translate`` is the whole pipeline for one question:
+entity candidates -> prompt -> generation -> explicit EL correction -> n-best validation
+(the first candidate that parses, compiles and, with a KG, returns a non-empty answer) -> SPARQL.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
+
+
+def default_adapter_dir() -> Path:
+    """The adapter shipped inside the package (SQUALL, label-based, hybrid EL)."""
+    return Path(str(resources.files("cnl.learn").joinpath("default_adapter")))
+
+
+@dataclass
+class Translation:
+    question: str
+    cnl: str | None
+    sparql: str | None
+    candidates: list = field(default_factory=list)   # entity candidates shown to the model
+    nbest: list = field(default_factory=list)         # generated CNL strings, best first
+    error: str | None = None                          # why no candidate compiled, if none did
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"question": self.question, "cnl": self.cnl, "sparql": self.sparql,
+                "candidates": self.candidates}
+
+
+def _candidate_dict(c) -> dict:
+    if isinstance(c, dict):
+        return c
+    if hasattr(c, "to_dict"):
+        return c.to_dict()
+    return {"id": c.id, "label": c.label, "description": getattr(c, "description", ""),
+            "probability": getattr(c, "probability", getattr(c, "score", 0.0))}
+
+
+class Translator:
+    def __init__(self, model, tokenizer, config: dict | None = None, adapter_dir: Path | None = None):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.config = config or {}
+        self.adapter_dir = adapter_dir
+        self._checker = None
+        self._entity_map = None
+        self._demo_pool = None
+        # constrained decoding writes only known property labels inside <...> (label notation)
+        self.constrain_properties = True
+
+    # -- loading ---------------------------------------------------------------------------
+    @classmethod
+    def load(cls, adapter_dir: str | Path | None = None, base_model: str | None = None,
+             device: str | None = None, threads: int | None = None,
+             dtype: str | None = None) -> "Translator":
+        """The base model with a LoRA adapter (None: the shipped default adapter). ``dtype``
+        (``float32``, ``bfloat16``; default: bfloat16 on a CPU, where one-question decoding is
+        bound by reading the weights, so half the bytes is about 1.5x faster)."""
+        from cnl.learn.base_model import load_base_model
+
+        if dtype not in (None, "float32", "bfloat16", "float16"):
+            raise ModelError(f"unknown dtype {dtype!r}: use float32, bfloat16 or float16")
+        adapter = Path(adapter_dir) if adapter_dir else default_adapter_dir()
+        if not (adapter / "adapter_config.json").is_file():
+            raise ModelNotFound(f"no adapter in {adapter} (adapter_config.json missing); "
+                                f"train one with: cnl2sparql train --out DIR")
+        config = {}
+        if (adapter / "train_config.json").is_file():
+            config = json.loads((adapter / "train_config.json").read_text())
+        import torch
+
+        if threads:
+            torch.set_num_threads(threads)
+        model, tokenizer = load_base_model(base_model or config.get("base_model"), device)
+        from peft import PeftModel
+
+        model = PeftModel.from_pretrained(model, str(adapter))
+        model = model.merge_and_unload()  # plain weights: faster generation
+        if dtype is None:
+            dtype = "bfloat16" if model.device.type == "cpu" else None
+        if dtype is not None:
+            model = model.to(getattr(torch, dtype))
+        model.eval()
+        tokenizer.padding_side = "left"
+        return cls(model, tokenizer, config, adapter)
+
+    @property
+    def target(self) -> str:
+        return self.config.get("target", "squall")
+
+    @property
+    def notation(self) -> str:
+        return self.config.get("notation", "label")
+
+    # -- generation ------------------------------------------------------------------------
+    def generate(self, prompts: list[str], *, constrained: bool = False, num_beams: int = 1, n_best: int = 1,
+                 max_new_tokens: int = 96, batch_size: int = 1) -> list[list[str]]:
+        """n-best completions per prompt. ``constrained`` keeps SQUALL outputs inside the grammar."""
+        import torch
+        from transformers import LogitsProcessorList
+
+        if constrained and self.target != "squall":
+            raise TranslationError(f"constrained decoding needs a SQUALL adapter, this one emits {self.target}")
+        n_best = min(n_best, num_beams)
+        out: list[list[str]] = []
+        for start in range(0, len(prompts), batch_size):
+            chunk = prompts[start: start + batch_size]
+            enc = self.tokenizer(chunk, return_tensors="pt", padding=True, add_special_tokens=False)
+            enc = {k: v.to(self.model.device) for k, v in enc.items()}
+            prompt_length = enc["input_ids"].shape[1]
+            processors = LogitsProcessorList()
+            constraint = None
+            if constrained:
+                from cnl.learn.constrained import SquallLogitsProcessor
+
+                constraint = SquallLogitsProcessor(
+                    self.tokenizer, prompt_length, self.checker(),
+                    enough=1 if num_beams == 1 else 2 * num_beams,
+                    max_new_tokens=max_new_tokens, num_beams=num_beams)
+                processors.append(constraint)
+            with torch.no_grad():
+                generated = self.model.generate(
+                    **enc, max_new_tokens=max_new_tokens, do_sample=False, num_beams=num_beams,
+                    num_return_sequences=n_best, logits_processor=processors,
+                    pad_token_id=self.tokenizer.pad_token_id, eos_token_id=self.tokenizer.eos_token_id)
+            texts = self.tokenizer.batch_decode(generated[:, prompt_length:], skip_special_tokens=True)
+            if constrained:
+                texts = [self._parsing_prefix(t, constraint.last_complete.get(j // n_best))
+                         for j, t in enumerate(texts)]
+            for i in range(len(chunk)):
+                out.append([" ".join(t.split()) for t in texts[i * n_best:(i + 1) * n_best]])
+        return out
+
+    def _parsing_prefix(self, text: str, fallback: str | None = None) -> str:
+        """A constrained output cut off by max_new_tokens: its longest prefix that parses
+        (ending a word or a term), with "?" added when that is what it lacks; else the last
+        complete text seen while decoding; else its shortest completion with fixed words."""
+        checker = self.checker()
+        text = " ".join(text.split())
+        if checker.is_complete(text):
+            return text
+        for closer in ("?", ">?", "]?", "> ?", "] ?", ")?", ">)?", "])?"):
+            if checker.is_complete(text + closer):
+                return text + closer
+        cuts = [i for i, ch in enumerate(text) if ch in " ?]>"] + [len(text)]
+        for cut in sorted(set(cuts), reverse=True):
+            head = text[:cut + (1 if cut < len(text) and text[cut] in "?]>" else 0)].rstrip()
+            for candidate in (head, head + "?"):
+                if candidate and checker.is_complete(candidate):
+                    return candidate
+        if fallback:
+            return " ".join(fallback.split())
+        # nothing parsed at any point: close it with fixed words ("?", ")", "something")
+        return checker.force_complete(text) or text
+
+    def checker(self):
+        if self._checker is None:
+            from cnl.learn.constrained import SquallPrefixChecker
+
+            properties = None
+            if self.constrain_properties and self.notation == "label":
+                from cnl.datasets.properties import known_property_labels
+                from cnl.errors import DataError
+
+                try:
+                    properties = known_property_labels()
+                except (OSError, DataError):
+                    properties = None  # no property list at hand: any label may be written
+            self._checker = SquallPrefixChecker(notation=self.notation, properties=properties)
+        return self._checker
+
+    # -- entity linking ----------------------------------------------------------------------
+    def entity_map(self):
+        """EntityMap for explicit EL: training alignments (label -> ID) and all ReFinED candidates."""
+        if self._entity_map is None:
+            from cnl.learn.examples import _prepared
+            from cnl.linking.entity_map import EntityMap
+
+            emap = EntityMap()
+            try:
+                for prep in _prepared("train"):
+                    for (kind, label), ident in prep.mapping.items():
+                        if kind in ("entity", "class") and not ident.startswith(("P", "^")):
+                            emap.add(label, ident)
+                for split in ("train", "test"):
+                    for prep in _prepared(split):
+                        emap.add_candidates([{"label": c.label, "id": c.id, "score": c.probability}
+                                             for c in prep.record.candidates])
+            except CNLError:
+                pass  # no ECAI data: the map holds the question's own candidates only
+            self._entity_map = emap
+        return self._entity_map
+
+    @staticmethod
+    def candidates_for(question: str, kg=None, store=None) -> list:
+        """Candidates recorded in the ECAI data for a known question, else the project's linker
+        over the store's labels, else none."""
+        from cnl.learn.examples import _prepared
+
+        key = " ".join(question.split()).casefold()
+        try:
+            for split in ("train", "test"):
+                for prep in _prepared(split):
+                    if " ".join(prep.record.question.split()).casefold() == key:
+                        return [{"id": c.id, "label": c.label, "description": c.description,
+                                 "probability": c.probability} for c in prep.record.candidates]
+        except CNLError:
+            pass
+        if store is not None:
+            from cnl.linking.indices import indices_for_store
+            from cnl.linking.linker import BuiltinLinker
+
+            index, _ = indices_for_store(store, verbose=False)
+            return [{"id": c.id, "label": c.label, "description": c.description, "probability": c.score,
+                     "mention": c.mention} for c in BuiltinLinker(index).link(question)]
+        return []
+
+    # -- the pipeline --------------------------------------------------------------------------
+    @property
+    def demos(self) -> int:
+        return int(self.config.get("demos") or 0)
+
+    @property
+    def demo_pool(self):
+        """The solved questions an adapter trained with ``--demos`` shows in its prompts."""
+        if self._demo_pool is None and self.demos:
+            from cnl.learn.demos import DemoPool
+
+            path = (self.adapter_dir or default_adapter_dir()) / "demos.json"
+            if not path.is_file():
+                raise ModelError(f"the adapter was trained with --demos {self.demos} but {path} is missing")
+            self._demo_pool = DemoPool.load(path)
+        return self._demo_pool
+
+    def prompt(self, question: str, candidates, el: str) -> str:
+        from cnl.learn.examples import build_prompt
+
+        demos = self.demo_pool.nearest(question, self.demos) if self.demos else ()
+        return build_prompt(question, candidates, el=el, target=self.target, notation=self.notation,
+                            style=self.config.get("prompt_style", "compact"), demos=demos)
+
+    def postprocess(self, text: str, el: str, candidates=()) -> str:
+        if el not in ("explicit", "hybrid") or self.target != "squall" or self.notation != "label":
+            return text
+        from cnl.linking.el_variants import postprocess
+
+        emap = self.entity_map()
+        emap.add_candidates([{"label": c["label"], "id": c["id"], "score": c.get("probability", 1.0)}
+                             for c in candidates if c.get("label")])
+        if not len(emap):
+            return text
+        try:
+            return postprocess(el, text, emap)
+        except CNLError:
+            return text
+
+    def translate(self, question: str, *, el: str = "hybrid", kg=None, lexicon=None, constrained: bool = True,
+                  validate: bool = True, num_beams: int | None = None, candidates=None, store=None,
+                  profile: str = "wikidata", max_new_tokens: int = 96) -> Translation:
+        """Question -> CNL -> SPARQL (and, with ``validate`` and a ``kg``, a non-empty answer)."""
+        started = time.perf_counter()
+        if candidates is None:
+            candidates = self.candidates_for(question, kg, store)
+        candidates = [_candidate_dict(c) for c in candidates]
+        beams = num_beams if num_beams is not None else (4 if validate else 1)
+        prompt = self.prompt(question, candidates, el)
+        nbest = self.generate([prompt], constrained=constrained, num_beams=beams, n_best=beams,
+                              max_new_tokens=max_new_tokens)[0]
+        nbest = [self.postprocess(t, el, candidates) for t in nbest]
+        chosen, sparql, error = self.choose(nbest, self._resolver(candidates, lexicon), kg=kg,
+                                            validate=validate, profile=profile)
+        return Translation(question, chosen, sparql, candidates, nbest, error,
+                           round(time.perf_counter() - started, 4))
+
+    def _resolver(self, candidates, lexicon):
+        if lexicon is not None:
+            from cnl.linking.lexicon import as_lexicon
+
+            return as_lexicon(lexicon)
+        from cnl.learn.examples import ChainResolver, _norm, global_label_map
+
+        own = {}
+        for c in candidates:
+            own.setdefault(("entity", _norm(c["label"])), c["id"])
+        try:
+            return ChainResolver(own, global_label_map())
+        except CNLError:
+            return ChainResolver(own)
+
+    def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata"):
+        """(text, SPARQL, error) of the first n-best candidate that compiles with ``resolver``
+        (and, with a KG, has an answer); without ``validate`` only the first is tried."""
+        from cnl.sparql.compiler import compile_query
+        from cnl.dialects.squall.parser import parse_squall
+
+        first_compiled, error = None, None
+        for text in nbest if validate else nbest[:1]:
+            if self.target != "squall":
+                return text, None, None
+            try:
+                query = parse_squall(text, notation=self.notation)
+                sparql = compile_query(query, profile, resolver)
+            except CNLError as err:
+                error = error or f"{text!r}: {str(err).splitlines()[0]}"
+                continue
+            if first_compiled is None:
+                first_compiled = (text, sparql)
+            if kg is None or not validate:
+                return text, sparql, None
+            try:
+                result = kg.query(sparql)
+            except CNLError as err:
+                error = error or f"{text!r}: {str(err).splitlines()[0]}"
+                continue
+            if has_answers(result):
+                return text, sparql, None
+        if first_compiled:
+            return first_compiled[0], first_compiled[1], None
+        return (nbest[0] if nbest else None), None, error or "the model produced no output"
+
+
+def has_answers(result) -> bool:
+    """Whether a KG query result is a true ASK or a non-empty table."""
+    return result is True or (result not in (None, False) and len(getattr(result, "rows", result) or ()) > 0)
+
+
+_TRANSLATORS: dict = {}
+
+
+def get_translator(adapter_dir=None, base_model=None) -> Translator:
+    """A cached Translator (loading the model takes seconds)."""
+    key = (str(adapter_dir) if adapter_dir else None, base_model)
+    if key not in _TRANSLATORS:
+        _TRANSLATORS[key] = Translator.load(adapter_dir, base_model)
+    return _TRANSLATORS[key]
+
+
+__all__ = ["Translator", "Translation", "get_translator", "default_adapter_dir", "has_answers"]

@@ -1,0 +1,314 @@
+"""KG profiles: how IR terms and statements become SPARQL for one knowledge graph.
+
+A profile decides IRIs, the class test and the statement pattern; the compiler
+(:mod:`cnl.sparql.compiler`) decides everything else. Profiles are small dataclasses whose
+options are explicit, so a compiled query can always be reproduced from (text, profile).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from cnl.errors import CompileError
+
+_QID = re.compile(r"^Q[1-9][0-9]*$")
+_PID = re.compile(r"^P[1-9][0-9]*$")
+_IRI = re.compile(r"^<?([a-zA-Z][a-zA-Z0-9+.-]*:[^<>\"{}|^`\\\s]*)>?$")
+_CURIE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*):([A-Za-z0-9_][A-Za-z0-9_.-]*)?$")
+
+_NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+
+
+@lru_cache(maxsize=1)
+def wikidata_string_properties() -> frozenset[str]:
+    """PIDs whose values are strings (shipped list, see the file's header)."""
+    text = resources.files("cnl.sparql").joinpath("wikidata_string_properties.txt").read_text("utf-8")
+    ids: set[str] = set()
+    for token in " ".join(line for line in text.splitlines() if not line.startswith("#")).split():
+        low, _, high = token.partition("-")
+        for n in range(int(low), int(high or low) + 1):
+            ids.add(f"P{n}")
+    return frozenset(ids)
+
+
+# Every prefix Wikidata's query service predefines (queries written for it rarely declare them).
+WDQS_PREFIXES = {
+    "wd": "http://www.wikidata.org/entity/",
+    "wds": "http://www.wikidata.org/entity/statement/",
+    "wdt": "http://www.wikidata.org/prop/direct/",
+    "p": "http://www.wikidata.org/prop/",
+    "ps": "http://www.wikidata.org/prop/statement/",
+    "pq": "http://www.wikidata.org/prop/qualifier/",
+    "wikibase": "http://wikiba.se/ontology#",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "schema": "http://schema.org/",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+}
+
+# The prefixes compiled queries may use (each declared only when used).
+WIKIDATA_PREFIXES = {
+    "wd": "http://www.wikidata.org/entity/",
+    "wdt": "http://www.wikidata.org/prop/direct/",
+    "p": "http://www.wikidata.org/prop/",
+    "ps": "http://www.wikidata.org/prop/statement/",
+    "pq": "http://www.wikidata.org/prop/qualifier/",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "schema": "http://schema.org/",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+}
+
+
+@dataclass(frozen=True)
+class KGProfile:
+    """Base profile: direct properties (``?s <p> ?o``) and ``rdf:type`` classes."""
+
+    name: str = "rdf"
+    prefixes: dict = field(default_factory=lambda: dict(WIKIDATA_PREFIXES))
+    class_predicate: str = "rdf:type"
+    # "P31" style: instances only; set to e.g. "rdf:type/rdfs:subClassOf*" for closure.
+    class_path: str | None = None
+    label_predicate: str = "rdfs:label"
+    label_language: str | None = "en"
+    # Add an OPTIONAL label column for every projected variable.
+    label_columns: bool = False
+    # LIMIT added to plain (unordered, non-count) selects; None for none.
+    default_limit: int | None = None
+    # "all": every variable in scope (what Sparklis and the ECAI gold queries do);
+    # "focus": only the question's focus (which/what/how many) and its grouping keys.
+    projection: str = "all"
+    # Under projection "focus": also list the ordering keys (False: only the focus, as
+    # hand-written queries that order by a value they do not show).
+    order_columns: bool = True
+    # True: compare with a number as xsd:double(STR(x)) (Sparklis' form, also in the ECAI
+    # golds: it also matches values typed as strings or with units); False: x itself.
+    numeric_cast: bool = False
+    # True: the year of a date is YEAR(xsd:dateTime(x)) (as some ECAI golds write it).
+    year_cast: bool = False
+
+    def __post_init__(self):
+        if self.projection not in ("all", "focus"):
+            raise CompileError(f"projection must be 'all' or 'focus', not {self.projection!r}")
+
+    # -- terms
+    def iri(self, ident: str, role: str) -> str:
+        """An entity/class IRI for ``ident`` (an IRI or a CURIE with a known prefix)."""
+        return self._iri_or_curie(ident, role)
+
+    def predicate(self, ident: str) -> str:
+        return self._iri_or_curie(ident, "property")
+
+    def _iri_or_curie(self, ident: str, role: str) -> str:
+        curie = _CURIE.match(ident)
+        if curie and curie.group(1) in self.prefixes and not ident.startswith(("http:", "https:", "urn:")):
+            return ident
+        iri = _IRI.match(ident)
+        if iri and ":" in iri.group(1):
+            return f"<{iri.group(1)}>"
+        raise CompileError(f"{ident!r} is not a valid {role} IRI for profile {self.name!r}")
+
+    # -- patterns
+    def class_test(self, subject: str, cls: str) -> str:
+        path = self.class_path or self.class_predicate
+        return f"{subject} {path} {cls} ."
+
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+        if quals:
+            raise CompileError(f"profile {self.name!r} has no statement qualifiers")
+        return f"{subject} {self.predicate(prop_id)} {obj} ."
+
+
+@dataclass(frozen=True)
+class WikidataProfile(KGProfile):
+    """Wikidata's statement model: ``wdt:P31`` classes, ``p:/ps:/pq:`` statements."""
+
+    name: str = "wikidata"
+    class_predicate: str = "wdt:P31"
+    # "always": p:/ps: statements everywhere (as the ECAI gold queries do); "qualified": the
+    # truthy wdt: shortcut unless the statement has qualifiers (simpler and faster on WDQS).
+    statements: str = "always"
+    # True: instances of subclasses too (wdt:P31/wdt:P279*).
+    subclasses: bool = False
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.statements not in ("always", "qualified"):
+            raise CompileError(f"statements must be 'always' or 'qualified', not {self.statements!r}")
+
+    def iri(self, ident: str, role: str) -> str:
+        if _QID.match(ident):
+            return f"wd:{ident}"
+        if _PID.match(ident):
+            raise CompileError(f"{ident} is a property ID; a {role} needs an item ID (Q...)")
+        return super().iri(ident, role)
+
+    def class_test(self, subject: str, cls: str) -> str:
+        path = "wdt:P31/wdt:P279*" if self.subclasses else "wdt:P31"
+        return f"{subject} {path} {cls} ."
+
+    def value(self, prop_id: str, term: str) -> str:
+        """Numbers given for string-valued properties (series ordinal 3) become strings."""
+        if _NUMBER.match(term) and prop_id in wikidata_string_properties():
+            return f'"{term}"'
+        return term
+
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+        obj = self.value(prop_id, obj)
+        quals = [(q, self.value(q, v)) for q, v in quals]
+        if not _PID.match(prop_id):
+            if quals:
+                raise CompileError(f"qualifiers need a Wikidata property, not {prop_id!r}")
+            return f"{subject} {self.predicate(prop_id)} {obj} ."
+        if self.statements == "qualified" and not quals:
+            return f"{subject} wdt:{prop_id} {obj} ."
+        parts = [f"ps:{prop_id} {obj}"]
+        for qual_id, value in quals:
+            if not _PID.match(qual_id):
+                raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
+            parts.append(f"pq:{qual_id} {value}")
+        return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
+
+
+_LOCAL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class FileProfile(KGProfile):
+    """A profile described by a TOML file (see docs/profiles.md and :func:`load_profile_file`).
+
+    ``statement_scheme`` "direct": ``?s <p> ?o``; "wikibase": ``?s p:P [ ps:P ?o ; pq:Q ?v ]``
+    with the three namespaces given in the file (qualifiers only exist in this scheme)."""
+
+    statement_scheme: str = "direct"
+    statement_prefixes: tuple = ()   # the prefix names of the p:, ps:, pq: namespaces
+    label_predicates: tuple = ("rdfs:label",)
+    # Bare names (``alice``) in IDs are read as ``default_prefix:alice``.
+    default_prefix: str | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.statement_scheme not in ("direct", "wikibase"):
+            raise CompileError(f"statement scheme must be 'direct' or 'wikibase', not {self.statement_scheme!r}")
+
+    def _iri_or_curie(self, ident: str, role: str) -> str:
+        if self.default_prefix and _LOCAL_NAME.match(ident) and ":" not in ident:
+            ident = f"{self.default_prefix}:{ident}"
+        return super()._iri_or_curie(ident, role)
+
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+        if self.statement_scheme == "direct":
+            return super().statement(subject, prop_id, obj, quals)
+        p, ps, pq = self.statement_prefixes
+
+        def local(ident):
+            name = ident.split(":", 1)[1] if ":" in ident and ident.split(":", 1)[0] in self.prefixes else ident
+            if not _LOCAL_NAME.match(name):
+                raise CompileError(f"{ident!r} is not a property name of profile {self.name!r}")
+            return name
+
+        name = local(prop_id)
+        parts = [f"{ps}:{name} {obj}"] + [f"{pq}:{local(q)} {v}" for q, v in quals]
+        return f"{subject} {p}:{name} [ {' ; '.join(parts)} ] ."
+
+
+def load_profile_file(path, **options) -> FileProfile:
+    """A :class:`FileProfile` from a TOML file; ``options`` override the file's settings.
+
+    Fields: ``name``, ``[prefixes]``, ``class_predicate`` or ``class_path``,
+    ``label_predicates`` (list), ``label_language``, ``default_prefix``, ``default_limit``,
+    ``projection``, and ``[statements]`` with ``scheme`` ("direct" | "wikibase") and, for
+    wikibase, ``p``, ``ps``, ``pq`` (namespace IRIs)."""
+    import tomllib
+    from pathlib import Path
+
+    from cnl.errors import ProfileFileError
+
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text("utf-8"))
+    except OSError as err:
+        raise ProfileFileError(f"cannot read profile file {file}: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ProfileFileError(f"profile file {file} is not valid TOML: {err}") from None
+    known = {"name", "prefixes", "class_predicate", "class_path", "label_predicates", "label_language",
+             "default_prefix", "default_limit", "projection", "statements", "label_columns"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ProfileFileError(f"profile file {file}: unknown field(s) {', '.join(unknown)}; "
+                               f"known: {', '.join(sorted(known))}")
+    prefixes = data.get("prefixes", {})
+    if not isinstance(prefixes, dict) or not all(isinstance(v, str) for v in prefixes.values()):
+        raise ProfileFileError(f"profile file {file}: [prefixes] must map names to namespace IRIs")
+    prefixes = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+                "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+                "xsd": "http://www.w3.org/2001/XMLSchema#", **prefixes}
+    statements = data.get("statements", {"scheme": "direct"})
+    if not isinstance(statements, dict):
+        raise ProfileFileError(f"profile file {file}: [statements] must be a table with 'scheme'")
+    scheme = statements.get("scheme", "direct")
+    statement_prefixes: tuple = ()
+    if scheme == "wikibase":
+        missing = [k for k in ("p", "ps", "pq") if not isinstance(statements.get(k), str)]
+        if missing:
+            raise ProfileFileError(f"profile file {file}: the wikibase statement scheme needs the "
+                                   f"namespace IRIs {', '.join(missing)} in [statements]")
+        for key in ("p", "ps", "pq"):
+            prefixes.setdefault(key, statements[key])
+            if prefixes[key] != statements[key]:
+                raise ProfileFileError(f"profile file {file}: prefix {key!r} is declared as another namespace")
+        statement_prefixes = ("p", "ps", "pq")
+    labels = data.get("label_predicates", ["rdfs:label"])
+    if isinstance(labels, str):
+        labels = [labels]
+    fields = {
+        "name": data.get("name", file.stem),
+        "prefixes": prefixes,
+        "class_predicate": data.get("class_predicate", "rdf:type"),
+        "class_path": data.get("class_path"),
+        "label_predicates": tuple(labels),
+        "label_predicate": labels[0] if labels else "rdfs:label",
+        "label_language": data.get("label_language", "en"),
+        "default_prefix": data.get("default_prefix"),
+        "default_limit": data.get("default_limit"),
+        "projection": data.get("projection", "all"),
+        "label_columns": data.get("label_columns", False),
+        "statement_scheme": scheme,
+        "statement_prefixes": statement_prefixes,
+    }
+    if fields["default_prefix"] and fields["default_prefix"] not in prefixes:
+        raise ProfileFileError(f"profile file {file}: default_prefix {fields['default_prefix']!r} is not in [prefixes]")
+    fields.update(options)
+    try:
+        return FileProfile(**fields)
+    except CompileError as err:
+        raise ProfileFileError(f"profile file {file}: {err}") from None
+    except TypeError as err:
+        raise ProfileFileError(f"bad option for profile file {file}: {err}") from None
+
+
+PROFILES = {
+    "wikidata": WikidataProfile,
+    "rdf": KGProfile,
+}
+
+
+def get_profile(kg, **options) -> KGProfile:
+    """A profile by name (``wikidata``, ``rdf``), a TOML profile file's path, or an instance."""
+    if isinstance(kg, KGProfile):
+        return kg
+    if kg not in PROFILES and (str(kg).endswith(".toml") or "/" in str(kg) or hasattr(kg, "is_file")):
+        return load_profile_file(kg, **options)
+    try:
+        cls = PROFILES[kg]
+    except KeyError:
+        raise CompileError(f"unknown KG profile {kg!r}; choose one of {', '.join(sorted(PROFILES))}") from None
+    try:
+        return cls(**options)
+    except TypeError as err:
+        raise CompileError(f"bad option for profile {kg!r}: {err}") from None
