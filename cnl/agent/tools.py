@@ -25,15 +25,10 @@ from dataclasses import asdict, dataclass, field
 
 from cnl.errors import (CNLError, CNLSyntaxError, OptionalDependencyMissing, ToolCallError, TranslatorUnavailable,
                         UnknownIRIError)
+from cnl.sparql.namespaces import PREFIXES
 
-WD = "http://www.wikidata.org/entity/"
-WIKIDATA_NAMESPACES = {
-    "wd": "http://www.wikidata.org/entity/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-}
+WD = PREFIXES["wd"]
+WIKIDATA_NAMESPACES = {name: PREFIXES[name] for name in ("wd", "wdt", "p", "ps", "pq")}
 # vocabulary any query may use without having seen it in a tool result
 VOCABULARY = ("http://www.w3.org/", "http://schema.org/", "http://wikiba.se/ontology#",
               "http://www.wikidata.org/entity/statement/")
@@ -372,10 +367,8 @@ class Toolbox:
             return value
         if ":" in value:
             prefix, local = value.split(":", 1)
-            from cnl.kg.sparql import WIKIDATA_PREFIXES
-
-            if prefix in WIKIDATA_PREFIXES and re.match(r"^[\w-]+$", local):
-                return WIKIDATA_PREFIXES[prefix] + local
+            if prefix in PREFIXES and re.match(r"^[\w-]+$", local):
+                return PREFIXES[prefix] + local
             raise ToolCallError(f"unknown prefix in {value!r}; use wd:, wdt:, a bare ID or a full IRI")
         if ID_PATTERN.match(value):
             base = WIKIDATA_NAMESPACES["wdt"] if kind == "property" else WD

@@ -1,12 +1,12 @@
 """Knowledge-graph access: one interface, an embedded (pyoxigraph) and a remote (HTTP) backend.
 
-This layer only runs SPARQL; it never imports the parser or compiler.
+This layer only runs SPARQL; of the stages before it, it uses only the namespace table.
 """
 from __future__ import annotations
 
 from cnl.kg.base import KnowledgeGraph
 from cnl.kg.results import ResultTable, Term, compact_iri
-from cnl.kg.sparql import WIKIDATA_PREFIXES, parse_sparql
+from cnl.kg.sparql import parse_sparql
 
 
 def open_kg(*, store=None, endpoint=None, timeout: float = 30.0, allow_updates: bool = False,
@@ -24,5 +24,5 @@ def open_kg(*, store=None, endpoint=None, timeout: float = 30.0, allow_updates: 
     return RemoteKG(endpoint, timeout=timeout, allow_updates=allow_updates, max_rows=max_rows)
 
 
-__all__ = ["KnowledgeGraph", "ResultTable", "Term", "compact_iri", "WIKIDATA_PREFIXES",
+__all__ = ["KnowledgeGraph", "ResultTable", "Term", "compact_iri",
            "parse_sparql", "open_kg"]

@@ -8,7 +8,8 @@ from pathlib import Path
 from cnl.errors import SPARQLSyntaxError, StoreError
 from cnl.kg.base import KnowledgeGraph
 from cnl.kg.results import BNODE, IRI, LITERAL, ResultTable, Term
-from cnl.kg.sparql import WIKIDATA_PREFIXES, ParsedSPARQL
+from cnl.kg.sparql import ParsedSPARQL
+from cnl.sparql.namespaces import PREFIXES
 
 _FORMATS = {".nt": "N_TRIPLES", ".ttl": "TURTLE", ".nq": "N_QUADS", ".trig": "TRIG",
             ".rdf": "RDF_XML", ".owl": "RDF_XML", ".xml": "RDF_XML", ".n3": "N3", ".jsonld": "JSON_LD"}
@@ -117,7 +118,7 @@ class EmbeddedKG(KnowledgeGraph):
 
     def _run(self, sparql: str):
         try:
-            return self.store.query(sparql, prefixes=WIKIDATA_PREFIXES)
+            return self.store.query(sparql, prefixes=PREFIXES)
         except SyntaxError as err:
             raise SPARQLSyntaxError(f"malformed SPARQL: {err}") from None
         except OSError as err:
@@ -139,6 +140,6 @@ class EmbeddedKG(KnowledgeGraph):
 
     def _update(self, sparql: str, parsed: ParsedSPARQL) -> None:
         try:
-            self.store.update(sparql, prefixes=WIKIDATA_PREFIXES)
+            self.store.update(sparql, prefixes=PREFIXES)
         except SyntaxError as err:
             raise SPARQLSyntaxError(f"malformed SPARQL Update: {err}") from None

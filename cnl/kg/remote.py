@@ -10,7 +10,8 @@ from cnl.errors import (EndpointError, EndpointUnreachable, KGError, QueryTimeou
                         SPARQLSyntaxError)
 from cnl.kg.base import KnowledgeGraph
 from cnl.kg.results import ResultTable, Term
-from cnl.kg.sparql import WIKIDATA_PREFIXES, ParsedSPARQL, with_prefixes
+from cnl.kg.sparql import ParsedSPARQL, with_prefixes
+from cnl.sparql.namespaces import PREFIXES
 
 USER_AGENT = "cnl2sparql/0.1 (https://github.com/; question answering over knowledge graphs)"
 # Statuses worth retrying: rate limiting and overloaded or restarting servers.
@@ -38,7 +39,7 @@ class RemoteKG(KnowledgeGraph):
     def __init__(self, endpoint: str, *, update_endpoint: str | None = None, timeout: float = 30.0,
                  retries: int = 3, backoff: float = 0.5, max_rows: int | None = 10_000,
                  max_bytes: int = 50_000_000, allow_updates: bool = False,
-                 prefixes: dict[str, str] = WIKIDATA_PREFIXES) -> None:
+                 prefixes: dict[str, str] = PREFIXES) -> None:
         self.endpoint = endpoint
         self.update_endpoint = update_endpoint or endpoint
         self.timeout, self.retries, self.backoff = timeout, retries, backoff

@@ -6,7 +6,7 @@ import io
 import json
 from dataclasses import dataclass, field
 
-from cnl.kg.sparql import WIKIDATA_PREFIXES
+from cnl.sparql.namespaces import PREFIXES
 
 IRI, LITERAL, BNODE = "iri", "literal", "bnode"
 
@@ -53,7 +53,7 @@ class Term:
         return cls(kind, binding["value"], binding.get("xml:lang"), binding.get("datatype"))
 
 
-def compact_iri(iri: str, prefixes: dict[str, str] = WIKIDATA_PREFIXES) -> str:
+def compact_iri(iri: str, prefixes: dict[str, str] = PREFIXES) -> str:
     """`wd:Q25191` for a Wikidata IRI; the IRI in angle brackets when no prefix fits."""
     for name, base in prefixes.items():
         local = iri[len(base):]

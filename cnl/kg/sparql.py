@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cnl.sparql.profiles import WDQS_PREFIXES
+from cnl.sparql.namespaces import PREFIXES
 from cnl.errors import SPARQLSyntaxError
-
-# The prefixes Wikidata's query service predefines; queries written for it rarely declare them.
-WIKIDATA_PREFIXES: dict[str, str] = WDQS_PREFIXES
 
 SELECT, ASK, CONSTRUCT, DESCRIBE, UPDATE = "SELECT", "ASK", "CONSTRUCT", "DESCRIBE", "UPDATE"
 _FORMS = {"SelectQuery": SELECT, "AskQuery": ASK, "ConstructQuery": CONSTRUCT, "DescribeQuery": DESCRIBE}
@@ -61,7 +58,7 @@ def _syntax_error(sparql: str, err) -> SPARQLSyntaxError:
     )
 
 
-def with_prefixes(sparql: str, parsed: ParsedSPARQL, prefixes: dict[str, str] = WIKIDATA_PREFIXES) -> str:
+def with_prefixes(sparql: str, parsed: ParsedSPARQL, prefixes: dict[str, str] = PREFIXES) -> str:
     """The query with PREFIX declarations added for the known prefixes it does not declare."""
     missing = [f"PREFIX {name}: <{iri}>" for name, iri in prefixes.items() if name not in parsed.declared_prefixes]
     return "\n".join(missing + [sparql]) if missing else sparql

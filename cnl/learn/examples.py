@@ -137,10 +137,10 @@ def strip_prefixes(sparql: str) -> str:
 
 def add_prefixes(sparql: str) -> str:
     """Put back the Wikidata PREFIX lines a SPARQL target was trained without."""
-    from cnl.sparql.profiles import WIKIDATA_PREFIXES
+    from cnl.sparql.namespaces import PREFIXES
 
     used = {m.group(1) for m in re.finditer(r"\b([a-z]+):", sparql)}
-    head = [f"PREFIX {k}: <{v}>" for k, v in WIKIDATA_PREFIXES.items() if k in used
+    head = [f"PREFIX {k}: <{v}>" for k, v in PREFIXES.items() if k in used
             and not re.search(rf"PREFIX\s+{k}:", sparql, re.I)]
     return "\n".join(head + [sparql])
 

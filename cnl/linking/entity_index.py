@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cnl.errors import LinkingError
+from cnl.sparql.namespaces import WD
 from cnl.linking.text import normalize
 
-WD = "http://www.wikidata.org/entity/"
 INDEX_VERSION = 1
 
 LABELS = """SELECT ?e ?label WHERE { ?e rdfs:label ?label FILTER(LANGMATCHES(LANG(?label), "en")) }"""

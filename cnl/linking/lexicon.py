@@ -17,11 +17,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from cnl.errors import DataError, LexiconError
+from cnl.sparql.namespaces import RDFS_LABEL, SCHEMA_DESCRIPTION, WD as WD_ENTITY
+from cnl.sparql.namespaces import SKOS_ALT_LABEL as SKOS_ALT
 
-WD_ENTITY = "http://www.wikidata.org/entity/"
-RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
-SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
-SCHEMA_DESCRIPTION = "http://schema.org/description"
 
 _SPACES = re.compile(r"\s+")
 _WIKIDATA_ID = re.compile(r"^[PQ][1-9][0-9]*$")

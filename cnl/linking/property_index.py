@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cnl.errors import LinkingError
+from cnl.sparql.namespaces import WD
 from cnl.linking.text import normalize
 
 PROPERTIES = """SELECT ?p ?label WHERE { ?p wikibase:propertyType ?type ; rdfs:label ?label
@@ -14,7 +15,6 @@ ALIASES = """SELECT ?p ?alias WHERE { ?p wikibase:propertyType ?type ; skos:altL
   FILTER(LANGMATCHES(LANG(?alias), "en")) }"""
 DESCRIPTIONS = """SELECT ?p ?d WHERE { ?p wikibase:propertyType ?type ; schema:description ?d
   FILTER(LANGMATCHES(LANG(?d), "en")) }"""
-WD = "http://www.wikidata.org/entity/"
 
 
 @dataclass(frozen=True)

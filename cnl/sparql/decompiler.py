@@ -22,24 +22,24 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl.dialects import get_dialect
 from cnl.sparql.compiler import compile_query
-from cnl.sparql.equivalence import _with_prefixes, equivalent
-from cnl.sparql.profiles import WDQS_PREFIXES
+from cnl.sparql.equivalence import equivalent
+from cnl.sparql.namespaces import PREFIXES, declare_missing
 from cnl.errors import CNLError, SPARQLParseError, UnsupportedSPARQLError
 from cnl import ir
 
-_WD = WDQS_PREFIXES["wd"]
-_WDT = WDQS_PREFIXES["wdt"]
-_P = WDQS_PREFIXES["p"]
-_PS = WDQS_PREFIXES["ps"]
-_PQ = WDQS_PREFIXES["pq"]
+_WD = PREFIXES["wd"]
+_WDT = PREFIXES["wdt"]
+_P = PREFIXES["p"]
+_PS = PREFIXES["ps"]
+_PQ = PREFIXES["pq"]
 _QID = re.compile(r"^Q[1-9][0-9]*$")
 _PID = re.compile(r"^P[1-9][0-9]*$")
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 _INTEGER = {XSD.integer, XSD.int, XSD.long, XSD.short, XSD.nonNegativeInteger, XSD.positiveInteger}
 _DECIMAL = {XSD.decimal, XSD.double, XSD.float}
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=", "!=": "!="}
-_BIGDATA = "http://www.bigdata.com/rdf#"
-_PRESENTATION_SERVICE = URIRef("http://wikiba.se/ontology#label")
+_BIGDATA = PREFIXES["bd"]
+_PRESENTATION_SERVICE = URIRef(PREFIXES["wikibase"] + "label")
 
 
 # ------------------------------------------------------------------------------ flat groups
@@ -59,7 +59,7 @@ class _Group:
 
 
 def _short(iri) -> str:
-    for name, base in sorted(WDQS_PREFIXES.items(), key=lambda kv: -len(kv[1])):
+    for name, base in sorted(PREFIXES.items(), key=lambda kv: -len(kv[1])):
         if str(iri).startswith(base):
             return f"{name}:{str(iri)[len(base):]}"
     return f"<{iri}>"
@@ -773,7 +773,7 @@ def _parse(sparql: str):
 
     if not isinstance(sparql, str) or not sparql.strip():
         raise SPARQLParseError("empty SPARQL query", text=sparql or "")
-    text = _with_prefixes(sparql)
+    text = declare_missing(sparql)
     if not re.search(r"PREFIX\s+bd:", sparql, re.I):
         text = f"PREFIX bd: <{_BIGDATA}>\n" + text  # WDQS predefines it (SERVICE wikibase:label)
     offset = text.count("\n") - sparql.count("\n")

@@ -27,17 +27,14 @@ from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from cnl.sparql.profiles import WDQS_PREFIXES
+from cnl.sparql.namespaces import PREFIXES, declare_missing
 from cnl.errors import SPARQLParseError
 
 DEFAULT_LIMIT = 200
 _MAX_BRANCHES = 64  # individualisation leaves tried before settling for the first (symmetric BGPs)
 
 # IRI base -> "prefix:", longest first so that .../prop/direct/ wins over .../prop/.
-_PREFIXES = {iri: f"{short}:" for short, iri in sorted(WDQS_PREFIXES.items(), key=lambda kv: -len(kv[1]))}
-WIKIDATA_PREFIXES = "".join(
-    f"PREFIX {short} <{iri}>\n" for iri, short in _PREFIXES.items() if short != "rdf:"
-)
+_PREFIXES = {iri: f"{short}:" for short, iri in sorted(PREFIXES.items(), key=lambda kv: -len(kv[1]))}
 
 
 # ---------------------------------------------------------------------------------------
@@ -360,18 +357,6 @@ class _Query:
         return list(seen)
 
 
-def _with_prefixes(sparql: str) -> str:
-    """Declare the Wikidata prefixes the query uses but does not declare itself."""
-    import re
-
-    declared = {m.lower() for m in re.findall(r"PREFIX\s+(\w*:)", sparql, re.I)}
-    header = "".join(
-        line + "\n" for line in WIKIDATA_PREFIXES.splitlines()
-        if line.split()[1].lower() not in declared
-    )
-    return header + sparql
-
-
 def _parse(sparql: str, default_limit: int | None) -> _Query:
     from pyparsing import ParseException
     from rdflib.plugins.sparql.algebra import translateQuery
@@ -379,7 +364,7 @@ def _parse(sparql: str, default_limit: int | None) -> _Query:
 
     if not isinstance(sparql, str) or not sparql.strip():
         raise SPARQLParseError("empty SPARQL query", text=sparql or "")
-    text = _with_prefixes(sparql)
+    text = declare_missing(sparql)
     offset_lines = text.count("\n") - sparql.count("\n")
     try:
         algebra = translateQuery(parseQuery(text)).algebra

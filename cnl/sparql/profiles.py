@@ -12,6 +12,7 @@ from functools import lru_cache
 from importlib import resources
 
 from cnl.errors import CompileError
+from cnl.sparql.namespaces import PREFIXES
 
 _QID = re.compile(r"^Q[1-9][0-9]*$")
 _PID = re.compile(r"^P[1-9][0-9]*$")
@@ -33,44 +34,12 @@ def wikidata_string_properties() -> frozenset[str]:
     return frozenset(ids)
 
 
-# Every prefix Wikidata's query service predefines (queries written for it rarely declare them).
-WDQS_PREFIXES = {
-    "wd": "http://www.wikidata.org/entity/",
-    "wds": "http://www.wikidata.org/entity/statement/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-    "wikibase": "http://wikiba.se/ontology#",
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "schema": "http://schema.org/",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "owl": "http://www.w3.org/2002/07/owl#",
-}
-
-# The prefixes compiled queries may use (each declared only when used).
-WIKIDATA_PREFIXES = {
-    "wd": "http://www.wikidata.org/entity/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "schema": "http://schema.org/",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-}
-
-
 @dataclass(frozen=True)
 class KGProfile:
     """Base profile: direct properties (``?s <p> ?o``) and ``rdf:type`` classes."""
 
     name: str = "rdf"
-    prefixes: dict = field(default_factory=lambda: dict(WIKIDATA_PREFIXES))
+    prefixes: dict = field(default_factory=lambda: dict(PREFIXES))
     class_predicate: str = "rdf:type"
     # "P31" style: instances only; set to e.g. "rdf:type/rdfs:subClassOf*" for closure.
     class_path: str | None = None

@@ -15,13 +15,14 @@ from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.algebra import translateQuery
 
-from cnl.sparql.profiles import WIKIDATA_PREFIXES, WikidataProfile
+from cnl.sparql.namespaces import PREFIXES, declare_missing
+from cnl.sparql.profiles import WikidataProfile
 from cnl.sparql.compiler import SparqlCompiler
 from cnl.errors import CNLError
 from cnl import ir
 
-WD = WIKIDATA_PREFIXES["wd"]
-_PRED_NS = {WIKIDATA_PREFIXES[k]: k for k in ("p", "ps", "pq", "wdt")}
+WD = PREFIXES["wd"]
+_PRED_NS = {PREFIXES[k]: k for k in ("p", "ps", "pq", "wdt")}
 _PLACEHOLDER_BASE = 99990000
 _ID_NUM = re.compile(r"([PQ])(\d+)$")
 
@@ -57,14 +58,9 @@ class _Placeholders:
         return "^" + ident if key in self.inverse else ident
 
 
-def _prefixed(sparql: str) -> str:
-    head = "".join(f"PREFIX {k}: <{v}>\n" for k, v in WIKIDATA_PREFIXES.items() if f"PREFIX {k}:" not in sparql)
-    return head + sparql
-
-
 def query_triples(sparql: str) -> list[tuple]:
     """All triple patterns of a query (in BGPs at any depth, including FILTER EXISTS)."""
-    algebra = translateQuery(parseQuery(_prefixed(sparql))).algebra
+    algebra = translateQuery(parseQuery(declare_missing(sparql))).algebra
     found: list[tuple] = []
     seen: set[int] = set()
 

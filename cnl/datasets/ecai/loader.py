@@ -15,7 +15,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from cnl.sparql.profiles import WIKIDATA_PREFIXES
+from cnl.sparql.namespaces import declarations
 from cnl.datasets.paths import data_dir as _default_data_dir
 from cnl.errors import DataError
 
@@ -180,9 +180,8 @@ def load_all(data_dir: str | Path | None = None) -> list[EcaiRecord]:
 # ---------------------------------------------------------------------------------------
 # gold SPARQL normalization
 
-# The Wikidata prefixes the compiler declares, plus wikibase: (used by some gold queries).
-PREFIXES = {**WIKIDATA_PREFIXES, "wikibase": "http://wikiba.se/ontology#"}
-PREFIX_HEADER = "".join(f"PREFIX {k}: <{v}>\n" for k, v in PREFIXES.items())
+# The prefixes a normalized gold declares: those the compiler uses, and wikibase: (some golds use it).
+PREFIX_HEADER = declarations(("wd", "wdt", "p", "ps", "pq", "rdfs", "rdf", "xsd", "schema", "skos", "wikibase"))
 
 _KEYWORDS = (
     "select distinct reduced where filter not exists bind as order by asc desc limit offset "
