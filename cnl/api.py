@@ -6,6 +6,7 @@ function looks its dialect up in :mod:`cnl.dialects` and coerces the user's lexi
 """
 from __future__ import annotations
 
+import cnl.datasets  # noqa: F401  (registers the data sets' profile presets, e.g. wikidata-ecai)
 from cnl.dialects import dialect_names, get_dialect
 from cnl.errors import CNLError
 from cnl.ir import Query

@@ -26,12 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def _compiled(example, text):
     """The SPARQL of a SQUALL-label text under the example's resolver, or None."""
     from cnl.sparql.compiler import compile_query
-    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.datasets.ecai.preset import ECAI_PROFILE
     from cnl.learn.examples import resolver_for
     from cnl.dialects.squall.parser import parse_squall
 
     try:
-        return compile_query(parse_squall(text, notation="label"), ALIGNMENT_PROFILE, resolver_for(example))
+        return compile_query(parse_squall(text, notation="label"), ECAI_PROFILE, resolver_for(example))
     except Exception:  # noqa: BLE001 - a syntax/lexicon/compile error, or a parser crash
         return None
 
@@ -92,7 +92,7 @@ def main(argv=None) -> int:
                     help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
 
-    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.datasets.ecai.preset import ECAI_PROFILE
     from cnl.learn.examples import build_examples, resolver_for
     from cnl.learn.inference import Translator
 
@@ -124,7 +124,7 @@ def main(argv=None) -> int:
                                        num_beams=beams, n_best=beams)
             timings[(kind, mode)] = time.perf_counter() - start
             # n-best validation is the Translator's own, with the example's resolver
-            generated[(kind, mode)] = [translator.choose(o, resolver_for(ex), kg=kg, profile=ALIGNMENT_PROFILE)[0]
+            generated[(kind, mode)] = [translator.choose(o, resolver_for(ex), kg=kg, profile=ECAI_PROFILE)[0]
                                        if mode == "nbest" else o[0] for ex, o in zip(exs, outs)]
             print(f"generated {len(exs)} ({kind} prompts, {mode}) in {timings[(kind, mode)]:.1f} s",
                   file=sys.stderr, flush=True)

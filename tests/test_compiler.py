@@ -35,19 +35,20 @@ def same(sparql, expected_where, head="SELECT DISTINCT ?x WHERE"):
     return equivalent(sparql, f"{prefixes}\n{head} {{ {expected_where} }}")
 
 
+# The default profile follows Wikidata practice: wdt: unless a qualifier needs a statement.
 CASES = [
     ("which [film] has <director> [Jon Favreau]?",
-     "?x wdt:P31 wd:Q11424 . ?x p:P57 [ ps:P57 wd:Q295964 ] ."),
-    ("Who is the <spouse> of [Mark Antony]?", "wd:Q51673 p:P26 [ ps:P26 ?x ] ."),
+     "?x wdt:P31 wd:Q11424 . ?x wdt:P57 wd:Q295964 ."),
+    ("Who is the <spouse> of [Mark Antony]?", "wd:Q51673 wdt:P26 ?x ."),
     ("Who is the <spouse> at <series ordinal> 3 of [Mark Antony]?",
      'wd:Q51673 p:P26 [ ps:P26 ?x ; pq:P1545 "3" ] .'),
     ("which [film] has <part of the series> [Twilight] at <series ordinal> 2?",
      '?x wdt:P31 wd:Q11424 . ?x p:P179 [ ps:P179 wd:Q44523 ; pq:P1545 "2" ] .'),
     ("which [human] is a <member> of [Blackpink]?",
-     "?x wdt:P31 wd:Q5 . ?x p:P463 [ ps:P463 wd:Q25056945 ] ."),
+     "?x wdt:P31 wd:Q5 . ?x wdt:P463 wd:Q25056945 ."),
     ("which [film] has <director> [Jon Favreau] and has not <cast member> [Scarlett Johansson]?",
-     "?x wdt:P31 wd:Q11424 . ?x p:P57 [ ps:P57 wd:Q295964 ] . "
-     "FILTER NOT EXISTS { ?x p:P161 [ ps:P161 wd:Q34436 ] }"),
+     "?x wdt:P31 wd:Q11424 . ?x wdt:P57 wd:Q295964 . "
+     "FILTER NOT EXISTS { ?x wdt:P161 wd:Q34436 }"),
 ]
 
 
@@ -70,7 +71,7 @@ def test_counts_in_subject_and_object_position():
     sparql = valid(compile_("How many [film] has <director> [Jon Favreau]?"))
     assert "COUNT(DISTINCT ?film)" in sparql
     sparql = valid(compile_("How many [Academy Awards] [John Wayne] did <award received>?"))
-    assert "wd:Q40531 p:P166 [ ps:P166 ?academy_awards ]" in sparql and "COUNT(DISTINCT ?academy_awards)" in sparql
+    assert "wd:Q40531 wdt:P166 ?academy_awards" in sparql and "COUNT(DISTINCT ?academy_awards)" in sparql
 
 
 def test_grouping_count():
@@ -114,7 +115,7 @@ def test_string_tests():
 
 def test_coreference_variable():
     sparql = valid(compile_("Which [human] ?x is the <director> of a [film] that has <cast member> ?x?"))
-    assert "?film p:P57 [ ps:P57 ?human ]" in sparql and "?film p:P161 [ ps:P161 ?human ]" in sparql
+    assert "?film wdt:P57 ?human" in sparql and "?film wdt:P161 ?human" in sparql
 
 
 def test_give_me_and_arithmetic():
@@ -124,8 +125,9 @@ def test_give_me_and_arithmetic():
 
 def test_profile_options():
     text = "which [film] has <director> [Jon Favreau]?"
-    truthy = valid(compile_(text, statements="qualified"))
-    assert "?film wdt:P57 wd:Q295964 ." in truthy
+    assert "?film wdt:P57 wd:Q295964 ." in valid(compile_(text))
+    statements = valid(compile_(text, statements="always"))
+    assert "?film p:P57 [ ps:P57 wd:Q295964 ] ." in statements
     sub = valid(compile_(text, subclasses=True))
     assert "wdt:P31/wdt:P279* wd:Q11424" in sub
     labels = valid(compile_(text, label_columns=True))
@@ -137,7 +139,21 @@ def test_profile_options():
 
 def test_prefixes_are_declared_only_when_used():
     sparql = compile_("Who is the <spouse> of [Mark Antony]?")
-    assert "PREFIX pq:" not in sparql and "PREFIX wdt:" not in sparql and "PREFIX p:" in sparql
+    assert "PREFIX pq:" not in sparql and "PREFIX p:" not in sparql and "PREFIX wdt:" in sparql
+
+
+def test_the_ecai_preset_keeps_the_data_conventions():
+    """--kg wikidata-ecai: p:/ps: statements everywhere and every variable projected, as the
+    ECAI gold queries; the general profile: wdt: and the question's focus only."""
+    text = "which [film] has <director> [Jon Favreau] and has a <publication date> greater than 2000?"
+    general = valid(compile_(text))
+    assert "SELECT DISTINCT ?film WHERE" in general and "?film wdt:P57 wd:Q295964 ." in general
+    ecai = valid(compile_(text, kg="wikidata-ecai"))
+    assert "SELECT DISTINCT ?film ?publication_date WHERE" in ecai
+    assert "?film p:P57 [ ps:P57 wd:Q295964 ] ." in ecai
+    assert compile_(text, kg="wikidata-ecai") == compile_(text, statements="always", projection="all")
+    qualified = valid(compile_("which [film] has <part of the series> [Twilight] at <series ordinal> 2?"))
+    assert 'p:P179 [ ps:P179 wd:Q44523 ; pq:P1545 "2" ]' in qualified  # a qualifier needs the statement
 
 
 def test_ids_in_text_need_no_lexicon():

@@ -159,7 +159,7 @@ def test_profile_options_follow_the_source():
     _, options = decompile_to_ir("SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 } LIMIT 50")
     assert options == {"statements": "qualified", "projection": "all", "default_limit": 50}
     _, options = decompile_to_ir("SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P57 [ ps:P57 ?d ] }")
-    assert options == {"projection": "focus"}
+    assert options == {"statements": "always", "projection": "focus"}
     _, options = decompile_to_ir(
         "SELECT ?x WHERE { ?x wdt:P31 wd:Q8502 ; wdt:P2044 ?e } ORDER BY DESC(?e) LIMIT 1")
     assert options["projection"] == "focus" and options["order_columns"] is False

@@ -270,7 +270,11 @@ def test_cli_run_compiles_and_executes(tiny_file, tmp_path, capsys):
     store = str(tmp_path / "store")
     assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet"]) == 0
     assert cli_main(["run", "What has <P57:director> <Q25191:Christopher_Nolan>?", "--store", store]) == 0
-    out = capsys.readouterr().out  # the profile queries p:/ps: statements: only Inception has one here
+    out = capsys.readouterr().out  # wdt: truthy triples: the three films
+    assert "Inception (wd:Q25188)" in out and "(3 rows)" in out
+    assert cli_main(["run", "What has <P57:director> <Q25191:Christopher_Nolan>?", "--store", store,
+                     "--kg", "wikidata-ecai"]) == 0
+    out = capsys.readouterr().out  # p:/ps: statements: only Inception has one here
     assert "Inception (wd:Q25188)" in out and "(1 row)" in out
     proc = run_cli("run", "which film has", "--store", store)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

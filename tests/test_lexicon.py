@@ -62,7 +62,7 @@ def test_json_and_tsv(tmp_path):
     t.write_text("film\tQ11424\nhas director\tP57\tproperty\n")
     lex = Lexicon.from_file(j).update(Lexicon.from_file(t))
     sparql = cnl.compile("which [film] has <director> [Jon Favreau]?", lexicon=lex)
-    assert "wd:Q295964" in sparql and "p:P57" in sparql
+    assert "wd:Q295964" in sparql and "wdt:P57" in sparql
 
 
 def test_bad_lexicon_files(tmp_path):

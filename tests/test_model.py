@@ -65,12 +65,12 @@ def test_gold_completions_compile_to_the_gold_with_resolver_for(shared_data):
     """TA-offline of the gold SQUALL itself: the yardstick for the model's figure."""
     from cnl.sparql.equivalence import equivalent
     from cnl.sparql.compiler import compile_query
-    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.datasets.ecai.preset import ECAI_PROFILE
     from cnl.learn.examples import build_examples, resolver_for
     from cnl.dialects.squall.parser import parse_squall
 
     examples = build_examples("train", "squall", "label", "hybrid")[:60]
-    hits = sum(equivalent(compile_query(parse_squall(e.completion), ALIGNMENT_PROFILE, resolver_for(e)),
+    hits = sum(equivalent(compile_query(parse_squall(e.completion), ECAI_PROFILE, resolver_for(e)),
                           e.gold_sparql) for e in examples)
     assert hits >= 30
 
@@ -82,7 +82,7 @@ def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
 
     from cnl.sparql.equivalence import equivalent
     from cnl.sparql.compiler import compile_query
-    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.datasets.ecai.preset import ECAI_PROFILE
     from cnl.learn.examples import build_examples, resolver_for
     from cnl.errors import DataError
     from cnl.dialects.squall.parser import parse_squall
@@ -94,7 +94,7 @@ def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
     assert len(decompiled) >= 90
     for e in decompiled[:40]:
         assert not re.search(r"<[PQ][0-9]+>", e.completion)  # labels, never a bare ID
-        sparql = compile_query(parse_squall(e.completion), ALIGNMENT_PROFILE, resolver_for(e))
+        sparql = compile_query(parse_squall(e.completion), ECAI_PROFILE, resolver_for(e))
         assert equivalent(sparql, e.gold_sparql), e.completion
     ids = build_examples("train", "squall", "id", "hybrid", keep_invalid=False, squall_from="gold")
     assert len(ids) >= len(examples)

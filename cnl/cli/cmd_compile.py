@@ -18,7 +18,7 @@ def register(sub) -> None:
     p.add_argument("--dialect", default="squall", choices=dialect_names(), help="CNL dialect (default squall)")
     p.add_argument("--notation", default="auto", choices=["auto", "ecai", "id", "label"],
                    help="term notation of the input (default: detected)")
-    p.add_argument("--kg", default="wikidata", help="KG profile: wikidata, rdf, or a profile file (default wikidata)")
+    p.add_argument("--kg", default="wikidata", help="KG profile: wikidata (default), rdf, a preset such as wikidata-ecai, or a profile file")
     p.add_argument("--lexicon", metavar="FILE", help="labels -> IDs: .json, .tsv, or an RDF file (.nt/.ttl, .gz)")
     p.add_argument("--format", default="sparql", choices=["sparql", "ir-json", "cnl"],
                    help="output: SPARQL (default), the IR as JSON, or the query re-printed as CNL")
@@ -27,10 +27,10 @@ def register(sub) -> None:
     p.add_argument("--to-dialect", choices=dialect_names(),
                    help="dialect for --format cnl (default: the input's)")
     p.add_argument("--statements", choices=["always", "qualified"],
-                   help="Wikidata: p:/ps: statements always (default) or wdt: unless qualified")
+                   help="Wikidata: wdt: unless a qualifier needs a statement (qualified, default) or p:/ps: always")
     p.add_argument("--subclasses", action="store_true", help="class tests include subclasses (wdt:P31/wdt:P279*)")
     p.add_argument("--labels", action="store_true", help="add a label column for every answer column")
-    p.add_argument("--projection", choices=["all", "focus"], help="answer columns: all variables (default) or the focus")
+    p.add_argument("--projection", choices=["all", "focus"], help="answer columns: the question's focus (default) or every variable")
     p.add_argument("--limit", type=int, metavar="N", help="LIMIT for plain selects")
     p.set_defaults(func=run)
 

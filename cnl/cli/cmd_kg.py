@@ -5,6 +5,8 @@ import argparse
 import sys
 import time
 
+from cnl.dialects import dialect_names
+
 
 def register(subparsers) -> None:
     kg = subparsers.add_parser("kg", help="manage the embedded knowledge-graph store")
@@ -23,7 +25,9 @@ def register(subparsers) -> None:
 
     run = subparsers.add_parser("run", help="compile CNL to SPARQL and run it")
     run.add_argument("cnl", help="the CNL question")
-    run.add_argument("--dialect", default="squall", help="CNL dialect (default: squall)")
+    run.add_argument("--dialect", default="squall", choices=dialect_names(), help="CNL dialect (default: squall)")
+    run.add_argument("--kg", default="wikidata",
+                     help="KG profile: wikidata (default), rdf, a preset such as wikidata-ecai, or a profile file")
     run.add_argument("--lexicon", default=None, help="label → ID lexicon file for labels written without IDs")
     run.add_argument("--show-sparql", action="store_true", help="print the compiled SPARQL to stderr")
     add_kg_options(run)
@@ -87,7 +91,7 @@ def run_load(args) -> int:
 def run_cnl(args) -> int:
     import cnl
 
-    sparql = cnl.compile(args.cnl, dialect=args.dialect, kg="wikidata", lexicon=args.lexicon)
+    sparql = cnl.compile(args.cnl, dialect=args.dialect, kg=args.kg, lexicon=args.lexicon)
     if args.show_sparql:
         print(sparql, file=sys.stderr)
     with open_from_args(args) as kg:

@@ -149,7 +149,7 @@ def compile_prediction(text: str, language: str, resolver) -> tuple[str | None, 
     """(SPARQL, error) for a predicted string; SPARQL is None when it cannot be had."""
     from cnl.dialects import get_dialect
     from cnl.sparql.compiler import compile_query, resolve_query
-    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.datasets.ecai.preset import ECAI_PROFILE
     from cnl.errors import CNLError
     from cnl.eval.examples import with_prefixes
 
@@ -177,7 +177,7 @@ def compile_prediction(text: str, language: str, resolver) -> tuple[str | None, 
             return None, f"{type(err).__name__}: {err}"[:200]
     try:
         resolved = resolve_query(query, resolver)
-        return compile_query(resolved, ALIGNMENT_PROFILE, None), None
+        return compile_query(resolved, ECAI_PROFILE, None), None
     except CNLError as err:
         return None, str(err).splitlines()[0][:200]
     except Exception as err:  # noqa: BLE001

@@ -247,12 +247,13 @@ def _annotation_agrees(prep: _Prepared) -> bool:
     """Whether the SQUALL annotation compiles to a query equivalent to the gold."""
     from cnl.sparql.equivalence import equivalent
     from cnl.sparql.compiler import compile_query
-    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE, MappingResolver
+    from cnl.datasets.ecai.alignment import MappingResolver
+    from cnl.datasets.ecai.preset import ECAI_PROFILE
 
     if not (prep.aligned and prep.query is not None and prep.gold):
         return False
     try:
-        return bool(equivalent(compile_query(prep.query, ALIGNMENT_PROFILE, MappingResolver(prep.mapping)), prep.gold))
+        return bool(equivalent(compile_query(prep.query, ECAI_PROFILE, MappingResolver(prep.mapping)), prep.gold))
     except CNLError:
         return False
 
@@ -300,7 +301,7 @@ def _gold_squall_cached(split: str, index: int, notation: str):
     from cnl.sparql.decompiler import decompile_to_ir, with_labels
     from cnl.sparql.equivalence import equivalent
     from cnl.sparql.compiler import compile_query
-    from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+    from cnl.datasets.ecai.preset import ECAI_PROFILE
     from cnl.dialects.squall.printer import print_squall
     from cnl.dialects.squall.parser import parse_squall
 
@@ -323,7 +324,7 @@ def _gold_squall_cached(split: str, index: int, notation: str):
         # Keep it only if it says what the gold says under the profile predictions are scored with.
         resolver = ChainResolver({ChainResolver.key(kind, label): ident for (kind, label), ident in mapping.items()})
         back = parse_squall(text, notation=notation)
-        if not equivalent(compile_query(back, ALIGNMENT_PROFILE, resolver), prep.gold):
+        if not equivalent(compile_query(back, ECAI_PROFILE, resolver), prep.gold):
             return None
     except CNLError:
         return None

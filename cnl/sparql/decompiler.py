@@ -793,6 +793,9 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
         # Not every variable is an answer column: mark the columns "which".
         query, options = _decompile(sparql, focus_columns=True)
         options["projection"] = "focus"
+    # complete, so that recompiling does not depend on the profile's defaults
+    options.setdefault("statements", "always")
+    options.setdefault("projection", "all")
     return query, options
 
 

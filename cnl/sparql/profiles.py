@@ -7,7 +7,7 @@ options are explicit, so a compiled query can always be reproduced from (text, p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -49,9 +49,10 @@ class KGProfile:
     label_columns: bool = False
     # LIMIT added to plain (unordered, non-count) selects; None for none.
     default_limit: int | None = None
-    # "all": every variable in scope (what Sparklis and the ECAI gold queries do);
-    # "focus": only the question's focus (which/what/how many) and its grouping keys.
-    projection: str = "all"
+    # "focus": only the question's focus (which/what/how many) and its grouping keys, as
+    # queries written for Wikidata do; "all": every variable in scope (what Sparklis and the
+    # ECAI gold queries do: the wikidata-ecai preset).
+    projection: str = "focus"
     # Under projection "focus": also list the ordering keys (False: only the focus, as
     # hand-written queries that order by a value they do not show).
     order_columns: bool = True
@@ -99,9 +100,10 @@ class WikidataProfile(KGProfile):
 
     name: str = "wikidata"
     class_predicate: str = "wdt:P31"
-    # "always": p:/ps: statements everywhere (as the ECAI gold queries do); "qualified": the
-    # truthy wdt: shortcut unless the statement has qualifiers (simpler and faster on WDQS).
-    statements: str = "always"
+    # "qualified": the truthy wdt: shortcut unless the statement has qualifiers (Wikidata
+    # practice: simpler and faster on WDQS); "always": p:/ps: statements everywhere (as the
+    # ECAI gold queries do: the wikidata-ecai preset).
+    statements: str = "qualified"
     # True: instances of subclasses too (wdt:P31/wdt:P279*).
     subclasses: bool = False
 
@@ -245,7 +247,7 @@ def load_profile_file(path, **options) -> FileProfile:
         "label_language": data.get("label_language", "en"),
         "default_prefix": data.get("default_prefix"),
         "default_limit": data.get("default_limit"),
-        "projection": data.get("projection", "all"),
+        "projection": data.get("projection", "focus"),
         "label_columns": data.get("label_columns", False),
         "statement_scheme": scheme,
         "statement_prefixes": statement_prefixes,
@@ -261,23 +263,38 @@ def load_profile_file(path, **options) -> FileProfile:
         raise ProfileFileError(f"bad option for profile file {file}: {err}") from None
 
 
-PROFILES = {
+# Profiles by name: name -> a callable taking profile options. Data sets add their conventions
+# as named presets (register_profile), e.g. "wikidata-ecai" in cnl.datasets.ecai.
+PROFILES: dict = {
     "wikidata": WikidataProfile,
     "rdf": KGProfile,
 }
 
 
+def register_profile(name: str, factory) -> None:
+    """Make ``factory(**options)`` (a profile class, or a partial of one with a preset's
+    settings) available as ``kg=name``."""
+    PROFILES[name] = factory
+
+
+def profile_names() -> list[str]:
+    return sorted(PROFILES)
+
+
 def get_profile(kg, **options) -> KGProfile:
-    """A profile by name (``wikidata``, ``rdf``), a TOML profile file's path, or an instance."""
+    """A profile by name (``wikidata``, ``rdf``, a registered preset), a TOML profile file's
+    path, or an instance; ``options`` override its settings."""
     if isinstance(kg, KGProfile):
-        return kg
-    if kg not in PROFILES and (str(kg).endswith(".toml") or "/" in str(kg) or hasattr(kg, "is_file")):
+        if not options:
+            return kg
+        factory, kg = (lambda **o: replace(kg, **o)), kg.name
+    elif kg not in PROFILES and (str(kg).endswith(".toml") or "/" in str(kg) or hasattr(kg, "is_file")):
         return load_profile_file(kg, **options)
+    elif kg in PROFILES:
+        factory = PROFILES[kg]
+    else:
+        raise CompileError(f"unknown KG profile {kg!r}; choose one of {', '.join(profile_names())}")
     try:
-        cls = PROFILES[kg]
-    except KeyError:
-        raise CompileError(f"unknown KG profile {kg!r}; choose one of {', '.join(sorted(PROFILES))}") from None
-    try:
-        return cls(**options)
+        return factory(**options)
     except TypeError as err:
         raise CompileError(f"bad option for profile {kg!r}: {err}") from None

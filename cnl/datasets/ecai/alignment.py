@@ -16,7 +16,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.algebra import translateQuery
 
 from cnl.sparql.namespaces import PREFIXES, declare_missing
-from cnl.sparql.profiles import WikidataProfile
+from cnl.datasets.ecai.preset import ECAI_PROFILE
 from cnl.sparql.compiler import SparqlCompiler
 from cnl.errors import CNLError
 from cnl import ir
@@ -26,7 +26,6 @@ _PRED_NS = {PREFIXES[k]: k for k in ("p", "ps", "pq", "wdt")}
 _PLACEHOLDER_BASE = 99990000
 _ID_NUM = re.compile(r"([PQ])(\d+)$")
 
-ALIGNMENT_PROFILE = WikidataProfile(statements="always", projection="all")
 
 
 @dataclass(frozen=True)
@@ -170,7 +169,7 @@ def _best_mappings(compiled: list[tuple], gold: list[tuple], placeholders: set[s
 
 def _gold_mapping(query, gold_sparql, inverse=frozenset(), candidates=()):
     holders = _Placeholders(inverse)
-    compiled = SparqlCompiler(ALIGNMENT_PROFILE, holders).compile(query)
+    compiled = SparqlCompiler(ECAI_PROFILE, holders).compile(query)
     mapping: dict[tuple[str, str], str] = {}
     if gold_sparql:
         try:
@@ -241,4 +240,4 @@ class MappingResolver:
                                position=span[0] if span else None) from None
 
 
-__all__ = ["Alignment", "align", "query_triples", "MappingResolver", "ALIGNMENT_PROFILE", "CNLError"]
+__all__ = ["Alignment", "align", "query_triples", "MappingResolver", "CNLError"]

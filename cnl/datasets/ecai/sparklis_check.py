@@ -10,19 +10,13 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import replace
-
 from cnl.sparql.equivalence import equivalent
-from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE
+from cnl.datasets.ecai.preset import ECAI_SPARKLIS_PROFILE
 from cnl.datasets.ecai.loader import EcaiRecord, load_all, normalize_gold_sparql
 from cnl.datasets.ecai.squall_check import RecordResult, _classify, compare_with_gold
 from cnl.datasets.properties import property_labels
 from cnl.errors import CNLError, CNLSyntaxError
 from cnl.dialects.sparklis.parser import parse_sparklis
-
-# Sparklis itself writes a comparison with a number as xsd:double(STR(?x)) ("higher or equal
-# to 10000000"), so its strings compile with that form (the profile's numeric_cast).
-SPARKLIS_PROFILE = replace(ALIGNMENT_PROFILE, numeric_cast=True)
 
 # Why a rejected string is not a well-formed Sparklis verbalization (checked in order).
 _MALFORMED = [
@@ -67,7 +61,7 @@ def check_record(record: EcaiRecord) -> RecordResult:
         malformed = malformed_reason(text)
         return RecordResult(record, "rejected", reason, "malformed" if malformed else "parser gap",
                             extra={"malformed": malformed})
-    return compare_with_gold(record, query, _classify_sparklis, SPARKLIS_PROFILE)
+    return compare_with_gold(record, query, _classify_sparklis, ECAI_SPARKLIS_PROFILE)
 
 
 def _classify_sparklis(record, query, sparql, gold, alignment, cause):

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from cnl.sparql.equivalence import equivalent, explain_difference
 from cnl.sparql.compiler import SparqlCompiler
-from cnl.datasets.ecai.alignment import ALIGNMENT_PROFILE, MappingResolver, align, query_triples
+from cnl.datasets.ecai.alignment import MappingResolver, align, query_triples
+from cnl.datasets.ecai.preset import ECAI_PROFILE
 from cnl.datasets.ecai.loader import EcaiRecord, load_all, normalize_gold_sparql
 from cnl.errors import CNLError, CNLSyntaxError
 from cnl.dialects.squall.parser import parse_squall
@@ -49,7 +50,7 @@ def check_record(record: EcaiRecord) -> RecordResult:
     return compare_with_gold(record, query)
 
 
-def compare_with_gold(record: EcaiRecord, query, classify=None, profile=ALIGNMENT_PROFILE) -> RecordResult:
+def compare_with_gold(record: EcaiRecord, query, classify=None, profile=ECAI_PROFILE) -> RecordResult:
     """Align a parsed query (any dialect) with the record's gold, compile it with the
     ECAI-compatible profile (or ``profile``) and compare; ``classify(record, query, sparql,
     gold, alignment, cause) -> (kind, cause)`` names a mismatch (default: :func:`_classify`)."""
