@@ -27,7 +27,7 @@ def _compiled(example, text):
     """The SPARQL of a SQUALL-label text under the example's resolver, or None."""
     from cnl.sparql.compiler import compile_query
     from cnl.datasets.ecai.preset import ECAI_PROFILE
-    from cnl.learn.examples import resolver_for
+    from cnl.learn.examples import example_resolver as resolver_for
     from cnl.dialects.squall.parser import parse_squall
 
     try:
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from cnl.datasets.ecai.preset import ECAI_PROFILE
-    from cnl.learn.examples import build_examples, resolver_for
+    from cnl.learn.examples import build_examples, example_resolver as resolver_for
     from cnl.learn.inference import Translator
 
     translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)

@@ -137,7 +137,7 @@ def test_all_gold_queries_normalize_and_parse(records):
 
 
 ALIGN_SCRIPT = """
-from cnl.learn.examples import aligned_records
+from cnl.datasets.ecai.prepared import aligned_records
 print(repr(sorted((p.record.split, p.record.index, sorted(p.alignment.items()))
                   for p in aligned_records("test"))))
 """
@@ -152,7 +152,7 @@ def test_alignment_is_deterministic_and_injective(shared_data):
     import sys
     from pathlib import Path
 
-    from cnl.learn.examples import aligned_records
+    from cnl.datasets.ecai.prepared import aligned_records
 
     by_index = {p.record.index: p for p in aligned_records("train")}
     death = by_index[43].alignment

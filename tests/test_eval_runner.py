@@ -4,8 +4,8 @@ import json
 import pytest
 
 from cnl.errors import EvalConfigError
-from cnl.learn.examples import ChainResolver
-from cnl.eval.runner import Runner, compile_prediction, load_config, resolver_for
+from cnl.linking.resolver import ChainResolver
+from cnl.eval.runner import Runner, compile_prediction, load_config, prediction_resolver
 
 CONFIG = """
 name = "t"
@@ -89,11 +89,11 @@ def test_compile_prediction_reports_errors_not_tracebacks():
 def test_gold_predictions_score_perfectly_offline(shared_data, tmp_path):
     from cnl.eval.examples import build_examples
     from cnl.eval.report import write_report
-    from cnl.eval.runner import _class_table, _property_table
+    from cnl.eval.runner import grid_tables
 
     config = load_config(write(tmp_path, CONFIG))
     runner = Runner(config, progress=False)
-    tables = (_class_table(), _property_table())
+    tables = grid_tables()
     results = []
     for language in ("squall-label", "squall-id", "sparql-id"):
         examples = build_examples("test", language, "implicit")[:6]
@@ -116,11 +116,11 @@ def test_gold_predictions_score_perfectly_offline(shared_data, tmp_path):
     assert data["out"] == str(out)
 
 
-def test_resolver_for_uses_candidates_and_gold(shared_data):
+def test_prediction_resolver_uses_candidates_and_gold(shared_data):
     from cnl.eval.examples import build_examples
 
     example = build_examples("test", "squall-label", "implicit")[0]
-    resolver = resolver_for(example, {}, {})
+    resolver = prediction_resolver(example, {}, {})
     for c in example.candidates:
         if c.label:
             assert resolver.resolve(c.label, "entity").startswith("Q")
@@ -186,12 +186,12 @@ def test_explicit_el_labels_resolve_through_the_entity_map(shared_data, tmp_path
     their IDs from the map (a label the question's candidates lack is not an error)."""
     pytest.importorskip("sentence_transformers")
     from cnl.eval.examples import build_examples
-    from cnl.eval.runner import _class_table, _property_table
+    from cnl.eval.runner import grid_tables
     from cnl.linking.entity_map import EntityMap
 
     config = load_config(write(tmp_path, CONFIG))
     runner = Runner(config, progress=False)
-    tables = (_class_table(), _property_table())
+    tables = grid_tables()
     example = build_examples("test", "squall-label", "implicit")[0]
     gold = runner.gold_answers(["squall-label"], {"squall-label": [example]}, None, tables)
     prediction = "Which [human] has <sex or gender> [Xyzzy Plugh Entity]?"

@@ -66,7 +66,7 @@ def test_gold_completions_compile_to_the_gold_with_resolver_for(shared_data):
     from cnl.sparql.equivalence import equivalent
     from cnl.sparql.compiler import compile_query
     from cnl.datasets.ecai.preset import ECAI_PROFILE
-    from cnl.learn.examples import build_examples, resolver_for
+    from cnl.learn.examples import build_examples, example_resolver as resolver_for
     from cnl.dialects.squall.parser import parse_squall
 
     examples = build_examples("train", "squall", "label", "hybrid")[:60]
@@ -83,7 +83,7 @@ def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
     from cnl.sparql.equivalence import equivalent
     from cnl.sparql.compiler import compile_query
     from cnl.datasets.ecai.preset import ECAI_PROFILE
-    from cnl.learn.examples import build_examples, resolver_for
+    from cnl.learn.examples import build_examples, example_resolver as resolver_for
     from cnl.errors import DataError
     from cnl.dialects.squall.parser import parse_squall
 
@@ -103,7 +103,7 @@ def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
 
 
 def test_resolver_falls_back_to_global_labels(shared_data):
-    from cnl.learn.examples import build_examples, resolver_for
+    from cnl.learn.examples import build_examples, example_resolver as resolver_for
     from cnl.errors import LexiconError
 
     ex = build_examples("test", "squall", "label", "hybrid")[0]
@@ -257,8 +257,28 @@ def test_default_adapter_translates_into_parsing_squall(shared_data):
     result = translator.translate("Which movies did Brad Pitt produce and act in at the same time?",
                                   validate=False, constrained=True, max_new_tokens=40)
     assert result.cnl and parse_squall(result.cnl, notation="label")
-    assert result.candidates and result.candidates[0]["label"] == "Brad Pitt"
+    assert result.candidates == []  # no store: nothing to link against, whatever data is around
     assert set(result.to_json()) == {"question", "cnl", "sparql", "candidates"}
+
+
+def test_translate_links_entities_over_a_store(tmp_path):
+    """A question from no data set: the store's labels give the candidates in the prompt and
+    resolve the output's entity and class labels; properties come from Wikidata's names."""
+    _model_stack_or_skip()
+    from cnl.kg.embedded import EmbeddedKG
+    from cnl.learn.inference import Translator, default_adapter_dir
+
+    if not (default_adapter_dir() / "adapter_config.json").is_file():
+        pytest.skip("no default adapter shipped")
+    (tmp_path / "g.ttl").write_text(QALD_TTL)
+    with EmbeddedKG(tmp_path / "store") as kg:
+        kg.load(tmp_path / "g.ttl", progress=False)
+    translator = Translator.load()
+    result = translator.translate("Which movies did Brad Pitt produce and act in at the same time?",
+                                  validate=False, constrained=True, max_new_tokens=40, store=tmp_path / "store")
+    assert result.candidates and result.candidates[0]["label"] == "Brad Pitt"
+    assert result.sparql is not None, result.error
+    assert "wd:Q35332" in result.sparql and "wd:Q11424" in result.sparql
 
 
 @pytest.mark.slow
@@ -371,7 +391,7 @@ wd:Q192990 rdfs:label "Guy Ritchie"@en ; schema:description "English film direct
 
 
 def test_qald_questions_become_labelled_squall_examples(shared_data, tmp_path):
-    from cnl.datasets.qald.examples import qald_examples
+    from cnl.learn.examples import qald_examples
     from cnl.kg.embedded import EmbeddedKG
 
     (tmp_path / "g.ttl").write_text(QALD_TTL)

@@ -195,7 +195,7 @@ def test_ecai_sparklis_parse_rate_and_identity(shared_data):
     from cnl.datasets.ecai.loader import load_all
     from cnl.datasets.ecai.sparklis_check import malformed_reason
 
-    from cnl.datasets.properties import property_labels
+    from cnl.datasets.ecai.properties import property_labels
 
     records = load_all()
     parsed, malformed = [], 0
@@ -415,7 +415,7 @@ def test_mutated_ecai_strings_parse_print_and_compile_or_fail_cleanly(shared_dat
 
     from cnl.sparql.compiler import compile_query
     from cnl.datasets.ecai.loader import load_all
-    from cnl.datasets.properties import property_labels
+    from cnl.datasets.ecai.properties import property_labels
     from cnl.errors import CNLError
 
     class AnyLabel:

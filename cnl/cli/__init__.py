@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import cnl.datasets  # noqa: F401  (registers the data sets' profile presets: --kg wikidata-ecai)
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -60,34 +60,17 @@ def load_lexicon(path):
     return Lexicon.from_file(path)
 
 
-def sparklis_properties(lexicon):
-    """Property labels for Sparklis strings that show a property by its bare label: the
-    lexicon's, else the ECAI data's property list when the data is present, else none (such
-    strings are then refused with a hint)."""
-    if lexicon is not None:
-        return lexicon.labels("property")
-    from cnl.errors import DataError
-
-    try:
-        from cnl.datasets.properties import property_labels
-
-        return property_labels()
-    except (DataError, OSError):
-        return None
-
-
 def run(args) -> int:
     import cnl
     from cnl import ir
+    from cnl.sparql.compiler import parse_cnl
 
     notation = None if args.notation == "auto" else args.notation
     lexicon = load_lexicon(args.lexicon)
     options = profile_options(args)
 
-    properties = sparklis_properties(lexicon) if args.dialect == "sparklis" else None
-
     def one(text: str) -> str:
-        query = cnl.parse(text, args.dialect, notation=notation, properties=properties)
+        query = parse_cnl(text, dialect=args.dialect, kg=args.kg, resolver=lexicon, notation=notation)
         if args.format == "ir-json":
             return json.dumps(ir.to_json(query), ensure_ascii=False)
         if args.format == "cnl":

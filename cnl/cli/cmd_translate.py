@@ -10,7 +10,7 @@ import sys
 
 
 def _add_model_options(p) -> None:
-    from cnl.learn.examples import EL_VARIANTS
+    from cnl.learn.prompts import EL_VARIANTS
 
     p.add_argument("question", nargs="?", help="the question (or use --batch)")
     p.add_argument("--batch", metavar="FILE", help="JSONL file of questions ('-': standard input)")
@@ -26,6 +26,8 @@ def _add_model_options(p) -> None:
 def register(subparsers) -> None:
     t = subparsers.add_parser("translate", help="translate a question into CNL and SPARQL with the learned parser")
     _add_model_options(t)
+    t.add_argument("--store", default=None,
+                   help="embedded store whose labels link the question's entities and resolve the output's labels")
     t.add_argument("--format", choices=["text", "json"], default="text")
     t.set_defaults(func=run_translate)
 
@@ -80,9 +82,12 @@ def _translate(translator, question, args, kg=None, store=None):
 def run_translate(args) -> int:
     questions = _questions(args)
     translator = _translator(args)
+    if args.store is None:
+        print("note: no --store: no entities are linked, and labels resolve only through --lexicon "
+              "and Wikidata's property names", file=sys.stderr)
     failures = 0
     for question in questions:
-        result = _translate(translator, question, args)
+        result = _translate(translator, question, args, store=args.store)
         failures += result.sparql is None
         if args.format == "json" or args.batch:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)

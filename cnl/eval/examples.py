@@ -56,9 +56,9 @@ def with_prefixes(body: str) -> str:
 
 
 def build_prompt(question: str, candidates, *, language: str, el: str) -> str:
-    """The learned parser's compact prompt (:func:`cnl.learn.examples.build_prompt`): the same
+    """The learned parser's compact prompt (:func:`cnl.learn.prompts.build_prompt`): the same
     text the shipped adapter and ``cnl2sparql train`` use, so grid adapters are comparable."""
-    from cnl.learn.examples import build_prompt as training_prompt
+    from cnl.learn.prompts import build_prompt as training_prompt
 
     target, notation = split_language(language)
     return training_prompt(question, candidates, el=prompt_el(el), target=target,
@@ -66,13 +66,13 @@ def build_prompt(question: str, candidates, *, language: str, el: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _aligned(split: str):
+def aligned_rows(split: str):
     """(record, resolved IR, normalized gold, mapping) for every record of a split whose SQUALL
     parses and aligns with its gold query and that has a Sparklis string (so that every
     language has the same questions). Built on the learned parser's prepared records."""
-    from cnl.sparql.compiler import resolve_query
     from cnl.datasets.ecai.alignment import MappingResolver
-    from cnl.learn.examples import aligned_records
+    from cnl.datasets.ecai.prepared import aligned_records
+    from cnl.sparql.compiler import resolve_query
 
     out = []
     for prep in aligned_records(split):
@@ -93,7 +93,7 @@ def target_text(language: str, record, resolved, gold: str) -> str:
     if target == "squall":
         return get_dialect("squall").print(resolved, notation, id_labels=False)
     if target == "sparql":
-        from cnl.learn.examples import strip_prefixes
+        from cnl.learn.targets import strip_prefixes
 
         return strip_prefixes(gold)
     return " ".join(record.sparklis.split())
@@ -105,7 +105,7 @@ def build_examples(split: str, language: str, el: str, *, size: int | None = Non
     ``size`` of one fixed permutation, so smaller sets are prefixes of larger ones)."""
     from cnl.eval.taxonomy import terms_of_ir
 
-    rows = list(_aligned(split))
+    rows = list(aligned_rows(split))
     order = list(range(len(rows)))
     random.Random(seed).shuffle(order)
     if size is not None:
@@ -126,4 +126,4 @@ def build_examples(split: str, language: str, el: str, *, size: int | None = Non
 
 
 def usable_count(split: str) -> int:
-    return len(_aligned(split))
+    return len(aligned_rows(split))

@@ -19,7 +19,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cnl.learn.examples import ChainResolver
+from cnl.datasets.ecai.resolution import class_table, data_property_table, resolver_for
+from cnl.linking.resolver import ChainResolver
 from cnl.errors import EvalCacheError, EvalConfigError
 from cnl.eval.examples import EL_VARIANTS, LANGUAGES, prompt_el, split_language
 
@@ -108,41 +109,22 @@ def load_config(path: str | Path) -> EvalConfig:
 
 # ------------------------------------------------------------------------------ resolution
 
-def _property_table() -> dict:
-    """(property, label) -> PID from the data's property list (id_to_prop.json)."""
-    from cnl.datasets.properties import data_property_labels
+def grid_tables() -> tuple[dict, dict]:
+    """The wider tables a grid prediction's labels are looked up in first: the classes of the
+    training alignments and the data's property list."""
+    from cnl.eval.examples import aligned_rows
 
-    table = {}
-    for pid, label in data_property_labels().items():
-        table.setdefault(ChainResolver.key("property", label), pid)
-    return table
+    return class_table(mapping for _, _, _, mapping in aligned_rows("train")), data_property_table()
 
 
-def _class_table() -> dict:
-    """(class, label) -> QID from the classes of the training alignments."""
-    from cnl.eval.examples import _aligned
-
-    table = {}
-    for _, _, _, mapping in _aligned("train"):
-        for (kind, label), qid in mapping.items():
-            if kind == "class":
-                table.setdefault(ChainResolver.key("class", label), qid)
-    return table
-
-
-def resolver_for(example, classes: dict, properties: dict, corrected: dict | None = None) -> ChainResolver:
+def prediction_resolver(example, classes: dict, properties: dict, corrected: dict | None = None):
     """Resolves labels in a prediction: classes from the training alignments and properties
     from the data's property list first, then the example's gold terms, then (entities) its EL
     candidates, then ``corrected`` (the EntityMap labels explicit EL wrote). Matching ignores
     case and ``_``/space; a label is looked up only under the kind the parser gave it."""
-    gold = {}
-    for kind, tid, label in example.gold_terms:
-        if label:
-            gold.setdefault(ChainResolver.key(kind, label), tid)
-    candidates = {}
-    for c in example.candidates:
-        candidates.setdefault(ChainResolver.key("entity", c.label), c.id)
-    return ChainResolver({**properties, **classes}, gold, candidates, corrected or {}, cross_kinds=False)
+    terms = [(kind, label, tid) for kind, tid, label in example.gold_terms]
+    return resolver_for(terms, example.candidates, first=({**properties, **classes},), last=(corrected or {},),
+                        cross_kinds=False)
 
 
 def compile_prediction(text: str, language: str, resolver) -> tuple[str | None, str | None]:
@@ -314,7 +296,7 @@ class Runner:
         rows = []
         executable = target != "sparklis" or sparklis_parser_available()
         for example, pred in zip(examples, predictions):
-            resolver = resolver_for(example, *tables, corrected=corrected)
+            resolver = prediction_resolver(example, *tables, corrected=corrected)
             ref_sparql, gold_answer = gold_cache[(language, example.index)]
             sparql, error = compile_prediction(pred, language, resolver) if executable else (None, "not executable")
             row = {"index": example.index, "question": example.question, "gold": example.completion,
@@ -372,7 +354,7 @@ class Runner:
                 ref, own = example.gold_sparql, False
                 if target != "sparql" and executable[language]:
                     compiled, _ = compile_prediction(example.completion, language,
-                                                     resolver_for(example, *tables))
+                                                     prediction_resolver(example, *tables))
                     if compiled is not None:
                         ref, own = compiled, True
                 answer = kg.run(ref)[0] if kg is not None else None
@@ -397,7 +379,7 @@ class Runner:
             exs = build_examples("test", language, "implicit", seed=config.seed)
             exs.sort(key=lambda e: e.index)
             examples_by_language[language] = exs[:config.test_size] if config.test_size else exs
-        tables = (_class_table(), _property_table())
+        tables = grid_tables()
         kg = None
         if config.store:
             from cnl.eval.execution import QueryRunner

@@ -56,3 +56,28 @@ def asks_for_values(node) -> bool:
     """Whether ``node`` holds a question word (``which``, ``what``, ``how many``): a query
     that lists or counts values rather than one that asks yes or no."""
     return any(isinstance(n, Quant) and n.det in ("which", "how_many") for n in walk(node))
+
+
+_KINDS = {Entity: "entity", Class: "class", Property: "property"}
+
+
+def term_kind(term) -> str:
+    """``entity``, ``class`` or ``property``: the kind a lexicon files a term's label under."""
+    return _KINDS[type(term)]
+
+
+def labelled_ids(node) -> dict:
+    """(kind, label) -> ID of the terms under ``node`` that carry both (a class written with a
+    property's ID, ``<P17:country>``, names no class and is left out)."""
+    out: dict = {}
+    for term in terms(node):
+        kind = term_kind(term)
+        if term.id and term.label and not (kind == "class" and term.id.startswith("P")):
+            out.setdefault((kind, term.label), term.id)
+    return out
+
+
+def has_unlabelled_term(node) -> bool:
+    """Whether a term under ``node`` has an ID but no label (so it cannot be written in the
+    label notation)."""
+    return any(term.id and not term.label for term in terms(node))

@@ -13,7 +13,19 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
+from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
+from cnl.learn.demos import DemoPool
+from cnl.learn.prompts import build_prompt
+from cnl.linking.el_variants import postprocess
+from cnl.linking.entity_map import EntityMap
+from cnl.linking.indices import indices_for_store
+from cnl.linking.lexicon import as_lexicon
+from cnl.linking.linker import BuiltinLinker
+from cnl.linking.resolver import ChainResolver, IndexResolver, property_table
+from cnl.sparql.wikidata_properties import known_property_labels
+from cnl.sparql.compiler import compile_query
 
 
 def default_adapter_dir() -> Path:
@@ -46,14 +58,23 @@ def _candidate_dict(c) -> dict:
 
 
 class Translator:
-    def __init__(self, model, tokenizer, config: dict | None = None, adapter_dir: Path | None = None):
+    """A loaded model with its adapter. ``known_properties``: the property labels constrained
+    decoding lets the model write inside ``<...>`` (default: Wikidata's labels and aliases);
+    ``entity_map``: the EntityMap explicit EL corrects labels against, besides each question's
+    own candidates (default: none; evaluations pass the data's)."""
+
+    def __init__(self, model, tokenizer, config: dict | None = None, adapter_dir: Path | None = None, *,
+                 known_properties=None, entity_map: EntityMap | None = None):
         self.model = model
         self.tokenizer = tokenizer
         self.config = config or {}
         self.adapter_dir = adapter_dir
+        self.known_properties = tuple(known_properties) if known_properties is not None else None
+        self.entity_map = entity_map
         self._checker = None
-        self._entity_map = None
         self._demo_pool = None
+        self._indices: dict = {}
+        self._properties: dict | None = None
         # constrained decoding writes only known property labels inside <...> (label notation)
         self.constrain_properties = True
 
@@ -120,8 +141,6 @@ class Translator:
             processors = LogitsProcessorList()
             constraint = None
             if constrained:
-                from cnl.learn.constrained import SquallLogitsProcessor
-
                 constraint = SquallLogitsProcessor(
                     self.tokenizer, prompt_length, self.checker(),
                     enough=1 if num_beams == 1 else 2 * num_beams,
@@ -164,65 +183,28 @@ class Translator:
 
     def checker(self):
         if self._checker is None:
-            from cnl.learn.constrained import SquallPrefixChecker
-
             properties = None
             if self.constrain_properties and self.notation == "label":
-                from cnl.datasets.properties import known_property_labels
-                from cnl.errors import DataError
-
-                try:
-                    properties = known_property_labels()
-                except (OSError, DataError):
-                    properties = None  # no property list at hand: any label may be written
+                properties = self.known_properties or known_property_labels()
             self._checker = SquallPrefixChecker(notation=self.notation, properties=properties)
         return self._checker
 
     # -- entity linking ----------------------------------------------------------------------
-    def entity_map(self):
-        """EntityMap for explicit EL: training alignments (label -> ID) and all ReFinED candidates."""
-        if self._entity_map is None:
-            from cnl.learn.examples import _prepared
-            from cnl.linking.entity_map import EntityMap
+    def candidates_for(self, question: str, store=None) -> list:
+        """Entity candidates from the project's linker over the store's labels (none without a
+        store)."""
+        if store is None:
+            return []
+        index = self.entity_index(store)
+        return [{"id": c.id, "label": c.label, "description": c.description, "probability": c.score,
+                 "mention": c.mention} for c in BuiltinLinker(index).link(question)]
 
-            emap = EntityMap()
-            try:
-                for prep in _prepared("train"):
-                    for (kind, label), ident in prep.mapping.items():
-                        if kind in ("entity", "class") and not ident.startswith(("P", "^")):
-                            emap.add(label, ident)
-                for split in ("train", "test"):
-                    for prep in _prepared(split):
-                        emap.add_candidates([{"label": c.label, "id": c.id, "score": c.probability}
-                                             for c in prep.record.candidates])
-            except CNLError:
-                pass  # no ECAI data: the map holds the question's own candidates only
-            self._entity_map = emap
-        return self._entity_map
-
-    @staticmethod
-    def candidates_for(question: str, kg=None, store=None) -> list:
-        """Candidates recorded in the ECAI data for a known question, else the project's linker
-        over the store's labels, else none."""
-        from cnl.learn.examples import _prepared
-
-        key = " ".join(question.split()).casefold()
-        try:
-            for split in ("train", "test"):
-                for prep in _prepared(split):
-                    if " ".join(prep.record.question.split()).casefold() == key:
-                        return [{"id": c.id, "label": c.label, "description": c.description,
-                                 "probability": c.probability} for c in prep.record.candidates]
-        except CNLError:
-            pass
-        if store is not None:
-            from cnl.linking.indices import indices_for_store
-            from cnl.linking.linker import BuiltinLinker
-
-            index, _ = indices_for_store(store, verbose=False)
-            return [{"id": c.id, "label": c.label, "description": c.description, "probability": c.score,
-                     "mention": c.mention} for c in BuiltinLinker(index).link(question)]
-        return []
+    def entity_index(self, store):
+        """The store's entity index (built on first use, then cached on disk and here)."""
+        key = str(store)
+        if key not in self._indices:
+            self._indices[key] = indices_for_store(store, verbose=False)[0]
+        return self._indices[key]
 
     # -- the pipeline --------------------------------------------------------------------------
     @property
@@ -233,8 +215,6 @@ class Translator:
     def demo_pool(self):
         """The solved questions an adapter trained with ``--demos`` shows in its prompts."""
         if self._demo_pool is None and self.demos:
-            from cnl.learn.demos import DemoPool
-
             path = (self.adapter_dir or default_adapter_dir()) / "demos.json"
             if not path.is_file():
                 raise ModelError(f"the adapter was trained with --demos {self.demos} but {path} is missing")
@@ -242,18 +222,16 @@ class Translator:
         return self._demo_pool
 
     def prompt(self, question: str, candidates, el: str) -> str:
-        from cnl.learn.examples import build_prompt
-
         demos = self.demo_pool.nearest(question, self.demos) if self.demos else ()
         return build_prompt(question, candidates, el=el, target=self.target, notation=self.notation,
                             style=self.config.get("prompt_style", "compact"), demos=demos)
 
     def postprocess(self, text: str, el: str, candidates=()) -> str:
+        """Explicit EL: entity labels of the output replaced by their nearest EntityMap label
+        (the translator's map, e.g. an evaluation's, plus this question's candidates)."""
         if el not in ("explicit", "hybrid") or self.target != "squall" or self.notation != "label":
             return text
-        from cnl.linking.el_variants import postprocess
-
-        emap = self.entity_map()
+        emap = self.entity_map.copy() if self.entity_map is not None else EntityMap()
         emap.add_candidates([{"label": c["label"], "id": c["id"], "score": c.get("probability", 1.0)}
                              for c in candidates if c.get("label")])
         if not len(emap):
@@ -269,39 +247,34 @@ class Translator:
         """Question -> CNL -> SPARQL (and, with ``validate`` and a ``kg``, a non-empty answer)."""
         started = time.perf_counter()
         if candidates is None:
-            candidates = self.candidates_for(question, kg, store)
+            candidates = self.candidates_for(question, store)
         candidates = [_candidate_dict(c) for c in candidates]
         beams = num_beams if num_beams is not None else (4 if validate else 1)
         prompt = self.prompt(question, candidates, el)
         nbest = self.generate([prompt], constrained=constrained, num_beams=beams, n_best=beams,
                               max_new_tokens=max_new_tokens)[0]
         nbest = [self.postprocess(t, el, candidates) for t in nbest]
-        chosen, sparql, error = self.choose(nbest, self._resolver(candidates, lexicon), kg=kg,
+        chosen, sparql, error = self.choose(nbest, self.resolver(candidates, lexicon, store), kg=kg,
                                             validate=validate, profile=profile)
         return Translation(question, chosen, sparql, candidates, nbest, error,
                            round(time.perf_counter() - started, 4))
 
-    def _resolver(self, candidates, lexicon):
-        if lexicon is not None:
-            from cnl.linking.lexicon import as_lexicon
-
-            return as_lexicon(lexicon)
-        from cnl.learn.examples import ChainResolver, _norm, global_label_map
-
-        own = {}
-        for c in candidates:
-            own.setdefault(("entity", _norm(c["label"])), c["id"])
-        try:
-            return ChainResolver(own, global_label_map())
-        except CNLError:
-            return ChainResolver(own)
+    def resolver(self, candidates, lexicon=None, store=None) -> ChainResolver:
+        """Resolves the labels of a generated CNL: the ``lexicon`` (a Lexicon, a file or a dict),
+        the question's entity candidates, Wikidata's property labels and aliases, then (with a
+        store) any entity or class of the store by its exact name."""
+        sources = [as_lexicon(lexicon)] if lexicon is not None else []
+        sources.append(ChainResolver.table(("entity", c["label"], c["id"]) for c in candidates if c.get("label")))
+        if self._properties is None:
+            self._properties = property_table()
+        sources.append(self._properties)
+        if store is not None:
+            sources.append(IndexResolver(self.entity_index(store)))
+        return ChainResolver(*sources)
 
     def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata"):
         """(text, SPARQL, error) of the first n-best candidate that compiles with ``resolver``
         (and, with a KG, has an answer); without ``validate`` only the first is tried."""
-        from cnl.sparql.compiler import compile_query
-        from cnl.dialects.squall.parser import parse_squall
-
         first_compiled, error = None, None
         for text in nbest if validate else nbest[:1]:
             if self.target != "squall":

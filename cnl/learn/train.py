@@ -155,7 +155,7 @@ def _examples_for(config: TrainConfig, examples=None):
         if not config.store:
             raise TrainingError("extra data 'qald' needs --store (an embedded store of the Wikidata slice) "
                                 "for its labels and entity candidates")
-        from cnl.datasets.qald.examples import qald_examples
+        from cnl.learn.examples import qald_examples
 
         examples += qald_examples(config.store, notation=config.notation, el=config.el)
     return examples

@@ -96,6 +96,15 @@ class EntityIndex:
         i = self.by_id.get(entity_id)
         return None if i is None else self.entities[i]
 
+    def lookup(self, name: str) -> Entity | None:
+        """The entity called exactly ``name`` (normalized): one whose label it is before one whose
+        alias it is, the most used first; None when no entity has that name."""
+        rows = [self.names[ni] for ni in self.exact.get(normalize(name), ())]
+        if not rows:
+            return None
+        ei, _key, _alias = max(rows, key=lambda row: (not row[2], self.entities[row[0]].popularity))
+        return self.entities[ei]
+
     def prefix_keywords(self, prefix: str, limit: int = 200) -> list[str]:
         start = bisect.bisect_left(self.keywords, prefix)
         out = []

@@ -31,6 +31,14 @@ class EntityMap:
     def __getitem__(self, label: str) -> str:
         return self.label_to_qid[label]
 
+    def copy(self) -> "EntityMap":
+        """An independent map with the same entries (and the same cached key embeddings)."""
+        other = EntityMap()
+        other.label_to_qid = dict(self.label_to_qid)
+        other._keys_of_qid = {qid: list(keys) for qid, keys in self._keys_of_qid.items()}
+        other._vectors = self._vectors
+        return other
+
     def keys(self) -> list[str]:
         return list(self.label_to_qid)
 

@@ -788,12 +788,20 @@ def compile_query(query: ir.Query, kg="wikidata", resolver: Resolver | None = No
     return SparqlCompiler(profile, resolver).compile(query)
 
 
+def parse_cnl(text: str, *, dialect="squall", kg="wikidata", resolver: Resolver | None = None,
+              notation: str | None = None) -> ir.Query:
+    """CNL text in ``dialect`` -> IR, for compiling with ``kg``. A ``resolver`` with
+    ``labels(kind)`` (a lexicon) tells dialects that write terms without brackets which labels
+    exist; without one, the profile's own property vocabulary does (Wikidata's property labels)."""
+    known = callable(getattr(resolver, "labels", None))
+    properties = resolver if known else get_profile(kg).property_labels()
+    return get_dialect(dialect).parse(text, notation=notation, entities=resolver, properties=properties)
+
+
 def compile_cnl(text, *, dialect="squall", kg="wikidata", resolver: Resolver | None = None,
                 notation: str | None = None, **profile_options) -> str:
-    """CNL text in ``dialect`` (or an IR query) -> SPARQL. A ``resolver`` with ``labels(kind)``
-    (a lexicon) also tells dialects that write terms without brackets which labels exist."""
-    if isinstance(text, ir.Query):
-        query = text
-    else:
-        query = get_dialect(dialect).parse(text, notation=notation, properties=resolver, entities=resolver)
-    return compile_query(query, kg=kg, resolver=resolver, **profile_options)
+    """CNL text in ``dialect`` (or an IR query) -> SPARQL (see :func:`parse_cnl`)."""
+    profile = get_profile(kg, **profile_options)
+    query = text if isinstance(text, ir.Query) else parse_cnl(text, dialect=dialect, kg=profile, resolver=resolver,
+                                                             notation=notation)
+    return compile_query(query, kg=profile, resolver=resolver)

@@ -13,6 +13,7 @@ from importlib import resources
 
 from cnl.errors import CompileError
 from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.wikidata_properties import property_labels
 
 _QID = re.compile(r"^Q[1-9][0-9]*$")
 _PID = re.compile(r"^P[1-9][0-9]*$")
@@ -83,6 +84,11 @@ class KGProfile:
             return f"<{iri.group(1)}>"
         raise CompileError(f"{ident!r} is not a valid {role} IRI for profile {self.name!r}")
 
+    def property_labels(self) -> dict[str, str]:
+        """Lower-case label -> property ID of the KG's property vocabulary, as far as the profile
+        knows it without a store (read Sparklis text that shows properties by bare labels)."""
+        return {}
+
     # -- patterns
     def class_test(self, subject: str, cls: str) -> str:
         path = self.class_path or self.class_predicate
@@ -118,6 +124,9 @@ class WikidataProfile(KGProfile):
         if _PID.match(ident):
             raise CompileError(f"{ident} is a property ID; a {role} needs an item ID (Q...)")
         return super().iri(ident, role)
+
+    def property_labels(self) -> dict[str, str]:
+        return property_labels()
 
     def class_test(self, subject: str, cls: str) -> str:
         path = "wdt:P31/wdt:P279*" if self.subclasses else "wdt:P31"

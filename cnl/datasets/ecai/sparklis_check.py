@@ -14,7 +14,7 @@ from cnl.sparql.equivalence import equivalent
 from cnl.datasets.ecai.preset import ECAI_SPARKLIS_PROFILE
 from cnl.datasets.ecai.loader import EcaiRecord, load_all, normalize_gold_sparql
 from cnl.datasets.ecai.squall_check import RecordResult, _classify, compare_with_gold
-from cnl.datasets.properties import property_labels
+from cnl.datasets.ecai.properties import property_labels
 from cnl.errors import CNLError, CNLSyntaxError
 from cnl.dialects.sparklis.parser import parse_sparklis
 

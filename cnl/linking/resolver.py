@@ -1,0 +1,70 @@
+"""Resolving labels through several label -> ID tables in order (a predicted CNL's labels:
+the question's own terms, its entity candidates, wider tables)."""
+from __future__ import annotations
+
+from cnl.errors import LexiconError
+from cnl.linking.lexicon import normalize_label
+
+
+class ChainResolver:
+    """Resolve a label through several sources in order: (kind, normalized label) -> ID maps,
+    or resolvers (a Lexicon, an :class:`IndexResolver`) that raise LexiconError when they do not
+    know a label. With ``cross_kinds`` an entity label may also be found as a class and vice
+    versa (a model mixes them up), after every source was asked under the label's own kind."""
+
+    def __init__(self, *maps, cross_kinds: bool = True):
+        self.maps = maps
+        self.cross_kinds = cross_kinds
+
+    @staticmethod
+    def key(kind: str, label: str) -> tuple:
+        return kind, normalize_label(label)
+
+    @classmethod
+    def table(cls, pairs) -> dict:
+        """A map for the chain from (kind, label, ID) triples; the first ID of a key wins."""
+        out: dict = {}
+        for kind, label, ident in pairs:
+            if label:
+                out.setdefault(cls.key(kind, label), ident)
+        return out
+
+    def resolve(self, label, kind, span=None):
+        key = normalize_label(label)
+        other = {"entity": "class", "class": "entity"}.get(kind) if self.cross_kinds else None
+        for wanted in (kind, other) if other else (kind,):
+            for source in self.maps:
+                if isinstance(source, dict):
+                    if (wanted, key) in source:
+                        return source[(wanted, key)]
+                    continue
+                try:
+                    return source.resolve(label, wanted, span)
+                except LexiconError:
+                    continue
+        raise LexiconError(f"unknown {kind} label {label!r}", label=label, kind=kind,
+                           position=span[0] if span else None)
+
+
+class IndexResolver:
+    """Entity and class labels by exact (normalized) name in a KG's entity index: the label
+    first, then aliases, the most used entity of a name first."""
+
+    def __init__(self, index):
+        self.index = index
+
+    def resolve(self, label, kind, span=None):
+        if kind in ("entity", "class"):
+            found = self.index.lookup(label)
+            if found is not None:
+                return found.id
+        raise LexiconError(f"no {kind} named {label!r} in the knowledge graph", label=label, kind=kind,
+                           position=span[0] if span else None)
+
+
+def property_table() -> dict:
+    """(property, normalized label or alias) -> PID for Wikidata's properties (the shipped list)."""
+    from cnl.sparql.wikidata_properties import wikidata_properties
+
+    return ChainResolver.table(("property", name, prop.id) for prop in wikidata_properties()
+                               for name in (prop.label, *prop.aliases))
