@@ -39,8 +39,10 @@ def compile(text, *, dialect: str = "squall", kg="wikidata", lexicon=None, notat
 
 
 def to_cnl(query: Query, notation: str = "label", dialect: str = "squall", *, id_labels: bool = True) -> str:
-    """Print an IR query as CNL text of ``dialect`` in ``notation``."""
-    return get_dialect(dialect).print(query, notation, id_labels=id_labels)
+    """Print an IR query as CNL text of ``dialect`` in ``notation`` (in the forms that dialect
+    writes: a SQUALL question becomes Sparklis' "give me every ... that ...")."""
+    speaker = get_dialect(dialect)
+    return speaker.print(speaker.printable(query), notation, id_labels=id_labels)
 
 
 def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lexicon=None) -> str:

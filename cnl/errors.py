@@ -35,7 +35,7 @@ class CNLSyntaxError(CNLError):
         self.token = token
         self.expected = tuple(expected)
         self.hint = hint
-        super().__init__(self._render())
+        super().__init__(self.render())
 
     @property
     def excerpt(self) -> str:
@@ -44,7 +44,13 @@ class CNLSyntaxError(CNLError):
         src = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
         return f"  {src}\n  {' ' * (self.column - 1)}^"
 
-    def _render(self) -> str:
+    def with_hint(self, hint: str) -> "CNLSyntaxError":
+        """This error with ``hint`` added to its message."""
+        self.hint = hint
+        self.args = (self.render(),)
+        return self
+
+    def render(self) -> str:
         where = f"line {self.line}, column {self.column}"
         head = f"{self.reason} at {where}"
         if self.token is not None:

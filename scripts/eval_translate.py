@@ -93,10 +93,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from cnl.datasets.ecai.preset import ECAI_PROFILE
+    from cnl.datasets.ecai.properties import known_property_labels
+    from cnl.datasets.ecai.resolution import data_entity_map
     from cnl.learn.examples import build_examples, example_resolver as resolver_for
     from cnl.learn.inference import Translator
 
-    translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype)
+    # the paper's setting: the data's EntityMap for explicit EL, its property labels for decoding
+    translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype,
+                                 known_properties=known_property_labels(), entity_map=data_entity_map())
     translator.constrain_properties = not args.any_property
     kg = None
     if args.store and "nbest" in args.modes:

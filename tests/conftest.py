@@ -9,3 +9,11 @@ def shared_data():
     if path is None:
         pytest.skip("shared data not found: set CNL_DATA_DIR or put it at ../shared/data")
     return path
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that reads ../shared/data (through the shared_data fixture, directly or via
+    another fixture) is marked ``data``: ``pytest -m 'not data'`` runs what needs no data."""
+    for item in items:
+        if "shared_data" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.data)

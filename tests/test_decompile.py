@@ -228,6 +228,7 @@ def test_cli_decompile(tmp_path):
     assert run.stderr.startswith("error: cannot express CONSTRUCT") and "Traceback" not in run.stderr
 
 
+@pytest.mark.slow  # the figures themselves: scripts/roundtrip_report.py
 def test_real_data_round_trip_figures(shared_data):
     """Regression guard for scripts/roundtrip_report.py's figures (measured: ECAI 523/550,
     QALD-9-plus train 304/371)."""

@@ -143,6 +143,7 @@ print(repr(sorted((p.record.split, p.record.index, sorted(p.alignment.items()))
 """
 
 
+@pytest.mark.slow  # aligns all 550 records in two fresh processes
 def test_alignment_is_deterministic_and_injective(shared_data):
     """Two labels never take one ID (Death / Discworld books both matched the gold's two
     series), ties go to the candidates' words, and the result does not depend on the hash

@@ -75,6 +75,7 @@ def test_gold_completions_compile_to_the_gold_with_resolver_for(shared_data):
     assert hits >= 30
 
 
+@pytest.mark.slow  # decompiles and re-checks every gold
 def test_squall_targets_from_the_gold_say_what_the_gold_says(shared_data):
     """squall_from="gold": the annotation where it compiles to the gold, else the gold
     decompiled and printed; every target compiles back to its gold, labels only."""

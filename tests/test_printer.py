@@ -53,7 +53,7 @@ def test_roundtrip_on_all_ecai_data(shared_data, notation):
     assert checked == 522
 
 
-@pytest.mark.data
+@pytest.mark.slow  # aligns and prints all 550 records in three notations
 def test_roundtrip_in_id_notation_after_resolving_labels(shared_data):
     """With IDs filled in from the gold alignment, the ID notation carries every term."""
     from cnl.sparql.compiler import resolve_query

@@ -29,7 +29,7 @@ _UNCERTAIN_TOKENS = 4  # trailing tokens that later text may still re-lex ("grea
 @lru_cache(maxsize=1)
 def _terminal_patterns() -> dict:
     """Terminal name -> compiled pattern of the text it matches (partial matching allowed)."""
-    lark = squall_parser._parser()
+    lark = squall_parser.lark_parser()
     out = {}
     for term in lark.terminals:
         pattern = term.pattern
@@ -57,7 +57,7 @@ def _terminal_patterns() -> dict:
 @lru_cache(maxsize=1)
 def _squall_lexer():
     """The SquallLexer instance inside the cached Lark parser (its wrappers stripped)."""
-    lexer = squall_parser._parser().parser.lexer
+    lexer = squall_parser.lark_parser().parser.lexer
     while not isinstance(lexer, squall_parser.SquallLexer):
         lexer = lexer.lexer
     return lexer
@@ -66,7 +66,7 @@ def _squall_lexer():
 @lru_cache(maxsize=1)
 def _fillers() -> dict:
     """Terminal name -> the fixed text a forced completion may add for it."""
-    lark = squall_parser._parser()
+    lark = squall_parser.lark_parser()
     out = {t.name: t.pattern.value.lower() for t in lark.terminals
            if t.pattern.type == "str" and t.name in _FILL_WITH}
     out["_END"] = "?"
@@ -208,14 +208,12 @@ class SquallPrefixChecker:
         """Tokens the lexer finds, and the offset where lexing stopped (len(text) if none)."""
         lexer = _squall_lexer()
         tokens = []
-        tok = squall_parser._notation.set(self.notation)
-        try:
-            for t in lexer.lex(text):
-                tokens.append(t)
-        except LarkError:
-            return tokens, (tokens[-1].end_pos if tokens else 0), False
-        finally:
-            squall_parser._notation.reset(tok)
+        with squall_parser.reading_notation(self.notation):
+            try:
+                for t in lexer.lex(text):
+                    tokens.append(t)
+            except LarkError:
+                return tokens, (tokens[-1].end_pos if tokens else 0), False
         return tokens, len(text), True
 
     def _state(self, tokens: tuple):
@@ -223,7 +221,7 @@ class SquallPrefixChecker:
         if tokens in self._states:
             return self._states[tokens]
         if not tokens:
-            state = squall_parser._parser().parse_interactive("")
+            state = squall_parser.lark_parser().parse_interactive("")
         else:
             parent = self._state(tokens[:-1])
             if parent is None:
@@ -240,25 +238,21 @@ class SquallPrefixChecker:
         return state
 
     def _feed(self, state, kind: str, value: str) -> bool:
-        tok_n = squall_parser._notation.set(self.notation)
-        try:
-            state.feed_token(Token(kind, value))
-            return True
-        except Exception:  # noqa: BLE001 - unexpected token or a semantic check in a callback
-            return False
-        finally:
-            squall_parser._notation.reset(tok_n)
+        with squall_parser.reading_notation(self.notation):
+            try:
+                state.feed_token(Token(kind, value))
+                return True
+            except Exception:  # noqa: BLE001 - unexpected token or a semantic check in a callback
+                return False
 
     def _accepted(self, tokens: tuple, state) -> frozenset:
         hit = self._accepts.get(tokens)
         if hit is None:
-            tok_n = squall_parser._notation.set(self.notation)
-            try:
-                hit = frozenset(state.accepts())
-            except Exception:  # noqa: BLE001
-                hit = frozenset()
-            finally:
-                squall_parser._notation.reset(tok_n)
+            with squall_parser.reading_notation(self.notation):
+                try:
+                    hit = frozenset(state.accepts())
+                except Exception:  # noqa: BLE001
+                    hit = frozenset()
             self._accepts[tokens] = hit
         return hit
 

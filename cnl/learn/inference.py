@@ -82,10 +82,11 @@ class Translator:
     @classmethod
     def load(cls, adapter_dir: str | Path | None = None, base_model: str | None = None,
              device: str | None = None, threads: int | None = None,
-             dtype: str | None = None) -> "Translator":
+             dtype: str | None = None, **options) -> "Translator":
         """The base model with a LoRA adapter (None: the shipped default adapter). ``dtype``
         (``float32``, ``bfloat16``; default: bfloat16 on a CPU, where one-question decoding is
-        bound by reading the weights, so half the bytes is about 1.5x faster)."""
+        bound by reading the weights, so half the bytes is about 1.5x faster). ``options``:
+        ``known_properties``, ``entity_map`` (see the class)."""
         from cnl.learn.base_model import load_base_model
 
         if dtype not in (None, "float32", "bfloat16", "float16"):
@@ -112,7 +113,7 @@ class Translator:
             model = model.to(getattr(torch, dtype))
         model.eval()
         tokenizer.padding_side = "left"
-        return cls(model, tokenizer, config, adapter)
+        return cls(model, tokenizer, config, adapter, **options)
 
     @property
     def target(self) -> str:

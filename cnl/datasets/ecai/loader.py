@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cnl.sparql.namespaces import declarations
-from cnl.datasets.paths import data_dir as _default_data_dir
+from cnl.datasets.paths import data_dir as default_data_dir
 from cnl.errors import DataError
 
 SPLITS = ("train", "test")
@@ -140,7 +140,7 @@ def load_ecai(split: str, data_dir: str | Path | None = None) -> list[EcaiRecord
     """The records of one split, one per SQUALL completion, in SQUALL order."""
     if split not in SPLITS:
         raise DataError(f"unknown ECAI split {split!r}: expected one of {', '.join(SPLITS)}")
-    base = Path(data_dir) if data_dir is not None else _default_data_dir()
+    base = Path(data_dir) if data_dir is not None else default_data_dir()
     path = base / "cnl_kgqa" / f"{split}.json"
     if not path.exists():
         raise DataError(f"data file not found: {path}")

@@ -13,7 +13,7 @@ import re
 from cnl.sparql.equivalence import equivalent
 from cnl.datasets.ecai.preset import ECAI_SPARKLIS_PROFILE
 from cnl.datasets.ecai.loader import EcaiRecord, load_all, normalize_gold_sparql
-from cnl.datasets.ecai.squall_check import RecordResult, _classify, compare_with_gold
+from cnl.datasets.ecai.squall_check import RecordResult, classify_mismatch, compare_with_gold
 from cnl.datasets.ecai.properties import property_labels
 from cnl.errors import CNLError, CNLSyntaxError
 from cnl.dialects.sparklis.parser import parse_sparklis
@@ -61,14 +61,14 @@ def check_record(record: EcaiRecord) -> RecordResult:
         malformed = malformed_reason(text)
         return RecordResult(record, "rejected", reason, "malformed" if malformed else "parser gap",
                             extra={"malformed": malformed})
-    return compare_with_gold(record, query, _classify_sparklis, ECAI_SPARKLIS_PROFILE)
+    return compare_with_gold(record, query, classify_sparklis_mismatch, ECAI_SPARKLIS_PROFILE)
 
 
-def _classify_sparklis(record, query, sparql, gold, alignment, cause):
+def classify_sparklis_mismatch(record, query, sparql, gold, alignment, cause):
     if _limit_only(sparql, gold):
         return "gold convention", ("the gold adds a LIMIT to a Sparklis ordering (highest-to-lowest "
                                    "keeps every answer)")
-    return _classify(record, query, sparql, gold, alignment, cause)
+    return classify_mismatch(record, query, sparql, gold, alignment, cause)
 
 
 _LIMIT = re.compile(r"\s+(?:OFFSET\s+\d+\s+)?LIMIT\s+\d+\s*$", re.I)

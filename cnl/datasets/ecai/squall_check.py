@@ -53,7 +53,7 @@ def check_record(record: EcaiRecord) -> RecordResult:
 def compare_with_gold(record: EcaiRecord, query, classify=None, profile=ECAI_PROFILE) -> RecordResult:
     """Align a parsed query (any dialect) with the record's gold, compile it with the
     ECAI-compatible profile (or ``profile``) and compare; ``classify(record, query, sparql,
-    gold, alignment, cause) -> (kind, cause)`` names a mismatch (default: :func:`_classify`)."""
+    gold, alignment, cause) -> (kind, cause)`` names a mismatch (default: :func:`classify_mismatch`)."""
     if record.sparql_raw is None:
         return RecordResult(record, "no-gold", "the data has no SPARQL for this question", "no usable gold")
     try:
@@ -75,7 +75,7 @@ def compare_with_gold(record: EcaiRecord, query, classify=None, profile=ECAI_PRO
     if equivalent(sparql, gold):
         return RecordResult(record, "equivalent", sparql=sparql, gold=gold)
     cause = explain_difference(sparql, gold) or "differs"
-    kind, cause = (classify or _classify)(record, query, sparql, gold, alignment, cause)
+    kind, cause = (classify or classify_mismatch)(record, query, sparql, gold, alignment, cause)
     return RecordResult(record, "mismatch", cause, kind, sparql=sparql, gold=gold)
 
 
@@ -91,7 +91,7 @@ def _relaxed(sparql: str) -> str | None:
     return _LIMITS.sub("", sparql[: match.start()] + "SELECT * WHERE" + sparql[match.end():])
 
 
-def _classify(record, query, sparql, gold, alignment, cause) -> tuple[str, str]:
+def classify_mismatch(record, query, sparql, gold, alignment, cause) -> tuple[str, str]:
     """Whose problem a mismatch is. "gold error": the gold query does not say what the SQUALL
     says (other entities/properties, another question form, another ordering or operator).
     "gold convention": the same graph pattern, but other answer columns or LIMIT.

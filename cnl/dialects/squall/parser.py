@@ -7,6 +7,7 @@ was expected (from the interactive parser's ``accepts()``) and, for known mistak
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import re
 from functools import lru_cache
@@ -568,8 +569,20 @@ def _take_order(rest):
 # ------------------------------------------------------------------------------ the parser
 
 
+@contextlib.contextmanager
+def reading_notation(notation: str):
+    """Lex ``<...>`` terms as ``notation`` does (``<label>`` is a property in the label notation,
+    an entity in the ECAI one) inside the block: for callers that drive the lexer or the
+    interactive parser themselves."""
+    token = _notation.set(notation)
+    try:
+        yield
+    finally:
+        _notation.reset(token)
+
+
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
+def lark_parser() -> Lark:
     grammar = resources.files("cnl.dialects.squall").joinpath("squall.lark").read_text(encoding="utf-8")
     return Lark(
         grammar,
@@ -705,7 +718,7 @@ def _to_syntax_error(err: UnexpectedInput, text: str) -> CNLSyntaxError:
 
 
 def _parse_raw(text: str):
-    return _parser().parse(text)
+    return lark_parser().parse(text)
 
 
 def parse_squall(text: str, notation: str | None = None) -> ir.Query:
@@ -727,8 +740,7 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
         raise _to_syntax_error(err, stripped) from None
     except CNLSyntaxError as err:
         if err.hint is None and _SPARKLIS_HINT.search(stripped):
-            err.hint = "this looks like Sparklis, not SQUALL: try dialect 'sparklis'"
-            err.args = (err._render(),)
+            err.with_hint("this looks like Sparklis, not SQUALL: try dialect 'sparklis'")
         raise
     finally:
         _notation.reset(tok_n)
