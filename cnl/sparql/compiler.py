@@ -37,10 +37,16 @@ class Resolver(Protocol):
 
 def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:
     """Fill in the ID of every term written by label; raise LexiconError when one cannot be.
-    The same rule as the compiler's (``SparqlCompiler._id``), with its per-label cache."""
+    The same rules as the compiler's (``SparqlCompiler._id``, and a class noun written as a
+    property names the class its label names, if any), with its per-label cache."""
     ids = SparqlCompiler(KGProfile(), resolver)
 
     def fix(term):
+        if isinstance(term, ir.Class) and (term.id or "").startswith("P") and term.label:
+            try:
+                return replace(term, id=ids._id(replace(term, id=None)))
+            except LexiconError:
+                return term  # the property's values (see SparqlCompiler.noun)
         ident = ids._id(term)
         return term if ident == term.id else replace(term, id=ident)
 
@@ -205,15 +211,12 @@ class SparqlCompiler:
     def _id(self, term) -> str:
         """The term's ID; a label is resolved through the resolver (once per label)."""
         ident = term.id
-        if ident and not (isinstance(term, ir.Class) and ident[0] == "P"):
+        if ident:
             return ident
-        # ECAI data writes some classes as <P17:country>: the label names the class.
         kind = _KINDS[type(term)]
         key = (kind, term.label)
         found = self.resolved.get(key)
         if found is None:
-            if term.label is None:
-                raise LexiconError(f"{ident} is a property ID used as a class", label=ident or "", kind=kind)
             if self.resolver is None:
                 raise LexiconError(
                     f"{kind} label {term.label!r} has no ID: pass a lexicon, or write it by ID (<Q…>/<P…>)",
@@ -463,7 +466,19 @@ class SparqlCompiler:
     def noun(self, noun, v: str) -> None:
         if noun is None:
             return
-        if isinstance(noun, ir.ClassNoun):
+        if isinstance(noun, ir.ClassNoun) and (noun.cls.id or "").startswith("P"):
+            # A noun written as a property (<P17:country>): its label names a class when the
+            # lexicon knows one (writers give the property whose values are the class); else it
+            # is the property's values, a relational noun without "of".
+            try:
+                cls = self.term(ir.Class(None, noun.cls.label, noun.cls.span)) if noun.cls.label else None
+            except LexiconError:
+                cls = None
+            if cls is None:
+                self.noun(ir.RelNoun(ir.Property(noun.cls.id, noun.cls.label, noun.cls.span)), v)
+            else:
+                self.group.triples.append(self.profile.class_test(v, cls))
+        elif isinstance(noun, ir.ClassNoun):
             self.group.triples.append(self.profile.class_test(v, self.term(noun.cls)))
         elif isinstance(noun, ir.RelNoun):
             if noun.of is None:
