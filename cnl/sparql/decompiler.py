@@ -23,8 +23,9 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from cnl.dialects import get_dialect
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.equivalence import equivalent
-from cnl.sparql.namespaces import PREFIXES, declare_missing
-from cnl.errors import CNLError, SPARQLParseError, UnsupportedSPARQLError
+from cnl.sparql.algebra import parse_algebra
+from cnl.sparql.namespaces import PREFIXES
+from cnl.errors import CNLError, UnsupportedSPARQLError
 from cnl import ir
 
 _WD = PREFIXES["wd"]
@@ -38,7 +39,6 @@ _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 _INTEGER = {XSD.integer, XSD.int, XSD.long, XSD.short, XSD.nonNegativeInteger, XSD.positiveInteger}
 _DECIMAL = {XSD.decimal, XSD.double, XSD.float}
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=", "!=": "!="}
-_BIGDATA = PREFIXES["bd"]
 _PRESENTATION_SERVICE = URIRef(PREFIXES["wikibase"] + "label")
 
 
@@ -766,26 +766,6 @@ def _conj(vps):
 # ------------------------------------------------------------------------------ the query
 
 
-def _parse(sparql: str):
-    from pyparsing import ParseException
-    from rdflib.plugins.sparql.algebra import translateQuery
-    from rdflib.plugins.sparql.parser import parseQuery
-
-    if not isinstance(sparql, str) or not sparql.strip():
-        raise SPARQLParseError("empty SPARQL query", text=sparql or "")
-    text = declare_missing(sparql)
-    if not re.search(r"PREFIX\s+bd:", sparql, re.I):
-        text = f"PREFIX bd: <{_BIGDATA}>\n" + text  # WDQS predefines it (SERVICE wikibase:label)
-    offset = text.count("\n") - sparql.count("\n")
-    try:
-        return translateQuery(parseQuery(text)).algebra
-    except ParseException as exc:
-        raise SPARQLParseError(f"SPARQL syntax error: {exc.msg}", text=sparql,
-                               line=max(1, exc.lineno - offset), column=exc.col) from None
-    except Exception as exc:  # noqa: BLE001 — rdflib raises plain Exceptions for bad prefixes etc.
-        raise SPARQLParseError(f"invalid SPARQL: {exc}", text=sparql) from None
-
-
 def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
     """SPARQL text -> (IR query, Wikidata profile options that recompile it equivalently)."""
     query, options = _decompile(sparql, focus_columns=False)
@@ -800,7 +780,7 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
 
 
 def _decompile(sparql: str, focus_columns: bool) -> tuple[ir.Query, dict]:
-    algebra = _parse(sparql)
+    algebra = parse_algebra(sparql)
     form = algebra.name
     if form in ("ConstructQuery", "DescribeQuery"):
         raise UnsupportedSPARQLError(form[: -len("Query")].upper())
