@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import cnl
-from cnl.sparql.decompiler import decompile_to_ir
+from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.equivalence import equivalent
 from cnl.sparql.compiler import compile_query
 from cnl.datasets.ecai.preset import PRESET_NAME as ECAI_PRESET

@@ -298,7 +298,7 @@ def _has_unlabelled_term(query) -> bool:
 
 @functools.lru_cache(maxsize=2048)
 def _gold_squall_cached(split: str, index: int, notation: str):
-    from cnl.sparql.decompiler import decompile_to_ir, with_labels
+    from cnl.sparql.decompile import decompile_to_ir, with_labels
     from cnl.sparql.equivalence import equivalent
     from cnl.sparql.compiler import compile_query
     from cnl.datasets.ecai.preset import ECAI_PROFILE

@@ -23,7 +23,7 @@ _WD = "http://www.wikidata.org/entity/"
 def qald_examples(store, *, notation: str = "label", el: str = "hybrid", path=None) -> list:
     """Training examples (:class:`cnl.learn.examples.Example`, ``record`` None) from QALD-9-plus
     train, labelled and linked over the embedded ``store`` (a path or an open KG)."""
-    from cnl.sparql.decompiler import decompile_to_ir, with_labels
+    from cnl.sparql.decompile import decompile_to_ir, with_labels
     from cnl.datasets.paths import data_file
     from cnl.datasets.properties import data_property_labels
     from cnl.learn.examples import Example, _has_unlabelled_term, _property_labels, _term_ids, build_prompt

@@ -21,9 +21,25 @@ from cnl.sparql.decompile.expressions import (
     FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
+
+
+def build(state: Decompilation) -> None:
+    """The VPs the query says about its root."""
+    builder = state.builder = Builder(state.which, state.orders)
+    builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
+    if is_node(state.root):
+        builder.visited.add(state.root)
+        classes: dict = {}
+        # The root's class (first wdt:P31 test) becomes its noun.
+        fold(state.top.triples, classes, set())
+        state.root_classes = classes.get(state.root, [])
+        state.vps = builder.group_vps(state.top, state.root, {state.root}, top=True)
+    else:
+        state.vps = builder.group_vps(state.top, state.root, set(), top=True)
 
 
 class Builder:
