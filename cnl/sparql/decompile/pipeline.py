@@ -20,11 +20,7 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
         # Not every variable is an answer column: mark the columns "which".
         reading = _read(sparql, focus_columns=True)
         reading.options["projection"] = "focus"
-    options = reading.options
-    # complete, so that recompiling does not depend on the profile's defaults
-    options.setdefault("statements", "always")
-    options.setdefault("projection", "all")
-    return reading.query, options
+    return reading.query, reading.options
 
 
 def _read(sparql: str, focus_columns: bool) -> Decompilation:
