@@ -16,7 +16,7 @@ from cnl.sparql.decompile.state import Decompilation
 def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
     """SPARQL text -> (IR query, Wikidata profile options that recompile it equivalently)."""
     reading = _read(sparql, focus_columns=False)
-    if reading.options.get("projection") == "focus":
+    if reading.options["projection"] == "focus":
         # Not every variable is an answer column: mark the columns "which".
         reading = _read(sparql, focus_columns=True)
         reading.options["projection"] = "focus"

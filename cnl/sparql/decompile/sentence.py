@@ -33,7 +33,8 @@ def choose_root(state: Decompilation) -> None:
     state.root = root
     state.det = "how_many" if counted is not None else "which"
     # ordering keys need no "which": the compiler lists them under projection "focus" anyway
-    state.which = (set(select_vars) - {root} - set(state.orders)) if (state.focus_columns or counted is not None) else set()
+    if state.focus_columns or counted is not None:
+        state.which = set(select_vars) - {root} - set(state.orders)
     if counted is None and not state.order_conditions and state.limit is not None:
         if state.offset:
             raise UnsupportedSPARQLError("OFFSET without ORDER BY")
