@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cnl.sparql.decompiler import check_says, decompile_to_ir  # noqa: E402
+from cnl.sparql.decompile import check_says, decompile_to_ir  # noqa: E402
 from cnl.sparql.equivalence import equivalent  # noqa: E402
 from cnl.sparql.compiler import compile_query  # noqa: E402
 from cnl.datasets.paths import data_file  # noqa: E402

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import cnl
-from cnl.sparql.profiles import FileProfile, get_profile
+from cnl.sparql.profiles import FileProfile, WikidataProfile, get_profile
 from cnl.errors import GrammarTestFailed, GrammarTestFileError, ProfileFileError
 from cnl.eval.grammar_test import load_cases, run_cases
 
@@ -139,3 +139,9 @@ def cnl_lexicon():
     from cnl.linking.lexicon import Lexicon
 
     return Lexicon.from_file(EXAMPLE / "lexicon.json")
+
+
+def test_options_override_a_profile_instance():
+    base = WikidataProfile(statements="always")
+    profile = get_profile(base, projection="all")
+    assert (profile.statements, profile.projection) == ("always", "all") and base.projection == "focus"

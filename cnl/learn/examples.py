@@ -38,7 +38,7 @@ from cnl.linking.indices import indices_for_store
 from cnl.linking.linker import BuiltinLinker
 from cnl.linking.resolver import ChainResolver
 from cnl.sparql.compiler import compile_query, resolve_query
-from cnl.sparql.decompiler import decompile_to_ir, with_labels
+from cnl.sparql.decompile import decompile_to_ir, with_labels
 from cnl.sparql.equivalence import equivalent
 
 # Where a SQUALL target comes from: the data's SQUALL annotation, or the gold SPARQL (the

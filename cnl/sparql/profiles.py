@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 
 from cnl.errors import CompileError
@@ -296,7 +296,7 @@ def get_profile(kg, **options) -> KGProfile:
     if isinstance(kg, KGProfile):
         if not options:
             return kg
-        factory, kg = (lambda **o: replace(kg, **o)), kg.name
+        factory, kg = partial(replace, kg), kg.name
     elif kg not in PROFILES and (str(kg).endswith(".toml") or "/" in str(kg) or hasattr(kg, "is_file")):
         return load_profile_file(kg, **options)
     elif kg in PROFILES:
