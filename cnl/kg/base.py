@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from cnl.errors import QueryRejected
+from cnl.errors import FederationRefused, QueryRejected
 from cnl.kg.results import ResultTable
 from cnl.kg.sparql import ASK, SELECT, UPDATE, ParsedSPARQL, parse_sparql
 
@@ -15,6 +15,9 @@ class KnowledgeGraph(ABC):
 
     allow_updates: bool = False
     max_rows: int | None = None
+    # SERVICE/LOAD targets (exact IRIs) an operator allows; every other federated or remote
+    # operation is refused before the query runs.
+    allow_service: frozenset[str] = frozenset()
     # IRIs per label lookup; remote backends lower it to keep request URLs short.
     label_batch: int = 10_000
 
@@ -38,6 +41,9 @@ class KnowledgeGraph(ABC):
 
     def _parse(self, sparql: str, expected: str | None) -> ParsedSPARQL:
         parsed = parse_sparql(sparql)
+        for construct, target in parsed.remote:
+            if target is None or target not in self.allow_service:
+                raise FederationRefused(construct, target)
         if parsed.is_update and not self.allow_updates:
             raise QueryRejected(
                 "refused a SPARQL Update: the connection is read-only "
