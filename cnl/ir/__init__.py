@@ -6,7 +6,8 @@ SPARQL decompiler produces it. It imports nothing else of the project. See
 from cnl.ir.nodes import *  # noqa: F401,F403  (the node types are the package's vocabulary)
 from cnl.ir.nodes import NODE_TYPES, NP, VP, Noun, Term
 from cnl.ir.serialize import from_json, to_json
-from cnl.ir.traverse import asks_for_values, map_children, map_terms, terms, walk
+from cnl.ir.traverse import asks_for_values, depth, map_children, map_terms, terms, walk
 
-__all__ = [*NODE_TYPES, "NODE_TYPES", "NP", "VP", "Noun", "Term", "walk", "map_children", "map_terms", "terms", "asks_for_values",
+__all__ = [*NODE_TYPES, "NODE_TYPES", "NP", "VP", "Noun", "Term", "walk", "map_children", "map_terms", "terms",
+           "asks_for_values", "depth",
            "to_json", "from_json"]

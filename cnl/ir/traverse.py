@@ -56,3 +56,17 @@ def asks_for_values(node) -> bool:
     """Whether ``node`` holds a question word (``which``, ``what``, ``how many``): a query
     that lists or counts values rather than one that asks yes or no."""
     return any(isinstance(n, Quant) and n.det in ("which", "how_many") for n in walk(node))
+
+
+def depth(node) -> int:
+    """How deeply ``node`` nests (a leaf is 1), counted without recursion so that any input,
+    however deep, can be measured before something recursive walks it."""
+    best, stack = 0, [(node, 1)]
+    while stack:
+        current, level = stack.pop()
+        best = max(best, level)
+        if is_dataclass(current):
+            stack.extend((getattr(current, f.name), level + 1) for f in fields(current) if f.name != "span")
+        elif isinstance(current, tuple):
+            stack.extend((item, level + 1) for item in current)
+    return best
