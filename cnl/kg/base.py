@@ -5,6 +5,7 @@ from abc import ABC, abstractmethod
 
 from cnl.errors import FederationRefused, QueryRejected
 from cnl.kg.results import ResultTable
+from cnl.sparql.syntax import LANGUAGE_TAG, NOT_IRI_CHAR
 from cnl.kg.sparql import ASK, SELECT, UPDATE, ParsedSPARQL, parse_sparql
 
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -75,7 +76,9 @@ class KnowledgeGraph(ABC):
 
     def labels(self, iris, lang: str = "en") -> dict[str, str]:
         """English ``rdfs:label`` of each IRI that has one, in as few queries as batching allows."""
-        iris = sorted(set(iris))
+        if not LANGUAGE_TAG.match(lang):
+            raise QueryRejected(f"not a BCP 47 language tag: {lang!r}")
+        iris = sorted(i for i in set(iris) if not NOT_IRI_CHAR.search(i))  # IRIs an endpoint sent us
         found: dict[str, str] = {}
         for start in range(0, len(iris), self.label_batch):
             values = " ".join(f"<{i}>" for i in iris[start:start + self.label_batch])

@@ -235,7 +235,7 @@ class EmbeddedKG(KnowledgeGraph):
         before = len(self.store)
         if record.get("state") is None and before:
             # a store filled before markers existed: keep it usable, note what is known
-            files.append({"file": "(loaded before load records were kept)", "triples": before})
+            files.append({"file": "(loaded before load records were kept)", "added": before})
         self._write_record({"state": "loading", "files": files,
                             "loading": {"file": str(path), "sha256": digest}})
         with open(path, "rb") as raw, tqdm(total=path.stat().st_size, unit="B", unit_scale=True,
@@ -251,7 +251,7 @@ class EmbeddedKG(KnowledgeGraph):
         if force:
             self.store.optimize()  # a reload writes the same triples again: compact them away
         added = len(self.store) - before
-        files.append({"file": str(path), "sha256": digest, "triples": added,
+        files.append({"file": str(path), "sha256": digest, "added": added,
                       "loaded": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
         self._write_record({"state": "complete", "files": files, "triples": len(self.store)})
         return added

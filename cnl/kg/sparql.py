@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.syntax import IRI_FORBIDDEN_CHARS
 from cnl.errors import SPARQLSyntaxError
 
 SELECT, ASK, CONSTRUCT, DESCRIBE, UPDATE = "SELECT", "ASK", "CONSTRUCT", "DESCRIBE", "UPDATE"
@@ -78,7 +79,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _NOT_KEYWORDS = re.compile("|".join([
     r'"""(?:[^"\\]|\\.|"(?!""))*"""', r"'{3}(?:[^'\\]|\\.|'(?!''))*'{3}",  # long strings
     r'"(?:[^"\\\n\r]|\\.)*"', r"'(?:[^'\\\n\r]|\\.)*'",                    # strings
-    r'<[^<>"{}|^`\\\x00-\x20]*>',                                           # IRIs
+    f"<[^{IRI_FORBIDDEN_CHARS}]*>",                                          # IRIs
     r"#[^\n\r]*",                                                           # comments
 ]), re.S)
 _REMOTE_KEYWORD = re.compile(r"(?<![\w:?$\-.])(SERVICE|LOAD)(?![\w:\-])", re.I)

@@ -13,11 +13,12 @@ from importlib import resources
 
 from cnl.errors import CompileError
 from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.syntax import IRI_FORBIDDEN_CHARS, LANGUAGE_TAG
 
 _QID = re.compile(r"^Q[1-9][0-9]*$")
 _PID = re.compile(r"^P[1-9][0-9]*$")
 # SPARQL's IRIREF: no spaces, no control characters, none of <>"{}|^`\
-_IRI = re.compile(r"^<?([a-zA-Z][a-zA-Z0-9+.-]*:[^<>\"{}|^`\\\x00-\x20\x7f]*)>?$")
+_IRI = re.compile(f"^<?([a-zA-Z][a-zA-Z0-9+.-]*:[^{IRI_FORBIDDEN_CHARS}]*)>?$")
 _CURIE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*):([A-Za-z0-9_][A-Za-z0-9_.-]*)?$")
 
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
@@ -26,11 +27,10 @@ _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 MAX_LIMIT = 1_000_000
 _PREFIX_NAME = re.compile(r"^([A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?)?$")
-_NAMESPACE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:[^<>\"{}|^`\\\x00-\x20\x7f]*$")
-# BCP 47 language tags as SPARQL's LANGTAG allows them: en, en-GB, zh-Hant-TW, de-CH-1996
-LANGUAGE_TAG = re.compile(r"^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$")
+_NAMESPACE = re.compile(f"^[a-zA-Z][a-zA-Z0-9+.-]*:[^{IRI_FORBIDDEN_CHARS}]*$")
 # a property path: IRIs, prefixed names, `a` and the path operators / | ^ * + ? ! ( )
-_PATH_TOKEN = re.compile(r"\s*(?:(<[^<>\"{}|^`\\\x00-\x20\x7f]*>)|([A-Za-z][A-Za-z0-9_.-]*|):"
+_PATH_TOKEN = re.compile(f"\\s*(?:(<[^{IRI_FORBIDDEN_CHARS}]*>)|"
+                         r"([A-Za-z][A-Za-z0-9_.-]*|):"
                          r"([A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?)?|(\ba\b)|([/|^*+?!()]))")
 
 
@@ -398,7 +398,8 @@ def get_profile(kg, **options) -> KGProfile:
     if isinstance(kg, KGProfile):
         if not options:
             return kg
-        factory, kg = (lambda **o: replace(kg, **o)), kg.name
+        instance = kg
+        factory, kg = (lambda **o: replace(instance, **o)), kg.name
     elif kg not in PROFILES and (str(kg).endswith(".toml") or "/" in str(kg) or hasattr(kg, "is_file")):
         return load_profile_file(kg, **options)
     elif kg in PROFILES:
