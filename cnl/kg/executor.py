@@ -215,10 +215,12 @@ class WorkerPool:
         started = time.monotonic()
         deadline = None if timeout is None else started + timeout
         worker, generation = self._acquire(deadline)
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0.005:  # no time to run it: the worker stays as it is
+            self._release(worker, generation)
+            raise QueryTimeout(f"the query could not start before its {timeout:.3g} s deadline "
+                               f"(all {self.size} query workers were busy)")
         try:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise QueryTimeout("deadline")
             reply = worker.query(sparql, timeout=left, max_rows=max_rows, max_bytes=max_bytes)
         except QueryTimeout:
             self._discard(worker)

@@ -6,7 +6,9 @@ a read-only connection must refuse.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cnl.sparql.namespaces import PREFIXES
 from cnl.sparql.syntax import IRI_FORBIDDEN_CHARS
@@ -29,12 +31,28 @@ class ParsedSPARQL:
         return self.form == UPDATE
 
 
+_PARSE_LOCK = threading.Lock()  # rdflib's pyparsing grammar is not safe to use from two threads at once
+
+
 def parse_sparql(sparql: str) -> ParsedSPARQL:
-    """The form and declared prefixes of a query or update; SPARQLSyntaxError if neither parses."""
+    """The form, declared prefixes and remote operations of a query or update;
+    SPARQLSyntaxError if neither parses. Thread-safe; recent results are remembered."""
+    if not isinstance(sparql, str):
+        raise SPARQLSyntaxError(f"expected SPARQL text, got {type(sparql).__name__}")
+    with _PARSE_LOCK:
+        return _parse_cached(sparql) if len(sparql) <= 10_000 else _parse(sparql)
+
+
+@lru_cache(maxsize=512)
+def _parse_cached(sparql: str) -> ParsedSPARQL:
+    return _parse(sparql)
+
+
+def _parse(sparql: str) -> ParsedSPARQL:
     from pyparsing import ParseException
     from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 
-    if not isinstance(sparql, str) or not sparql.strip():
+    if not sparql.strip():
         raise SPARQLSyntaxError("empty SPARQL query")
     if len(sparql) > MAX_SPARQL_CHARS:
         raise SPARQLSyntaxError(f"the SPARQL query is {len(sparql):,} characters long; "

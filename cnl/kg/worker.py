@@ -19,9 +19,10 @@ import os
 import signal
 import struct
 import sys
+import threading
+import time
 
 CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
-PR_SET_PDEATHSIG = 1
 
 
 def _read_frame(stream):
@@ -47,10 +48,18 @@ def _isolate_network() -> bool:
 
 
 def _die_with_parent() -> None:
-    try:
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
+    """End this process when the parent is gone, even in the middle of a query (the query
+    releases the GIL, so this thread runs). Not PR_SET_PDEATHSIG: that fires when the parent
+    *thread* that started the worker ends, and servers start workers from short-lived threads."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _term(node, kinds):
@@ -99,13 +108,13 @@ def _answer(store, request, prefixes, kinds):
 
 def main(store_path: str) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when this process ends
-    _die_with_parent()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     first = _read_frame(stdin)
     if first is None:
         return 0
     config = json.loads(first)
-    isolated = _isolate_network() if config.get("isolate_network") else False
+    isolated = _isolate_network() if config.get("isolate_network") else False  # needs a single thread
+    _die_with_parent()
     try:
         import pyoxigraph
 
