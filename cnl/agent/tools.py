@@ -393,7 +393,7 @@ class Toolbox:
             if prefix in PREFIXES and re.match(r"^[\w-]+$", local):
                 return PREFIXES[prefix] + local
             raise ToolCallError(f"unknown prefix in {value!r}; use wd:, wdt:, a bare ID or a full IRI")
-        if ID_PATTERN.match(value):
+        if ID_PATTERN.fullmatch(value):
             base = WIKIDATA_NAMESPACES["wdt"] if kind == "property" else WD
             return base + value
         raise ToolCallError(f"not an ID or IRI: {value!r} (search for it first)")
@@ -401,7 +401,7 @@ class Toolbox:
     def _literal(self, text: str) -> str:
         """A literal the model wrote, rewritten through the one escaping path: its text, language
         tag and datatype are checked and re-escaped, so it cannot end the pattern around it."""
-        match = _LITERAL.match(text)
+        match = _LITERAL.fullmatch(text)
         if match is None:
             raise ToolCallError(f"not a literal: {text[:100]!r}; write \"text\", \"text\"@en or "
                                 f"\"12\"^^xsd:integer")

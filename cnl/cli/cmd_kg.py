@@ -17,8 +17,8 @@ def register(subparsers) -> None:
     load.add_argument("--store", required=True, help="store folder (created when missing)")
     load.add_argument("--quiet", action="store_true", help="no progress bar")
     load.add_argument("--force", action="store_true",
-                      help="load the file again even if the store records it as loaded (no duplicates: "
-                           "triples are a set; the store is compacted afterwards)")
+                      help="replace the store's content with this file, even if it is already loaded "
+                           "(refused when the store also holds other files)")
     load.set_defaults(func=run_load)
 
     query = subparsers.add_parser("query", help="run a SPARQL query on a store or an endpoint")

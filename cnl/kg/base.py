@@ -76,7 +76,7 @@ class KnowledgeGraph(ABC):
 
     def labels(self, iris, lang: str = "en") -> dict[str, str]:
         """English ``rdfs:label`` of each IRI that has one, in as few queries as batching allows."""
-        if not LANGUAGE_TAG.match(lang):
+        if not LANGUAGE_TAG.fullmatch(lang):
             raise QueryRejected(f"not a BCP 47 language tag: {lang!r}")
         iris = sorted(i for i in set(iris) if not NOT_IRI_CHAR.search(i))  # IRIs an endpoint sent us
         found: dict[str, str] = {}

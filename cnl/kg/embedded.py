@@ -210,11 +210,12 @@ class EmbeddedKG(KnowledgeGraph):
     def load(self, path: str | os.PathLike, *, progress: bool = True, force: bool = False) -> int:
         """Bulk-load an RDF file (N-Triples, Turtle…, gzip too); returns the triples added.
 
-        The store records the load in ``cnl2sparql-load.json``: "loading" before the first
+        The store records its loads in ``cnl2sparql-load.json``: "loading" before the first
         triple, "complete" after the last one is flushed, so an interrupted load leaves a store
-        that is refused until the same command is run again (triples are a set: loading the
-        file again completes it without duplicates). A file already loaded (same content) is
-        skipped unless ``force``; returns -1 then."""
+        that is refused until the same command is run again (which loads the file again: triples
+        are a set, so nothing is duplicated but blank nodes). A file already loaded (same
+        content) is skipped, returning -1; ``force`` replaces the store's content with the file
+        (refused when the store also holds other files)."""
         import datetime
 
         from tqdm import tqdm
@@ -229,15 +230,23 @@ class EmbeddedKG(KnowledgeGraph):
         record = self.load_record() or {}
         if record.get("state") == "unreadable":
             record = {}
-        files = [f for f in record.get("files", []) if f.get("sha256") != digest or not force]
-        if record.get("state") == "complete" and any(f.get("sha256") == digest for f in files) and not force:
+        files = list(record.get("files", []))
+        if record.get("state") is None and len(self.store):
+            files.append({"file": "(loaded before load records were kept)", "sha256": None})
+        if force:
+            others = [f["file"] for f in files if f.get("sha256") != digest]
+            if others:
+                raise StoreError(f"--force replaces the store's content with {path.name}, but the store at "
+                                 f"{self.path} also holds {', '.join(others)}; load everything into a new store "
+                                 f"folder instead")
+            files = []
+        elif record.get("state") == "complete" and any(f.get("sha256") == digest for f in files):
             return -1
-        before = len(self.store)
-        if record.get("state") is None and before:
-            # a store filled before markers existed: keep it usable, note what is known
-            files.append({"file": "(loaded before load records were kept)", "added": before})
         self._write_record({"state": "loading", "files": files,
                             "loading": {"file": str(path), "sha256": digest}})
+        if force:
+            self.store.clear()
+        before = len(self.store)
         with open(path, "rb") as raw, tqdm(total=path.stat().st_size, unit="B", unit_scale=True,
                                            desc=f"loading {path.name}", disable=not progress) as bar:
             reader = _CountingReader(raw, bar)
@@ -249,8 +258,9 @@ class EmbeddedKG(KnowledgeGraph):
                                  f"run the load again") from None
         self._written()
         if force:
-            self.store.optimize()  # a reload writes the same triples again: compact them away
+            self.store.optimize()  # reclaim the space of what was cleared
         added = len(self.store) - before
+        files = [f for f in files if f.get("sha256") != digest]
         files.append({"file": str(path), "sha256": digest, "added": added,
                       "loaded": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
         self._write_record({"state": "complete", "files": files, "triples": len(self.store)})

@@ -66,7 +66,7 @@ def sparql_literal(lit: ir.Literal) -> str:
         return f'"{lit.value}"^^xsd:dateTime'
     if lit.datatype == "string" and lit.lang is None:
         return sparql_string(lit.value)
-    if lit.datatype == "string" and LANGUAGE_TAG.match(lit.lang):
+    if lit.datatype == "string" and LANGUAGE_TAG.fullmatch(lit.lang):
         return sparql_string(lit.value) + "@" + lit.lang
     raise CompileError(f"invalid {lit.datatype} literal {lit.value!r}")
 

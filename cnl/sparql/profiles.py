@@ -78,8 +78,8 @@ def _check_options(profile: "KGProfile") -> None:
     if not isinstance(prefixes, dict) or len(prefixes) > 200:
         raise _option_error(name, "prefixes", prefixes, "a table of prefix names and namespace IRIs")
     for key, namespace in prefixes.items():
-        if not isinstance(key, str) or not _PREFIX_NAME.match(key) or not isinstance(namespace, str) \
-                or not _NAMESPACE.match(namespace):
+        if not isinstance(key, str) or not _PREFIX_NAME.fullmatch(key) or not isinstance(namespace, str) \
+                or not _NAMESPACE.fullmatch(namespace):
             raise _option_error(name, "prefixes", {key: namespace}, "a prefix name and a namespace IRI")
     for option in ("label_columns", "order_columns", "numeric_cast", "year_cast"):
         if not isinstance(getattr(profile, option), bool):
@@ -88,7 +88,7 @@ def _check_options(profile: "KGProfile") -> None:
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT):
         raise _option_error(name, "default_limit", limit, f"a whole number from 1 to {MAX_LIMIT:,}")
     language = profile.label_language
-    if language is not None and (not isinstance(language, str) or not LANGUAGE_TAG.match(language)):
+    if language is not None and (not isinstance(language, str) or not LANGUAGE_TAG.fullmatch(language)):
         raise _option_error(name, "label_language", language, "a BCP 47 language tag such as en or pt-BR")
     check_path(profile, "class_predicate", profile.class_predicate)
     if profile.class_path is not None:
@@ -150,10 +150,10 @@ class KGProfile:
         return self._iri_or_curie(ident, "property")
 
     def _iri_or_curie(self, ident: str, role: str) -> str:
-        curie = _CURIE.match(ident)
+        curie = _CURIE.fullmatch(ident)
         if curie and curie.group(1) in self.prefixes and not ident.startswith(("http:", "https:", "urn:")):
             return ident
-        iri = _IRI.match(ident)
+        iri = _IRI.fullmatch(ident)
         if iri and ":" in iri.group(1):
             return f"<{iri.group(1)}>"
         raise CompileError(f"{ident!r} is not a valid {role} IRI for profile {self.name!r}")
