@@ -170,4 +170,4 @@ def test_good_options_and_the_registry():
     assert profile.default_limit == 5 and get_profile(profile, default_limit=7).default_limit == 7
     assert named_profile("wikidata", {"default_limit": 3}).default_limit == 3
     with pytest.raises(CompileError, match="unknown KG profile"):
-        named_profile(str(EXAMPLE / "films.toml"))  # a server never reads a file named by a request
+        named_profile(str(EXAMPLE / "profile.toml"))  # a server never reads a file named by a request
