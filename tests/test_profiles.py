@@ -171,3 +171,13 @@ def test_good_options_and_the_registry():
     assert named_profile("wikidata", {"default_limit": 3}).default_limit == 3
     with pytest.raises(CompileError, match="unknown KG profile"):
         named_profile(str(EXAMPLE / "profile.toml"))  # a server never reads a file named by a request
+
+
+def test_lexicon_iris_with_control_characters_are_refused():
+    from cnl.errors import CompileError
+    from cnl.linking.lexicon import Lexicon
+
+    lexicon = Lexicon()
+    lexicon.add("Bad Thing", "http://example.org/a\x01b")
+    with pytest.raises(CompileError, match="not a valid entity IRI"):
+        cnl.compile("What has <P57> [Bad Thing]?", lexicon=lexicon)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -21,38 +20,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.kg_fixtures import free_port
+from tests.kg_fixtures import SilentServer, free_port
 from tests.test_agent_server import TTL
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 2.0  # the servers' request deadline in these tests
 JSON = {"Content-Type": "application/json"}
 HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"  # ~1e9 rows here
-
-
-class Canary:
-    """A TCP listener on loopback that records every connection made to it."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/sparql"
-        self.connections = 0
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.connections += 1
-            conn.close()
-
-    def stop(self) -> None:
-        self.sock.close()
 
 
 def _env(tmp: Path) -> dict:
@@ -132,7 +106,8 @@ def store(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def canary():
-    canary = Canary()
+    """A loopback listener that accepts and never answers: any connection to it is counted."""
+    canary = SilentServer()
     yield canary
     canary.stop()
 
@@ -172,7 +147,7 @@ def test_service_is_refused_on_every_path_and_nothing_reaches_the_canary(server,
     assert canary.connections == 0
 
 
-def test_service_is_refused_through_mcp(store, canary):
+def test_mcp_refuses_service_and_bad_input(store, canary):
     pytest.importorskip("mcp")
     import anyio
 
@@ -181,13 +156,23 @@ def test_service_is_refused_through_mcp(store, canary):
         from mcp.client.stdio import StdioServerParameters
 
         params = StdioServerParameters(command=sys.executable, env=_env(store),
-                                       args=["-m", "cnl", "mcp", "--store", str(store / "store")])
+                                       args=["-m", "cnl", "mcp", "--store", str(store / "store"), "--timeout", "1"])
         async with Client(params, read_timeout_seconds=60) as client:
-            return await client.call_tool("execute_sparql", {
-                "sparql": f"SELECT * WHERE {{ SERVICE <{canary.url}> {{ ?s ?p ?o }} }}"})
+            calls = [("execute_sparql", {"sparql": f"SELECT * WHERE {{ SERVICE <{canary.url}> {{ ?s ?p ?o }} }}"}),
+                     ("execute_sparql", {"sparql": ""}),                       # empty
+                     ("execute_sparql", {"sparql": "SELECT * WHERE { ?s ?p ?o } #" + "x" * 30_000}),  # huge
+                     ("execute_cnl", {"cnl": 123}),                            # not a string
+                     ("list_triples", {"object": '"Nolan"@en } #'}),           # injection
+                     ("execute_sparql", {"sparql": HEAVY})]                    # stopped at --timeout
+            return [await client.call_tool(name, args) for name, args in calls]
 
-    result = anyio.run(session)
-    assert result.is_error and "refused SERVICE" in result.content[0].text
+    service, empty, huge, wrong_type, injected, heavy = anyio.run(session)
+    assert service.is_error and "refused SERVICE" in service.content[0].text
+    assert empty.is_error and "empty SPARQL" in empty.content[0].text
+    assert huge.is_error and "the limit is 20,000" in huge.content[0].text
+    assert wrong_type.is_error and "must be a string" in wrong_type.content[0].text
+    assert injected.is_error and "not a literal" in injected.content[0].text
+    assert heavy.is_error and "deadline" in heavy.content[0].text
     assert canary.connections == 0
 
 

@@ -238,17 +238,16 @@ class WorkerPool:
     # -- life cycle ----------------------------------------------------------------------------
     def restart(self) -> None:
         """Workers opened before now are retired (they do not see later writes to the store)."""
-        with self._cond:
-            self._generation += 1
-            stale, self._idle = self._idle, []
-            self._count -= len(stale)
-            self._cond.notify_all()
-        for worker in stale:
-            worker.kill()
+        self._retire(closing=False)
 
     def close(self) -> None:
+        self._retire(closing=True)
+
+    def _retire(self, *, closing: bool) -> None:
+        """Kill the idle workers now; busy ones are killed when they come back."""
         with self._cond:
-            self._closed = True
+            self._generation += 1
+            self._closed = self._closed or closing
             stale, self._idle = self._idle, []
             self._count -= len(stale)
             self._cond.notify_all()
