@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from cnl.errors import CNLError
@@ -55,6 +56,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except UnicodeDecodeError:
+        print("error: the input is not UTF-8 text", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("error: the input nests too deeply to be processed", file=sys.stderr)
+        return 2
+    except Exception as err:  # a bug: one line, the traceback only on request
+        if os.environ.get("CNL_DEBUG"):
+            raise
+        print(f"error: internal error ({type(err).__name__}: {str(err)[:300]}); "
+              f"set CNL_DEBUG=1 to see the traceback", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,6 +19,7 @@ from cnl import ir
 from cnl.dialects import get_dialect
 from cnl.errors import CompileError, LexiconError
 from cnl.sparql.profiles import KGProfile, get_profile
+from cnl.sparql.syntax import LANGUAGE_TAG, sparql_string  # noqa: F401 (sparql_string: re-exported)
 
 _VAR_SAFE = re.compile(r"[^A-Za-z0-9_]+")
 _PREFIX_USE = re.compile(r"(?<![\w?])([A-Za-z][\w-]*):")
@@ -53,42 +54,10 @@ def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:
     return ir.map_terms(query, fix)
 
 
-def sparql_string(value: str) -> str:
-    """A SPARQL string literal; every character that could end or bend it is escaped."""
-    out = ['"']
-    previous = ""
-    for ch in value:
-        if previous == "\\" and ch in "uU":
-            # "\\u0022" would read as an escaped quote where \u escapes are decoded before
-            # parsing (SPARQL 1.1, 19.2). Writing this "u" as the fixed-length \U00000075 (so
-            # no following hex digit can join it) keeps the value intact for both readings.
-            out.append("\\U00000075" if ch == "u" else "\\U00000055")
-            previous = ch
-            continue
-        previous = ch
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ch in "\u2028\u2029":
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
 _INT = re.compile(r"^[0-9]+$")
 _YEAR = re.compile(r"^[0-9]{3,4}$")
 _DEC = re.compile(r"^[0-9]+\.[0-9]+$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-_LANG = re.compile(r"^[a-zA-Z]+(-[a-zA-Z0-9]+)*$")
 _DATETIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 
 
@@ -103,7 +72,7 @@ def sparql_literal(lit: ir.Literal) -> str:
         return f'"{lit.value}"^^xsd:dateTime'
     if lit.datatype == "string" and lit.lang is None:
         return sparql_string(lit.value)
-    if lit.datatype == "string" and _LANG.match(lit.lang):
+    if lit.datatype == "string" and LANGUAGE_TAG.fullmatch(lit.lang):
         return sparql_string(lit.value) + "@" + lit.lang
     raise CompileError(f"invalid {lit.datatype} literal {lit.value!r}")
 

@@ -20,6 +20,7 @@ from lark.lexer import Lexer
 from cnl.errors import CNLSyntaxError
 from cnl import ir
 from cnl.dialects.notation import ID_RE, NOTATIONS, detect_notation, split_angle, unescape
+from cnl.dialects.limits import check_depth, check_text, too_deep
 
 _notation: contextvars.ContextVar[str] = contextvars.ContextVar("squall_notation", default="ecai")
 _text: contextvars.ContextVar[str] = contextvars.ContextVar("squall_text", default="")
@@ -728,6 +729,7 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     stripped = text.strip()
     if not stripped:
         raise CNLSyntaxError("empty query", text=text)
+    check_text(stripped, "SQUALL")
     if notation is None:
         notation = detect_notation(stripped)
     elif notation not in NOTATIONS:
@@ -735,9 +737,11 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     tok_n = _notation.set(notation)
     tok_t = _text.set(stripped)
     try:
-        return _parse_raw(stripped)
+        return check_depth(_parse_raw(stripped), "SQUALL")
     except UnexpectedInput as err:
         raise _to_syntax_error(err, stripped) from None
+    except RecursionError:
+        raise too_deep("SQUALL") from None
     except CNLSyntaxError as err:
         if err.hint is None and _SPARKLIS_HINT.search(stripped):
             err.with_hint("this looks like Sparklis, not SQUALL: try dialect 'sparklis'")
