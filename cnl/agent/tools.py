@@ -271,6 +271,9 @@ class Toolbox:
                 arguments = json.loads(arguments) if arguments.strip() else {}
             except ValueError as err:
                 raise ToolCallError(f"arguments of {name} are not valid JSON: {err}") from None
+        if arguments is not None and not isinstance(arguments, dict):
+            raise ToolCallError(f"arguments of {name} must be a JSON object such as "
+                                f'{{"query": "…"}}, not {type(arguments).__name__} {str(arguments)[:80]!r}')
         arguments = dict(arguments or {})
         schema = tool_schema(func, name)["function"]["parameters"]
         unknown = sorted(set(arguments) - set(schema["properties"]))

@@ -19,12 +19,39 @@ def register(subparsers) -> None:
     parser.add_argument("--api-key-env", default=None,
                         help="name of the environment variable holding the API key "
                              "(default: $CNL_AGENT_API_KEY or $OPENAI_API_KEY)")
-    parser.add_argument("--max-steps", type=int, default=20, help="model turns before giving up")
+    parser.add_argument("--max-steps", type=positive_int, default=20, help="model turns before giving up")
+    parser.add_argument("--max-tokens", type=positive_int, default=1024,
+                        help="tokens the model may write per turn (sent as max_tokens)")
+    parser.add_argument("--timeout", type=positive_float, default=120.0, help="seconds to wait for one model turn")
     parser.add_argument("--transcript", help="append the run's events to this JSONL file")
     parser.add_argument("--know-before-use", action=argparse_bool(), default=True,
                         help="refuse IDs no tool call has shown (default on; --no-know-before-use)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
     parser.set_defaults(func=run)
+
+
+def positive_int(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
 
 
 def argparse_bool():
@@ -41,7 +68,8 @@ def run(args) -> int:
     from cnl.kg import open_kg
 
     api_key = os.environ.get(args.api_key_env) if args.api_key_env else None
-    config = ModelConfig.from_env(args.base_url, args.model, api_key)
+    config = ModelConfig.from_env(args.base_url, args.model, api_key, max_tokens=args.max_tokens,
+                                  timeout=args.timeout)
     if args.store:
         toolbox = Toolbox.for_store(args.store, know_before_use=args.know_before_use)
     else:
@@ -56,11 +84,12 @@ def run(args) -> int:
     if args.format == "json":
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
-        print(f"status: {result.status} after {result.steps} steps")
+        print(f"status: {result.status} after {result.steps} steps: {result.message}")
         if result.cnl:
             print(f"cnl: {result.cnl}")
         if result.sparql:
             print(f"sparql:\n{result.sparql}")
         if result.answer:
             print(f"answer: {result.answer}")
-    return 0 if result.status == "answered" else 50
+    # 0 answered; 52 the chat model kept failing; 50 any other stop without an answer
+    return 0 if result.status == "answered" else 52 if result.status == "model_error" else 50
