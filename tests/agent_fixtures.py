@@ -45,7 +45,8 @@ def tool_call(name: str, **arguments) -> dict:
 class ScriptedChatServer:
     """A test double for an OpenAI-compatible chat-completions endpoint on 127.0.0.1.
 
-    It replays a fixed list of assistant turns (usually tool calls), one per request, and keeps
+    It replays a fixed list of assistant turns (usually tool calls; ``{"http_status": 500}`` answers
+    that status instead), one per request, and keeps
     every request body so a test can check what the agent sent (messages, tools, tool results).
     """
 
@@ -64,7 +65,11 @@ class ScriptedChatServer:
                 elif not outer.script:
                     self._send(200, _completion({"role": "assistant", "content": "I am out of script."}))
                 else:
-                    self._send(200, _completion(outer.script.pop(0)))
+                    turn = outer.script.pop(0)
+                    if "http_status" in turn:   # a server failing on this turn
+                        self._send(turn["http_status"], {"error": {"message": "scripted failure"}})
+                    else:
+                        self._send(200, _completion(turn))
 
             def _send(self, status: int, doc: dict) -> None:
                 data = json.dumps(doc).encode()

@@ -127,3 +127,91 @@ def test_unreachable_model_and_missing_config(toolbox, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(AgentError, match="base-url"):
         ModelConfig.from_env(model="m")
+
+
+# --- what a weak model does (the real-server run: tests/test_agent_real_server.py) ------------------
+
+def text_turn(content: str) -> dict:
+    return {"role": "assistant", "content": content}
+
+
+def raw_call(name, arguments) -> dict:
+    return {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": name, "arguments": arguments}}]}
+
+
+def test_malformed_calls_become_error_results_and_history_stays_json(toolbox, tmp_path):
+    script = [
+        raw_call("search_entity", '{"query": "Christopher Nolan"'),        # arguments not JSON
+        raw_call("search_entity", '["Christopher Nolan"]'),                 # JSON, not an object
+        raw_call("search_entity", {"query": "Nolan"}),                       # an object, not a string
+        raw_call("search_entitty", '{"query": "Nolan"}'),                   # no such tool
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "x", "function": {"arguments": "{}"}}]},
+        {"role": "assistant", "content": None, "tool_calls": "search_entity"},  # not a list of calls
+        tool_call("cancel", explanation="cannot"),
+    ]
+    result, requests, events = _run(script, toolbox, "cnl", tmp_path, max_steps=10, max_idle=5)
+    assert result.status == "cancelled" and result.steps == 7 and result.message
+    tool_texts = [m["content"] for m in requests[-1]["body"]["messages"] if m["role"] == "tool"]
+    assert "not valid JSON" in tool_texts[0]
+    assert "must be a JSON object" in tool_texts[1]
+    assert "Christopher Nolan (wd:Q25191)" in tool_texts[2]
+    assert "unknown tool 'search_entitty'" in tool_texts[3]
+    user_notes = [m["content"] for m in requests[-1]["body"]["messages"] if m["role"] == "user"][1:]
+    assert any("no tool name" in n for n in user_notes)
+    # every call sent back as history carries a JSON object, whatever the model wrote
+    for message in requests[-1]["body"]["messages"]:
+        for call in message.get("tool_calls") or []:
+            assert isinstance(json.loads(call["function"]["arguments"]), dict)
+    assert [e["event"] for e in events].count("model") == 7
+
+
+def test_calls_written_as_text_are_recovered(toolbox, tmp_path):
+    script = [
+        text_turn('<tool_call>\n{"name": "search_entity", "arguments": {"query": "Christopher Nolan"}}\n</tool_call>'),
+        text_turn('Sure:\n```python\nsearch_entity_function(\n  {"name": "search_property", "arguments": '
+                  '{"query": "director"}}\n)\n```'),
+        text_turn('<tool_call>\n{"name": "execute_cnl", "arguments": {"cnl": "What has <P57> <Q25191>?"\n</tool_call>'),
+        text_turn('{"name": "answer", "parameters": {"cnl": "What has <P57> <Q25191>?", "answer": "films"}}'),
+    ]
+    result, requests, events = _run(script, toolbox, "cnl", tmp_path)
+    assert result.status == "answered" and result.steps == 4
+    assert _films(toolbox, result.sparql) == NOLAN_FILMS
+    tools = [e for e in events if e["event"] == "tool"]
+    assert [t["name"] for t in tools] == ["search_entity", "search_property", "answer"]
+    model = [e for e in events if e["event"] == "model"]
+    assert all(c["source"] == "text" for c in model[0]["tool_calls"])
+    assert "could not be read" in model[2]["notes"][0]   # the unterminated JSON: told, not run
+
+
+def test_no_tool_call_and_repeated_text_stop_cleanly(toolbox, tmp_path):
+    result, requests, events = _run([text_turn("The Dark Knight.")] * 6, toolbox, "sparql", tmp_path, max_idle=10)
+    assert result.status == "repeated" and result.steps == 4 and "repeated" in result.message
+    assert "No tool was called" in requests[1]["body"]["messages"][-1]["content"]
+    result, _, events = _run([text_turn(f"answer {i}") for i in range(6)], toolbox, "sparql", tmp_path)
+    assert result.status == "no_tool_call" and result.steps == 3
+    assert events[-1]["event"] == "end" and events[-1]["status"] == "no_tool_call"
+
+
+def test_server_errors_are_retried_then_stop(toolbox, tmp_path):
+    script = [{"http_status": 500}, tool_call("search_entity", query="Nolan"), tool_call("cancel", explanation="x")]
+    result, requests, events = _run(script, toolbox, "cnl", tmp_path)
+    assert result.status == "cancelled" and result.steps == 3
+    assert "could not read your last reply (HTTP 500)" in requests[1]["body"]["messages"][-1]["content"]
+    assert [e["event"] for e in events][1] == "model_error"
+    result, requests, _ = _run([{"http_status": 503}] * 5, toolbox, "cnl", tmp_path)
+    assert result.status == "model_error" and result.steps == 3 and len(requests) == 3
+    assert "HTTP 503" in result.message
+    with pytest.raises(ModelEndpointError, match="HTTP 401"):
+        _run([{"http_status": 401}], toolbox, "cnl", tmp_path)
+
+
+def test_max_tokens_is_sent(toolbox, tmp_path):
+    server = ScriptedChatServer([tool_call("cancel", explanation="x")])
+    client = ChatClient(ModelConfig(server.base_url, "m", max_tokens=77))
+    try:
+        run_agent(QUESTION, toolbox, client)
+    finally:
+        client.close()
+        server.stop()
+    assert server.requests[0]["body"]["max_tokens"] == 77
