@@ -95,3 +95,56 @@ def _completion(message: dict) -> dict:
     return {"id": "chatcmpl-stub", "object": "chat.completion", "model": "stub",
             "choices": [{"index": 0, "message": message,
                          "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}]}
+
+
+class TransformersServer:
+    """`transformers serve MODEL_DIR` on a free loopback port: a real OpenAI-compatible server.
+
+    Started as a child process (offline: HF_HUB_OFFLINE=1, the model is a local folder), its
+    output kept in ``log``; ``stop()`` terminates it (then kills it)."""
+
+    def __init__(self, model_dir: Path, log: Path, *, startup_s: float = 300.0) -> None:
+        import os
+        import subprocess
+        import sys
+        import time
+
+        import httpx
+
+        from tests.kg_fixtures import free_port
+
+        self.model = str(model_dir)
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self.log = log
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        with open(log, "wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "import sys; from transformers.cli.transformers import main; "
+                 "sys.argv[0] = 'transformers'; sys.exit(main())",
+                 "serve", self.model, "--host", "127.0.0.1", "--port", str(self.port), "--device", "cpu",
+                 "--log-level", "info"], stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + startup_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"transformers serve exited with {self.process.returncode}:\n"
+                                   + log.read_text(errors="replace")[-3000:])
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(1)
+        self.stop()
+        raise RuntimeError(f"transformers serve did not answer /health within {startup_s:g} s")
+
+    def stop(self) -> None:
+        import subprocess
+
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
