@@ -29,8 +29,8 @@ def render(path: Path, limit: int) -> list[str]:
     for event in events:
         kind = event["event"]
         if kind == "start":
-            out += [f"## {event['question']}", "", f"Mode `{event['mode']}`; tools offered: "
-                    + ", ".join(f"`{t}`" for t in event["tools"]) + ".", ""]
+            tools = ", ".join(f"`{t}`" for t in event["tools"])
+            out += [f"## {event['question']}", "", f"Mode `{event['mode']}`; tools offered: {tools}.", ""]
         elif kind == "model":
             calls = event.get("tool_calls") or []
             out += [f"**Turn {event['step']}** (model, finish reason `{event.get('finish_reason')}`):", ""]
@@ -45,8 +45,8 @@ def render(path: Path, limit: int) -> list[str]:
                 out.append(f"- loop note: {note}")
             out.append("")
         elif kind == "model_error":
-            out += [f"**Turn {event['step']}**: the server failed (HTTP {event.get('http_status')}): "
-                    f"{shorten(event['error'], 300)}", ""]
+            error = shorten(event["error"], 300)
+            out += [f"**Turn {event['step']}**: the server failed (HTTP {event.get('http_status')}): {error}", ""]
         elif kind == "tool":
             out += [f"Tool `{event['name']}` → {'ok' if event['ok'] else 'error'}:", ""]
             out += block(event["text"], limit) + [""]

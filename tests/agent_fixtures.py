@@ -120,8 +120,8 @@ class TransformersServer:
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", "import sys; from transformers.cli.transformers import main; "
-                 "sys.argv[0] = 'transformers'; sys.exit(main())",
+                [sys.executable, "-c", ("import sys; from transformers.cli.transformers import main; "
+                                        "sys.argv[0] = 'transformers'; sys.exit(main())"),
                  "serve", self.model, "--host", "127.0.0.1", "--port", str(self.port), "--device", "cpu",
                  "--log-level", "info"], stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + startup_s

@@ -26,8 +26,8 @@ pytestmark = pytest.mark.slow
 QUESTIONS = [
     "Which films did Christopher Nolan direct?",
     "Who is the spouse of Christopher Nolan?",
-    "Call the tool search_entity with the query Christopher Nolan, then answer: who is the spouse of "
-    "Christopher Nolan?",
+    ("Call the tool search_entity with the query Christopher Nolan, then answer: who is the spouse of "
+     "Christopher Nolan?"),
 ]
 MAX_STEPS = 6
 STATUSES = {"answered", "cancelled", "step_limit", "repeated", "no_tool_call", "model_error"}
@@ -71,7 +71,7 @@ def test_agent_cli_survives_a_weak_real_model(mode, served_model, store, tmp_pat
             [sys.executable, "-m", "cnl", "agent", question, "--store", str(store), "--mode", mode,
              "--base-url", served_model.base_url, "--model", served_model.model, "--max-steps", str(MAX_STEPS),
              "--max-tokens", "128", "--timeout", "300", "--transcript", str(transcript), "--format", "json"],
-            capture_output=True, text=True, env=env, timeout=1800)
+            check=False, capture_output=True, text=True, env=env, timeout=1800)
         seconds = time.monotonic() - started
         assert "Traceback" not in run.stderr + run.stdout, run.stderr[-3000:]
         assert run.returncode in (0, 50), (run.returncode, run.stderr[-2000:])
