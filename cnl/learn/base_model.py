@@ -24,12 +24,13 @@ def cache_dir() -> Path:
 
 
 def require_model_stack() -> None:
+    import importlib.util
+
+    # find_spec, not import: importing peft alone takes seconds, and only training needs it
     for module, package in (("torch", "torch"), ("transformers", "transformers"), ("peft", "peft")):
-        try:
-            __import__(module)
-        except ImportError:
+        if importlib.util.find_spec(module) is None:
             raise OptionalDependencyMissing(
-                "the learned parser", package, "install the 'model' extra: pip install 'cnl2sparql[model]'") from None
+                "the learned parser", package, "install the 'model' extra: pip install 'cnl2sparql[model]'")
 
 
 def smollm2_gguf() -> Path:
