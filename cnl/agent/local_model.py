@@ -75,7 +75,8 @@ def tool_model_dir(target: str | Path | None = None) -> Path:
 
     ``target`` defaults to ``models/smollm2-135m-instruct-tools`` in the cnl2sparql cache; the
     weights are linked (copied where links are not possible), never downloaded."""
-    from cnl.learn.base_model import cache_dir, default_model_dir
+    from cnl.cache import cache_dir
+    from cnl.learn.base_model import default_model_dir
 
     source = default_model_dir()
     target = Path(target) if target else cache_dir() / "models" / (source.name + "-tools")
