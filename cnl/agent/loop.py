@@ -237,9 +237,8 @@ def run_agent(question: str, toolbox: Toolbox, client: ChatClient, *, mode: str 
                     result.message = (f"the chat model failed {model_errors} times (last: HTTP {status}); "
                                       f"stopped after {step} steps")
                     break
-                messages.append({"role": "user", "content": (
-                    f"The server could not read your last reply (HTTP {status}). Call one tool, with "
-                    f"its arguments as a JSON object, e.g. {_example_call(names)}.")})
+                _tell(messages, f"The server could not read your last reply (HTTP {status}). Call one tool, "
+                                f"with its arguments as a JSON object, e.g. {_example_call(names)}.")
                 continue
             content, calls, notes = _read_reply(reply, names, step)
             log.write("model", step=step, content=content, finish_reason=reply.get("finish_reason"),
@@ -260,7 +259,7 @@ def run_agent(question: str, toolbox: Toolbox, client: ChatClient, *, mode: str 
                     result.status = "no_tool_call"
                     result.message = f"the model called no tool in {idle} turns in a row; stopped after {step} steps"
                     break
-                messages.append({"role": "user", "content": _nudge(notes, names, reply.get("finish_reason"))})
+                _tell(messages, _nudge(notes, names, reply.get("finish_reason")))
                 continue
             idle = 0
             messages.append({"role": "assistant", "content": content if calls[0].source == "tool_calls" else None,
@@ -287,7 +286,7 @@ def run_agent(question: str, toolbox: Toolbox, client: ChatClient, *, mode: str 
                                       else f"the model cancelled after {step} steps")
                     return result
             if notes:
-                messages.append({"role": "user", "content": " ".join(notes)})
+                _tell(messages, " ".join(notes))
             if repeats > max_repeats:
                 result.status = "repeated"
                 result.message = (f"the model repeated the same call {repeats} times; "
@@ -301,6 +300,15 @@ def run_agent(question: str, toolbox: Toolbox, client: ChatClient, *, mode: str 
     finally:
         log.write("end", **result.to_json())
         log.close()
+
+
+def _tell(messages: list[dict], text: str) -> None:
+    """Add a note for the model as a user turn, joined to the last one if that is a user turn
+    (some chat templates refuse two user turns in a row)."""
+    if messages[-1]["role"] == "user":
+        messages[-1] = {**messages[-1], "content": messages[-1]["content"] + "\n\n" + text}
+    else:
+        messages.append({"role": "user", "content": text})
 
 
 def _run_tool(toolbox: Toolbox, call: ToolCall, mode: str) -> ToolResult:
