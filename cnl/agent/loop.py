@@ -420,8 +420,9 @@ def _json_object(arguments: str) -> dict | None:
 
 
 def _example_call(names: list[str]) -> str:
+    """The shape of a call, with a placeholder that is not JSON: a model echoing it runs nothing."""
     name = "search_entity" if "search_entity" in names else names[0]
-    return '{"name": "%s", "arguments": {"query": "..."}}' % name
+    return '{"name": "%s", "arguments": {"query": <what to look for>}}' % name
 
 
 def _nudge(notes: list[str], names: list[str], finish_reason: str | None) -> str:
