@@ -196,7 +196,7 @@ class SparqlCompiler:
 
     def _is_label(self, prop: ir.Property) -> bool:
         """The pseudo-property "label", unless the lexicon gives it an ID."""
-        if prop.id is not None or (prop.label or "").strip().lower() != "label":
+        if isinstance(prop, ir.PropPath) or prop.id is not None or (prop.label or "").strip().lower() != "label":
             return False
         if self.resolver is None:
             return True
@@ -470,19 +470,32 @@ class SparqlCompiler:
             subject, obj = (obj, subject) if inverse else (subject, obj)
             self.group.triples.append(f"{subject} {self.profile.label_predicate} {obj} .")
             return
-        pid = self._id(prop)
-        if pid.startswith("^"):  # an inverse property: "member" = ^P463 "member of"
-            pid = pid[1:]
-            inverse = not inverse
+        if isinstance(prop, ir.PropPath):
+            # "<P22> or <P25>": one statement of any of them (the profile's statement form);
+            # any other path is written with the KG's direct properties and takes no qualifier
+            pid = self._alternative(prop)
+        else:
+            pid = self._id(prop)
+            if pid.startswith("^"):  # an inverse property: "member" = ^P463 "member of"
+                pid = pid[1:]
+                inverse = not inverse
         if inverse:
             subject, obj = obj, subject
         if subject.startswith('"') or subject[0].isdigit() or subject.startswith(("YEAR(", "(")):
             raise CompileError(f"a value ({subject}) cannot be the subject of a statement")
         pending = extra if extra is not None else self.pending_quals.pop() if self.pending_quals else []
+        if isinstance(prop, ir.PropPath) and pid is None:
+            if quals or pending:
+                raise CompileError("a property path takes no qualifiers (only an alternative of properties does)")
+            self.group.triples.append(f"{subject} {self._path(prop)} {obj} .")
+            return
 
         def emit(values, i):
             if i == len(quals):
-                self.group.triples.append(self.profile.statement(subject, pid, obj, values + pending))
+                if isinstance(pid, tuple):
+                    self.group.triples.append(self.profile.alternative_statement(subject, pid, obj, values + pending))
+                else:
+                    self.group.triples.append(self.profile.statement(subject, pid, obj, values + pending))
                 return
             qual = quals[i]
             qid = self._id(qual.prop)
@@ -495,12 +508,45 @@ class SparqlCompiler:
 
         emit([], 0)
 
+    # ---------------------------------------------------------------- property paths
+    def _alternative(self, path: ir.PropPath) -> tuple[str, ...] | None:
+        """The IDs of an alternative of plain (forward, non-label) properties, else None."""
+        if path.op != "|" or not all(isinstance(i, ir.Property) and not self._is_label(i) for i in path.items):
+            return None
+        ids = tuple(self._id(i) for i in path.items)
+        return None if any(i.startswith("^") for i in ids) else ids
+
+    def _path(self, path, nested: bool = False) -> str:
+        """SPARQL property path text; compound items are parenthesized."""
+        if isinstance(path, ir.Property):
+            if self._is_label(path):
+                return self.profile.label_predicate
+            pid = self._id(path)
+            if pid.startswith("^"):
+                text = "^" + self.profile.path_predicate(pid[1:])
+                return f"({text})" if nested else text
+            return self.profile.path_predicate(pid)
+        if not isinstance(path, ir.PropPath) or path.op not in ir.PropPath.OPS or not path.items:
+            raise CompileError(f"not a property path: {path!r}")
+        op, items = path.op, path.items
+        if op in "|/":
+            if len(items) < 2:
+                raise CompileError(f"a property path {op!r} needs two items or more")
+            text = op.join(self._path(i, True) for i in items)
+            return f"({text})" if nested else text
+        if len(items) != 1:
+            raise CompileError(f"a property path {op!r} takes one item")
+        if op == "^":
+            text = "^" + self._path(items[0], True)
+            return f"({text})" if nested else text
+        return self._path(items[0], True) + op
+
     # ---------------------------------------------------------------- verb phrases
     def vp(self, vp, x: str) -> None:
         if isinstance(vp, ir.Stmt):
             if vp.order is not None:
                 raise CompileError("a superlative over a statement ('has the highest <P> X') is not supported")
-            hint = vp.prop.label or vp.prop.id
+            hint = _prop_hint(vp.prop)
             # an "at which <Q>" qualifier belongs to this statement, not to the first one its
             # object's relative clauses emit
             claimed = self.pending_quals.pop() if self.pending_quals else []
@@ -760,10 +806,17 @@ def _noun_hint(noun) -> str | None:
     if isinstance(noun, ir.ClassNoun):
         return noun.cls.label or noun.cls.id
     if isinstance(noun, ir.RelNoun):
-        return noun.prop.label or noun.prop.id
+        return _prop_hint(noun.prop)
     if isinstance(noun, ir.YearOf):
         return "year"
     return None
+
+
+def _prop_hint(prop) -> str | None:
+    """A variable name for a property's values: its label or ID (a path's first property's)."""
+    while isinstance(prop, ir.PropPath):
+        prop = prop.items[0]
+    return prop.label or prop.id
 
 
 def compile_query(query: ir.Query, kg="wikidata", resolver: Resolver | None = None, **profile_options) -> str:

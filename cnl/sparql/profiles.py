@@ -174,6 +174,18 @@ class KGProfile:
             raise CompileError(f"profile {self.name!r} has no statement qualifiers")
         return f"{subject} {self.predicate(prop_id)} {obj} ."
 
+    # -- property paths
+    def path_predicate(self, ident: str) -> str:
+        """One step of a property path (``<P131>+``): the KG's direct property."""
+        return self.predicate(ident)
+
+    def alternative_statement(self, subject: str, prop_ids: tuple[str, ...], obj: str,
+                              quals: list[tuple[str, str]]) -> str:
+        """A statement of any of ``prop_ids`` (``<P22> or <P25>``)."""
+        if quals:
+            raise CompileError(f"profile {self.name!r} has no statement qualifiers")
+        return f"{subject} {'|'.join(self.predicate(p) for p in prop_ids)} {obj} ."
+
 
 @dataclass(frozen=True)
 class WikidataProfile(KGProfile):
@@ -214,6 +226,30 @@ class WikidataProfile(KGProfile):
         if _NUMBER.match(term) and prop_id in wikidata_string_properties():
             return f'"{term}"'
         return term
+
+    def path_predicate(self, ident: str) -> str:
+        # a path walks the truthy graph: wdt:P131+ (p:/ps: statements do not chain)
+        return f"wdt:{ident}" if _PID.match(ident) else super().path_predicate(ident)
+
+    def alternative_statement(self, subject: str, prop_ids: tuple[str, ...], obj: str,
+                              quals: list[tuple[str, str]]) -> str:
+        """``wdt:P22|wdt:P25``; with qualifiers (or under ``statements="always"``) one
+        statement node of either property: ``p:P22|p:P25 [ ps:P22|ps:P25 ?x ]``."""
+        if not all(_PID.match(p) for p in prop_ids):
+            if quals:
+                raise CompileError("qualifiers need Wikidata properties")
+            return f"{subject} {'|'.join(self.path_predicate(p) for p in prop_ids)} {obj} ."
+        if all(p in wikidata_string_properties() for p in prop_ids):
+            obj = self.value(prop_ids[0], obj)
+        quals = [(q, self.value(q, v)) for q, v in quals]
+        if self.statements == "qualified" and not quals:
+            return f"{subject} {'|'.join(f'wdt:{p}' for p in prop_ids)} {obj} ."
+        parts = [f"{'|'.join(f'ps:{p}' for p in prop_ids)} {obj}"]
+        for qual_id, value in quals:
+            if not _PID.match(qual_id):
+                raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
+            parts.append(f"pq:{qual_id} {value}")
+        return f"{subject} {'|'.join(f'p:{p}' for p in prop_ids)} [ {' ; '.join(parts)} ] ."
 
     def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
         obj = self.value(prop_id, obj)
@@ -271,17 +307,26 @@ class FileProfile(KGProfile):
     def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
         if self.statement_scheme == "direct":
             return super().statement(subject, prop_id, obj, quals)
+        return self.alternative_statement(subject, (prop_id,), obj, quals)
+
+    def _local(self, ident: str) -> str:
+        name = ident.split(":", 1)[1] if ":" in ident and ident.split(":", 1)[0] in self.prefixes else ident
+        if not _LOCAL_NAME.match(name):
+            raise CompileError(f"{ident!r} is not a property name of profile {self.name!r}")
+        return name
+
+    def path_predicate(self, ident: str) -> str:
+        if self.statement_scheme == "wikibase":
+            raise CompileError(f"profile {self.name!r} writes statements (p:/ps:), which a property path cannot chain")
+        return super().path_predicate(ident)
+
+    def alternative_statement(self, subject, prop_ids, obj, quals) -> str:
+        if self.statement_scheme == "direct":
+            return super().alternative_statement(subject, prop_ids, obj, quals)
         p, ps, pq = self.statement_prefixes
-
-        def local(ident):
-            name = ident.split(":", 1)[1] if ":" in ident and ident.split(":", 1)[0] in self.prefixes else ident
-            if not _LOCAL_NAME.match(name):
-                raise CompileError(f"{ident!r} is not a property name of profile {self.name!r}")
-            return name
-
-        name = local(prop_id)
-        parts = [f"{ps}:{name} {obj}"] + [f"{pq}:{local(q)} {v}" for q, v in quals]
-        return f"{subject} {p}:{name} [ {' ; '.join(parts)} ] ."
+        names = [self._local(i) for i in prop_ids]
+        parts = [f"{'|'.join(f'{ps}:{n}' for n in names)} {obj}"] + [f"{pq}:{self._local(q)} {v}" for q, v in quals]
+        return f"{subject} {'|'.join(f'{p}:{n}' for n in names)} [ {' ; '.join(parts)} ] ."
 
 
 MAX_PROFILE_BYTES = 1_000_000

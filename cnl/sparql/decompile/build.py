@@ -20,7 +20,7 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import (
     FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
-from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.fold import fold, prop_term
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 
@@ -58,7 +58,8 @@ class Builder:
 
     def note_forms(self, edges):
         for e in edges:
-            self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
+            if e.form != "path":  # a path is written with wdt: under every profile
+                self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
 
     # A "scope" is the group being read plus the nodes of the groups around it.
     def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
@@ -137,7 +138,7 @@ class Builder:
         left = [e for e in edges if id(e) not in ctx.used]
         if left:
             raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)",
-                                         f"{node_text(left[0].subject)} {left[0].prop} {node_text(left[0].obj)}")
+                                         f"{node_text(left[0].subject)} {_prop_text(left[0].prop)} {node_text(left[0].obj)}")
         for n in nodes:
             if n not in self.visited and n != anchor:
                 raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
@@ -158,7 +159,7 @@ class Builder:
                 continue
             if same(e.subject, node):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e, attach=True),
+                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=True),
                                    self.quals(ctx, e.quals, e)))
             elif same(e.obj, node) and is_node(node):
                 ctx.used.add(id(e))
@@ -170,7 +171,7 @@ class Builder:
                 rest = [(q, v) for q, v in e.quals if not same(v, node)]
                 vps.append(ir.QualifierOf(
                     ir.Property(qid), self.np(ctx, e.subject, e),
-                    ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e))))
+                    ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e))))
         for make in ctx.extras.pop(node, []):
             vps.append(make(node))
         return vps
@@ -187,7 +188,7 @@ class Builder:
         return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
 
     def rel_noun(self, ctx, e):
-        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
+        return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -197,7 +198,7 @@ class Builder:
                 continue
             if same(e.subject, const):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
+                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
             elif same(e.obj, const):
                 ctx.used.add(id(e))
                 vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
@@ -398,6 +399,10 @@ def _constant_components(edges, anchor, scope) -> dict:
         if shared:
             out.setdefault(shared[0], []).extend(part)
     return out
+
+
+def _prop_text(prop) -> str:
+    return prop if isinstance(prop, str) else "|".join(prop) if isinstance(prop, tuple) else repr(prop)
 
 
 def _comparison(op: str, value):
