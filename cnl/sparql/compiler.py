@@ -516,15 +516,17 @@ class SparqlCompiler:
         ids = tuple(self._id(i) for i in path.items)
         return None if any(i.startswith("^") for i in ids) else ids
 
-    def _path(self, path, nested: bool = False) -> str:
-        """SPARQL property path text; compound items are parenthesized."""
+    def _path(self, path, within: str = "") -> str:
+        """SPARQL property path text. ``within``: the operator around it ("" at the top, "|" or
+        "/" for an item of a list, "1" for the operand of ^ or of a suffix); what binds less
+        tightly than that is parenthesized."""
         if isinstance(path, ir.Property):
             if self._is_label(path):
                 return self.profile.label_predicate
             pid = self._id(path)
             if pid.startswith("^"):
                 text = "^" + self.profile.path_predicate(pid[1:])
-                return f"({text})" if nested else text
+                return f"({text})" if within == "1" else text
             return self.profile.path_predicate(pid)
         if not isinstance(path, ir.PropPath) or path.op not in ir.PropPath.OPS or not path.items:
             raise CompileError(f"not a property path: {path!r}")
@@ -532,14 +534,12 @@ class SparqlCompiler:
         if op in "|/":
             if len(items) < 2:
                 raise CompileError(f"a property path {op!r} needs two items or more")
-            text = op.join(self._path(i, True) for i in items)
-            return f"({text})" if nested else text
+            text = op.join(self._path(i, op) for i in items)
+            return f"({text})" if within else text
         if len(items) != 1:
             raise CompileError(f"a property path {op!r} takes one item")
-        if op == "^":
-            text = "^" + self._path(items[0], True)
-            return f"({text})" if nested else text
-        return self._path(items[0], True) + op
+        text = "^" + self._path(items[0], "1") if op == "^" else self._path(items[0], "1") + op
+        return f"({text})" if within == "1" else text
 
     # ---------------------------------------------------------------- verb phrases
     def vp(self, vp, x: str) -> None:

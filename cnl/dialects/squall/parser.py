@@ -129,6 +129,8 @@ def _path_end(tokens, i, first=False):
 
 
 def _path_starts(tokens, i) -> bool:
+    if i >= len(tokens):
+        return False
     tok = tokens[i]
     if tok.type == "PROP" or (tok.type == "PATH_OP" and tok.value == "^"):
         return True
