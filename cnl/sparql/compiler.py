@@ -490,23 +490,48 @@ class SparqlCompiler:
             self.group.triples.append(f"{subject} {self._path(prop)} {obj} .")
             return
 
-        def emit(values, i):
+        def emit(values, i, absent=()):
             if i == len(quals):
                 if isinstance(pid, tuple):
+                    if absent:
+                        raise CompileError("'at no <Q>' needs one property, not an alternative")
                     self.group.triples.append(self.profile.alternative_statement(subject, pid, obj, values + pending))
+                elif absent:
+                    self._statement_without(subject, pid, obj, values + pending, absent)
                 else:
                     self.group.triples.append(self.profile.statement(subject, pid, obj, values + pending))
                 return
             qual = quals[i]
             qid = self._id(qual.prop)
             value = qual.value
-            if isinstance(value, ir.Quant) and value.noun is None and value.var is None:
+            if isinstance(value, ir.Quant) and value.det == "no" and value.var is None and value.order is None:
+                # "at no <P582>": this statement has no such qualifier (the statement, not the
+                # triple, is what the negation keeps: a NOT EXISTS on the statement node)
+                emit(values, i + 1, absent + ((qid, qual),))
+            elif isinstance(value, ir.Quant) and value.noun is None and value.var is None:
                 # "at the earliest <P580>": name the value after the qualifier.
-                self.quant(value, lambda t: emit(values + [(qid, t)], i + 1), self.fresh(qual.prop.label or qid))
+                self.quant(value, lambda t: emit(values + [(qid, t)], i + 1, absent), self.fresh(qual.prop.label or qid))
             else:
-                self.np(value, lambda t: emit(values + [(qid, t)], i + 1))
+                self.np(value, lambda t: emit(values + [(qid, t)], i + 1, absent))
 
         emit([], 0)
+
+    def _statement_without(self, subject: str, pid: str, obj: str, values, absent) -> None:
+        """A statement through a named node, with ``FILTER NOT EXISTS { node pq:Q ?v ... }``
+        for each qualifier it must not have (``at no <P582>``, ``at no <P582> that ...``)."""
+        node = self.fresh("statement")
+        if node in self.visible_vars:
+            self.visible_vars.remove(node)  # the statement itself is no answer
+        self.group.triples.append(self.profile.statement(subject, pid, obj, values, node=node))
+        for qid, qual in absent:
+            value = qual.value
+            with self.subgroup(hidden=True) as g:
+                v = self.fresh(qual.prop.label or qid)
+                g.triples.append(self.profile.qualifier(node, qid, v))
+                self.noun(value.noun, v)
+                for rel in value.rels:
+                    self.vp(rel, v)
+            self.group.filters.append(_not_exists(g))
 
     # ---------------------------------------------------------------- property paths
     def _alternative(self, path: ir.PropPath) -> tuple[str, ...] | None:

@@ -169,10 +169,17 @@ class KGProfile:
         path = self.class_path or self.class_predicate
         return f"{subject} {path} {cls} ."
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
-        if quals:
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
+                  node: str | None = None) -> str:
+        """``subject P obj`` with qualifiers; ``node``: the statement written through that
+        named node (so that the query can say more about the statement itself)."""
+        if quals or node is not None:
             raise CompileError(f"profile {self.name!r} has no statement qualifiers")
         return f"{subject} {self.predicate(prop_id)} {obj} ."
+
+    def qualifier(self, node: str, qual_id: str, value: str) -> str:
+        """``node``'s qualifier ``qual_id`` is ``value`` (a statement node named by ``statement``)."""
+        raise CompileError(f"profile {self.name!r} has no statement qualifiers")
 
     # -- property paths
     def path_predicate(self, ident: str) -> str:
@@ -251,20 +258,28 @@ class WikidataProfile(KGProfile):
             parts.append(f"pq:{qual_id} {value}")
         return f"{subject} {'|'.join(f'p:{p}' for p in prop_ids)} [ {' ; '.join(parts)} ] ."
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+    def qualifier(self, node: str, qual_id: str, value: str) -> str:
+        if not _PID.match(qual_id):
+            raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
+        return f"{node} pq:{qual_id} {self.value(qual_id, value)} ."
+
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
+                  node: str | None = None) -> str:
         obj = self.value(prop_id, obj)
         quals = [(q, self.value(q, v)) for q, v in quals]
         if not _PID.match(prop_id):
             if quals:
                 raise CompileError(f"qualifiers need a Wikidata property, not {prop_id!r}")
             return f"{subject} {self.predicate(prop_id)} {obj} ."
-        if self.statements == "qualified" and not quals:
+        if self.statements == "qualified" and not quals and node is None:
             return f"{subject} wdt:{prop_id} {obj} ."
         parts = [f"ps:{prop_id} {obj}"]
         for qual_id, value in quals:
             if not _PID.match(qual_id):
                 raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
             parts.append(f"pq:{qual_id} {value}")
+        if node is not None:
+            return f"{subject} p:{prop_id} {node} .\n{node} {' ; '.join(parts)} ."
         return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
 
 
@@ -304,10 +319,20 @@ class FileProfile(KGProfile):
             ident = f"{self.default_prefix}:{ident}"
         return super()._iri_or_curie(ident, role)
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
+                  node: str | None = None) -> str:
         if self.statement_scheme == "direct":
-            return super().statement(subject, prop_id, obj, quals)
+            return super().statement(subject, prop_id, obj, quals, node)
+        if node is not None:
+            p, ps, pq = self.statement_prefixes
+            parts = [f"{ps}:{self._local(prop_id)} {obj}"] + [f"{pq}:{self._local(q)} {v}" for q, v in quals]
+            return f"{subject} {p}:{self._local(prop_id)} {node} .\n{node} {' ; '.join(parts)} ."
         return self.alternative_statement(subject, (prop_id,), obj, quals)
+
+    def qualifier(self, node: str, qual_id: str, value: str) -> str:
+        if self.statement_scheme == "direct":
+            return super().qualifier(node, qual_id, value)
+        return f"{node} {self.statement_prefixes[2]}:{self._local(qual_id)} {value} ."
 
     def _local(self, ident: str) -> str:
         name = ident.split(":", 1)[1] if ":" in ident and ident.split(":", 1)[0] in self.prefixes else ident

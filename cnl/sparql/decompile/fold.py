@@ -38,6 +38,7 @@ class Edge:
     obj: object
     quals: list  # (qualifier PID, value)
     form: str
+    node: object = None  # the statement node of a p: statement
 
 
 def fold(triples, classes: dict, reserved: set) -> list[Edge]:
@@ -96,7 +97,7 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             raise UnsupportedSPARQLError("a statement without exactly one matching ps: value", f"p:{pid}")
         if st in reserved:
             raise UnsupportedSPARQLError("a statement node used outside p:/ps:/pq:", st.n3())
-        edges.append(Edge(subject, pid, vals[0][1], quals.pop(st, []), "p"))
+        edges.append(Edge(subject, pid, vals[0][1], quals.pop(st, []), "p", st))
     if values or quals:
         raise UnsupportedSPARQLError("a ps:/pq: triple without its p: statement")
     return edges
@@ -143,7 +144,7 @@ def _statement_alternative(p):
     """``p:P1|p:P2`` -> (P, (P1, P2)); ``ps:P1|ps:P2`` -> (PS, (P1, P2)); else None."""
     if not (isinstance(p, AlternativePath) and all(isinstance(a, URIRef) for a in p.args)):
         return None
-    bases = {_namespace(a) for a in p.args}
+    bases = {namespace_of(a) for a in p.args}
     if bases == {PQ}:
         raise UnsupportedSPARQLError("an alternative of qualifiers (pq:P1|pq:P2)", str(p))
     if bases in ({P}, {PS}):
@@ -152,7 +153,7 @@ def _statement_alternative(p):
     return None
 
 
-def _namespace(iri) -> str | None:
+def namespace_of(iri) -> str | None:
     """The Wikidata property namespace of ``iri`` (the longest that matches: ps:, pq: and
     wdt: all start with p:'s)."""
     matches = [b for b in (WDT, PS, PQ, P) if str(iri).startswith(b)]
