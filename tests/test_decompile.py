@@ -192,7 +192,8 @@ def test_labels_from_a_lexicon():
 @pytest.mark.parametrize("sparql,construct", [
     ("CONSTRUCT { ?a ?b ?c } WHERE { ?a ?b ?c }", "CONSTRUCT"),
     ("SELECT ?x WHERE { ?x wdt:P1 ?y . ?y wdt:P2 ?x }", "a cycle in the triple patterns"),
-    ("SELECT ?x WHERE { ?x wdt:P1/wdt:P2* ?y }", "property paths"),
+    ("SELECT ?x WHERE { ?x !wdt:P1 ?y }", "a negated property set (!p)"),
+    ("SELECT ?x WHERE { ?x (p:P1/ps:P1)+ ?y }", "a property path through statements or outside wdt: (paths walk the truthy graph)"),
     ("SELECT ?z WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b BIND(?a - ?b AS ?z) }", "BIND with arithmetic over two variables"),
     ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)", "HAVING"),
     ("SELECT ?x WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),

@@ -24,9 +24,13 @@ SEEDS = [
     "Who was the <P26:spouse> at <P1545:series_ordinal> 3 of <Mark_Antony>?",
     'Which [film] has a <title> that contains "Ring" and has not <director> [X]?',
     "give me every <film> that has <P50:author> <X> and that has a <P577:publication_date>",
+    # property paths (issue 14)
+    "Which <Q515> has <P131>+ <Q1204> and is the <P22> or <P25> of (<P19>/<P131>*)?",
+    "What is the (^<P131:located_in> or <P17:country>)* of <Toronto>?",
 ]
 WORDS = ["which", "has", "is", "the", "a", "of", "and", "or", "not", "that", "whose", "at", "highest",
-         "how", "many", "?", "<P57:director>", "[Jon Favreau]", "<film>", "3", '"x"', "-s", "(", ")", ","]
+         "how", "many", "?", "<P57:director>", "[Jon Favreau]", "<film>", "3", '"x"', "-s", "(", ")", ",",
+         "+", "*", "/", "^", "{0,1}", "<P131>+", "or <P25>", ">/<"]
 
 
 class AnyLabel:

@@ -64,6 +64,26 @@ class Var:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class PropPath:
+    """A property path, written where a property is (SQUALL's forms, Ferré 2014):
+
+    - ``"+"``, ``"*"``, ``"?"``: one or more / zero or more / zero or one steps of ``items[0]``
+      (``<P131>+``, ``<P279>*``, ``<P131>{0,1}``);
+    - ``"|"``: any of ``items`` (``<P22> or <P25>``, a coordination of properties);
+    - ``"/"``: ``items`` one after the other (``<P19>/<P131>``);
+    - ``"^"``: ``items[0]`` read backwards (``^<P131>``).
+
+    ``items`` are properties or paths. A path takes no qualifiers; on Wikidata its steps are
+    the truthy ``wdt:`` properties, except an alternative of plain properties, which is one
+    statement of any of them (``p:P22|p:P25`` under the ``always`` statement profile)."""
+
+    op: str
+    items: tuple["Property | PropPath", ...]
+
+    OPS = ("+", "*", "?", "|", "/", "^")
+
+
 Term = Union[Entity, Class, Property, Literal, Var]
 
 # ------------------------------------------------------------------------------- ordering
@@ -105,7 +125,7 @@ class ClassNoun:
 class RelNoun:
     """``<P26:spouse> of <Mark_Antony>``: values of the property; ``of`` None when implicit."""
 
-    prop: Property
+    prop: "Property | PropPath"
     of: "NP | None" = None
     quals: tuple["Qual", ...] = ()
 
@@ -185,7 +205,7 @@ class Stmt:
     ``order`` is a superlative over the statement itself (``has the highest <P> X``).
     """
 
-    prop: Property
+    prop: "Property | PropPath"
     obj: NP
     quals: tuple[Qual, ...] = ()
     inverse: bool = False
@@ -273,7 +293,7 @@ class Query:
 NODE_TYPES = {
     cls.__name__: cls
     for cls in (
-        Entity, Class, Property, Literal, Var, Order, ClassNoun, RelNoun, YearOf, Ref, Quant,
+        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, Ref, Quant,
         Coord, Arith, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs,
         QualifierOf, Query,
     )

@@ -125,20 +125,23 @@ class _Converter:
         return t
 
     def _expand_sequences(self, triples):
-        """``s p1/p2 o`` is ``s p1 _:m . _:m p2 o`` (SPARQL 1.1 §18.2.2.4 translates sequence
-        paths this way), so both spellings compare equal."""
-        from rdflib.paths import SequencePath
+        """``s p1/p2 o`` is ``s p1 _:m . _:m p2 o`` and ``s ^p o`` is ``o p s`` (SPARQL 1.1
+        §18.2.2.4 translates sequence and inverse paths this way), so both spellings compare equal."""
+        from rdflib.paths import InvPath, SequencePath
 
         out = []
         for s, p, o in triples:
+            while isinstance(p, InvPath):
+                s, p, o = o, p.arg, s
             if isinstance(p, SequencePath):
-                steps = list(p.args)
+                steps = []
                 subject = s
-                for step in steps[:-1]:
+                for step in p.args[:-1]:
                     middle = BNode()
-                    out.append((subject, step, middle))
+                    steps.append((subject, step, middle))
                     subject = middle
-                out.append((subject, steps[-1], o))
+                steps.append((subject, p.args[-1], o))
+                out.extend(self._expand_sequences(steps))
             else:
                 out.append((s, p, o))
         return out

@@ -170,10 +170,29 @@ class KGProfile:
         path = self.class_path or self.class_predicate
         return f"{subject} {path} {cls} ."
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
-        if quals:
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
+                  node: str | None = None) -> str:
+        """``subject P obj`` with qualifiers; ``node``: the statement written through that
+        named node (so that the query can say more about the statement itself)."""
+        if quals or node is not None:
             raise CompileError(f"profile {self.name!r} has no statement qualifiers")
         return f"{subject} {self.predicate(prop_id)} {obj} ."
+
+    def qualifier(self, node: str, qual_id: str, value: str) -> str:
+        """``node``'s qualifier ``qual_id`` is ``value`` (a statement node named by ``statement``)."""
+        raise CompileError(f"profile {self.name!r} has no statement qualifiers")
+
+    # -- property paths
+    def path_predicate(self, ident: str) -> str:
+        """One step of a property path (``<P131>+``): the KG's direct property."""
+        return self.predicate(ident)
+
+    def alternative_statement(self, subject: str, prop_ids: tuple[str, ...], obj: str,
+                              quals: list[tuple[str, str]]) -> str:
+        """A statement of any of ``prop_ids`` (``<P22> or <P25>``)."""
+        if quals:
+            raise CompileError(f"profile {self.name!r} has no statement qualifiers")
+        return f"{subject} {'|'.join(self.predicate(p) for p in prop_ids)} {obj} ."
 
 
 @dataclass(frozen=True)
@@ -216,20 +235,52 @@ class WikidataProfile(KGProfile):
             return f'"{term}"'
         return term
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+    def path_predicate(self, ident: str) -> str:
+        # a path walks the truthy graph: wdt:P131+ (p:/ps: statements do not chain)
+        return f"wdt:{ident}" if _PID.match(ident) else super().path_predicate(ident)
+
+    def alternative_statement(self, subject: str, prop_ids: tuple[str, ...], obj: str,
+                              quals: list[tuple[str, str]]) -> str:
+        """``wdt:P22|wdt:P25``; with qualifiers (or under ``statements="always"``) one
+        statement node of either property: ``p:P22|p:P25 [ ps:P22|ps:P25 ?x ]``."""
+        if not all(_PID.match(p) for p in prop_ids):
+            if quals:
+                raise CompileError("qualifiers need Wikidata properties")
+            return f"{subject} {'|'.join(self.path_predicate(p) for p in prop_ids)} {obj} ."
+        if all(p in wikidata_string_properties() for p in prop_ids):
+            obj = self.value(prop_ids[0], obj)
+        quals = [(q, self.value(q, v)) for q, v in quals]
+        if self.statements == "qualified" and not quals:
+            return f"{subject} {'|'.join(f'wdt:{p}' for p in prop_ids)} {obj} ."
+        parts = [f"{'|'.join(f'ps:{p}' for p in prop_ids)} {obj}"]
+        for qual_id, value in quals:
+            if not _PID.match(qual_id):
+                raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
+            parts.append(f"pq:{qual_id} {value}")
+        return f"{subject} {'|'.join(f'p:{p}' for p in prop_ids)} [ {' ; '.join(parts)} ] ."
+
+    def qualifier(self, node: str, qual_id: str, value: str) -> str:
+        if not _PID.match(qual_id):
+            raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
+        return f"{node} pq:{qual_id} {self.value(qual_id, value)} ."
+
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
+                  node: str | None = None) -> str:
         obj = self.value(prop_id, obj)
         quals = [(q, self.value(q, v)) for q, v in quals]
         if not _PID.match(prop_id):
             if quals:
                 raise CompileError(f"qualifiers need a Wikidata property, not {prop_id!r}")
             return f"{subject} {self.predicate(prop_id)} {obj} ."
-        if self.statements == "qualified" and not quals:
+        if self.statements == "qualified" and not quals and node is None:
             return f"{subject} wdt:{prop_id} {obj} ."
         parts = [f"ps:{prop_id} {obj}"]
         for qual_id, value in quals:
             if not _PID.match(qual_id):
                 raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
             parts.append(f"pq:{qual_id} {value}")
+        if node is not None:
+            return f"{subject} p:{prop_id} {node} .\n{node} {' ; '.join(parts)} ."
         return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
 
 
@@ -269,20 +320,39 @@ class FileProfile(KGProfile):
             ident = f"{self.default_prefix}:{ident}"
         return super()._iri_or_curie(ident, role)
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
+                  node: str | None = None) -> str:
         if self.statement_scheme == "direct":
-            return super().statement(subject, prop_id, obj, quals)
+            return super().statement(subject, prop_id, obj, quals, node)
+        if node is not None:
+            p, ps, pq = self.statement_prefixes
+            parts = [f"{ps}:{self._local(prop_id)} {obj}"] + [f"{pq}:{self._local(q)} {v}" for q, v in quals]
+            return f"{subject} {p}:{self._local(prop_id)} {node} .\n{node} {' ; '.join(parts)} ."
+        return self.alternative_statement(subject, (prop_id,), obj, quals)
+
+    def qualifier(self, node: str, qual_id: str, value: str) -> str:
+        if self.statement_scheme == "direct":
+            return super().qualifier(node, qual_id, value)
+        return f"{node} {self.statement_prefixes[2]}:{self._local(qual_id)} {value} ."
+
+    def _local(self, ident: str) -> str:
+        name = ident.split(":", 1)[1] if ":" in ident and ident.split(":", 1)[0] in self.prefixes else ident
+        if not _LOCAL_NAME.match(name):
+            raise CompileError(f"{ident!r} is not a property name of profile {self.name!r}")
+        return name
+
+    def path_predicate(self, ident: str) -> str:
+        if self.statement_scheme == "wikibase":
+            raise CompileError(f"profile {self.name!r} writes statements (p:/ps:), which a property path cannot chain")
+        return super().path_predicate(ident)
+
+    def alternative_statement(self, subject, prop_ids, obj, quals) -> str:
+        if self.statement_scheme == "direct":
+            return super().alternative_statement(subject, prop_ids, obj, quals)
         p, ps, pq = self.statement_prefixes
-
-        def local(ident):
-            name = ident.split(":", 1)[1] if ":" in ident and ident.split(":", 1)[0] in self.prefixes else ident
-            if not _LOCAL_NAME.match(name):
-                raise CompileError(f"{ident!r} is not a property name of profile {self.name!r}")
-            return name
-
-        name = local(prop_id)
-        parts = [f"{ps}:{name} {obj}"] + [f"{pq}:{local(q)} {v}" for q, v in quals]
-        return f"{subject} {p}:{name} [ {' ; '.join(parts)} ] ."
+        names = [self._local(i) for i in prop_ids]
+        parts = [f"{'|'.join(f'{ps}:{n}' for n in names)} {obj}"] + [f"{pq}:{self._local(q)} {v}" for q, v in quals]
+        return f"{subject} {'|'.join(f'{p}:{n}' for n in names)} [ {' ; '.join(parts)} ] ."
 
 
 MAX_PROFILE_BYTES = 1_000_000

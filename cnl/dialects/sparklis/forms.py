@@ -38,6 +38,9 @@ def _class_nouns(node):
 
 
 def check_expressible(query: ir.Query) -> None:
-    """Sparklis has no yes/no questions (a sentence about a named thing lists its values)."""
+    """Sparklis has no yes/no questions (a sentence about a named thing lists its values) and
+    no property paths (its query builder follows one property at a time)."""
     if query.vp is not None and not ir.asks_for_values(query):
         raise UnsupportedSPARQLError("a yes/no question (ASK) in Sparklis", "Sparklis has no yes/no questions")
+    if any(isinstance(node, ir.PropPath) for node in ir.walk(query)):
+        raise UnsupportedSPARQLError("a property path in Sparklis", "Sparklis follows one property at a time")

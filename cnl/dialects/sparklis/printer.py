@@ -47,11 +47,13 @@ class SparklisPrinter:
         raise PrintError("a term has neither an ID nor a label")
 
     def prop(self, prop: ir.Property) -> str:
+        if isinstance(prop, ir.PropPath):
+            raise PrintError("Sparklis has no property paths (it follows one property at a time)")
         return self._angle(prop.id, prop.label)
 
     def prop_or_bare(self, prop: ir.Property) -> str:
         """``<P…>`` for a property with an ID, else its bare label (how Sparklis shows it)."""
-        return self.prop(prop) if prop.id else self.bare(prop.label)
+        return self.prop(prop) if isinstance(prop, ir.PropPath) or prop.id else self.bare(prop.label)
 
     @staticmethod
     def bare(label: str) -> str:

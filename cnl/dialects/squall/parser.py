@@ -54,6 +54,12 @@ class SquallLexer(Lexer):
         self.space = re.compile(r"\s*")
 
     def lex(self, text):
+        tokens = self._lex(text)
+        if _MAY_HAVE_PATH.search(text) is None:
+            return tokens
+        return _merge_paths(list(tokens), text)
+
+    def _lex(self, text):
         label_notation = _notation.get() == "label"
         keywords, master, space = self.keywords, self.master, self.space
         pos, end, line, line_start = 0, len(text), 1, 0
@@ -85,11 +91,85 @@ class SquallLexer(Lexer):
             pos = new_end
 
 
-class _KeepTermTokens:
-    """Keeps ANGLE/BRACKET in the lexer's terminal set: the grammar's rules only name ENT and
-    PROP, which SquallLexer derives from them."""
+# ------------------------------------------------------------------------------ property paths
+# A text that may hold a path: an operator glued to a term or a parenthesis, or two properties
+# joined by "or" (checked before any path work, so that other texts lex at full speed).
+_MAY_HAVE_PATH = re.compile(r"[>)](?:[+*/]|\{0,1\})|\^[<(]|>\s+or\s+[<(^]", re.I)
+_PATH_MODS = ("+", "*", "{0,1}")
 
-    always_accept = ("ANGLE", "BRACKET")
+
+def _merge_paths(tokens: list, text: str) -> list:
+    """Each property path (``<P131>+``, ``<P22> or <P25>``, ``(<P1>/<P2>)*``, ``^<P131>``) as
+    one PROP token (VERB_PROP when it starts with ``is-<P>``) whose value is the path's text;
+    :func:`_prop` reads the path. "or" between two properties can only be an alternative of
+    properties (no rule puts a property right after "or"), so nothing else is merged."""
+    out, i, n = [], 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        end = _path_end(tokens, i, True) if tok.type in ("PROP", "VERB_PROP", "_LPAR", "PATH_OP") else None
+        if end is not None and end > i + 1:
+            last = tokens[end - 1]
+            out.append(Token("VERB_PROP" if tok.type == "VERB_PROP" else "PROP", text[tok.start_pos:last.end_pos],
+                             tok.start_pos, tok.line, tok.column, last.end_line, last.end_column, last.end_pos))
+            i = end
+        else:
+            out.append(tok)
+            i += 1
+    return out
+
+
+def _path_end(tokens, i, first=False):
+    """The index after the path alternative that starts at ``i``, or None."""
+    j = _path_seq(tokens, i, first)
+    while j is not None and j + 1 < len(tokens) and tokens[j].type == "OR" and _path_starts(tokens, j + 1):
+        k = _path_seq(tokens, j + 1)
+        if k is None:
+            return None
+        j = k
+    return j
+
+
+def _path_starts(tokens, i) -> bool:
+    if i >= len(tokens):
+        return False
+    tok = tokens[i]
+    if tok.type == "PROP" or (tok.type == "PATH_OP" and tok.value == "^"):
+        return True
+    return tok.type == "_LPAR" and i + 1 < len(tokens) and _path_starts(tokens, i + 1)
+
+
+def _path_seq(tokens, i, first=False):
+    j = _path_step(tokens, i, first)
+    while j is not None and j < len(tokens) and tokens[j].type == "PATH_OP" and tokens[j].value == "/":
+        j = _path_step(tokens, j + 1)
+    return j
+
+
+def _path_step(tokens, i, first=False):
+    if i >= len(tokens):
+        return None
+    tok = tokens[i]
+    if tok.type == "PATH_OP" and tok.value == "^":
+        return _path_step(tokens, i + 1)
+    if tok.type == "PROP" or (first and tok.type == "VERB_PROP"):
+        j = i + 1
+    elif tok.type == "_LPAR" and _path_starts(tokens, i + 1):
+        j = _path_end(tokens, i + 1)
+        if j is None or j >= len(tokens) or tokens[j].type != "_RPAR":
+            return None
+        j += 1
+    else:
+        return None
+    if j < len(tokens) and tokens[j].type == "PATH_OP" and tokens[j].value in _PATH_MODS:
+        j += 1
+    return j
+
+
+class _KeepTermTokens:
+    """Keeps ANGLE/BRACKET (and the path operators) in the lexer's terminal set: the grammar's
+    rules only name ENT and PROP, which SquallLexer derives from them."""
+
+    always_accept = ("ANGLE", "BRACKET", "PATH_OP")
 
     def process(self, stream):
         return stream
@@ -98,15 +178,19 @@ class _KeepTermTokens:
 class _Head:
     """A noun head before its role (class or relational noun) is known."""
 
-    __slots__ = ("id", "label", "span")
+    __slots__ = ("id", "label", "span", "path")
 
-    def __init__(self, id_, label, span):
-        self.id, self.label, self.span = id_, label, span
+    def __init__(self, id_, label, span, path=None):
+        self.id, self.label, self.span, self.path = id_, label, span, path
 
     def as_class(self) -> ir.Class:
+        if self.path is not None:
+            raise _error_at(self.span, "a property path names no class: write 'the <P>+ of X'")
         return ir.Class(self.id, self.label, self.span)
 
-    def as_property(self) -> ir.Property:
+    def as_property(self):
+        if self.path is not None:
+            return self.path
         return _checked_property(self.id, self.label, self.span)
 
 
@@ -132,9 +216,86 @@ def _checked_property(id_, label, span) -> ir.Property:
     return ir.Property(id_, label, span)
 
 
-def _prop(tok: Token) -> ir.Property:
-    id_, label = _raw_term(tok)
-    return _checked_property(id_, label, _span(tok))
+def _prop(tok: Token, path: bool = True):
+    """The property a PROP/VERB_PROP/ENT token names: an ``ir.Property``, or an
+    ``ir.PropPath`` where the lexer merged a path (``path`` False: a position that takes a
+    property only, such as a qualifier)."""
+    value = tok.value
+    if value[-1] == ">" and (value[0] == "<" or tok.type == "VERB_PROP") and value.count("<") == 1:
+        id_, label = _raw_term(tok)
+        return _checked_property(id_, label, _span(tok))
+    if not path:
+        raise _error_at(_span(tok), "a property path cannot be a qualifier: write one property here")
+    return _PathReader(value, tok.start_pos).read()
+
+
+_PATH_PART = re.compile(r"\s*(?:(?:is|are|was|were|has|have)-)?(?:(<(?:[^<>\\\n]|\\.)+>)|(or)\b|([()+*/^]|\{0,1\}))",
+                        re.I)
+
+
+class _PathReader:
+    """The text of a merged path token -> ``ir.PropPath`` (see ``_merge_paths``): alternatives
+    (``or``) of sequences (``/``) of steps, a step an optional ``^``, a property or a
+    parenthesized path, and an optional ``+``/``*``/``{0,1}``."""
+
+    def __init__(self, text: str, offset: int):
+        self.parts, pos = [], 0
+        while pos < len(text):
+            match = _PATH_PART.match(text, pos)
+            if match is None or match.end() == pos:
+                raise _error_at((offset + pos, offset + len(text)), "unreadable property path")
+            angle, word, op = match.groups()
+            if angle is not None:
+                start = offset + match.start(1)
+                id_, label, _ = split_angle(angle[1:-1], _notation.get())
+                self.parts.append(_checked_property(id_, label, (start, start + len(angle))))
+            else:
+                self.parts.append((word or op).lower())
+            pos = match.end()
+        self.i, self.offset, self.text = 0, offset, text
+
+    def read(self):
+        path = self.alternative()
+        if self.i != len(self.parts):
+            raise _error_at((self.offset, self.offset + len(self.text)), "unreadable property path")
+        return path
+
+    def _peek(self):
+        return self.parts[self.i] if self.i < len(self.parts) else None
+
+    def alternative(self):
+        items = [self.sequence()]
+        while self._peek() == "or":
+            self.i += 1
+            items.append(self.sequence())
+        return items[0] if len(items) == 1 else ir.PropPath("|", tuple(items))
+
+    def sequence(self):
+        items = [self.step()]
+        while self._peek() == "/":
+            self.i += 1
+            items.append(self.step())
+        return items[0] if len(items) == 1 else ir.PropPath("/", tuple(items))
+
+    def step(self):
+        part = self._peek()
+        self.i += 1
+        if part == "^":
+            return ir.PropPath("^", (self.step(),))
+        if isinstance(part, ir.Property):
+            inner = part
+        elif part == "(":
+            inner = self.alternative()
+            if self._peek() != ")":
+                raise _error_at((self.offset, self.offset + len(self.text)), "unbalanced parentheses in a property path")
+            self.i += 1
+        else:
+            raise _error_at((self.offset, self.offset + len(self.text)), "unreadable property path")
+        mod = self._peek()
+        if mod in ("+", "*", "{0,1}"):
+            self.i += 1
+            return ir.PropPath("?" if mod == "{0,1}" else mod, (inner,))
+        return inner
 
 
 def _entity(tok: Token) -> ir.Entity:
@@ -143,6 +304,9 @@ def _entity(tok: Token) -> ir.Entity:
 
 
 def _head(tok: Token) -> _Head:
+    prop = _prop(tok) if tok.type == "PROP" else None
+    if isinstance(prop, ir.PropPath):
+        return _Head(None, None, _span(tok), prop)
     id_, label = _raw_term(tok)
     return _Head(id_, label, _span(tok))
 
@@ -229,6 +393,8 @@ class _ToIR(Transformer):
 
     @staticmethod
     def _qualifier_question(quant, head, subject, stmt):
+        if head.path is not None:
+            raise _error_at(head.span, "a property path cannot be a qualifier: write one property here")
         qual = ir.Qual(head.as_property(), quant)
         stmt = ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (qual,), stmt.inverse, stmt.order)
         return ir.Query(subject, stmt)
@@ -424,7 +590,7 @@ class _ToIR(Transformer):
         return ir.StrTest("starts", _string(string))
 
     def rel_qualifier(self, _at_which, prop, subject, vp):
-        return ir.QualifierOf(_prop(prop), subject, vp)
+        return ir.QualifierOf(_prop(prop, path=False), subject, vp)
 
     # ---- verb phrases
     def vp_or(self, *args):
@@ -492,17 +658,17 @@ class _ToIR(Transformer):
 
     # ---- qualifiers and comparisons
     def qual_value(self, _at, prop_tok, np):
-        return ir.Qual(_prop(prop_tok), np)
+        return ir.Qual(_prop(prop_tok, path=False), np)
 
     def qual_described(self, _at, det, prop_tok, *rels):
-        return ir.Qual(_prop(prop_tok), ir.Quant(det[0], None, rels, None, det[1]))
+        return ir.Qual(_prop(prop_tok, path=False), ir.Quant(det[0], None, rels, None, det[1]))
 
     qual_compare = qual_described
 
     def qual_superlative(self, _at, *rest):
         det = rest[0] if isinstance(rest[0], tuple) else ("the", None)
         order, prop_tok = rest[-2], rest[-1]
-        return ir.Qual(_prop(prop_tok), ir.Quant(det[0], None, (), order, det[1]))
+        return ir.Qual(_prop(prop_tok, path=False), ir.Quant(det[0], None, (), order, det[1]))
 
     def cmp_gt(self, word, _than, np):
         return ir.Compare(">", (np,), _temporal(word))
@@ -656,9 +822,6 @@ _NAMED_ERRORS = {
     ],
     'a class needs a determiner here: write "a <film>"': [
         "At which <P585:point_in_time> did <film> that is <P179:series> <X>?",
-    ],
-    'coordinate whole verb phrases: "has not <P19> <X> or has not <P27> <X>"': [
-        "Which <member> of <X> has not <P19:place_of_birth> or <P27:country> <Y>?",
     ],
     "an ordinal needs a superlative: write 'the 3rd earliest <P577:publication_date> of ...'": [
         "What is the <P1476:title> of the 3rd <album> of <Led_Zeppelin>?",

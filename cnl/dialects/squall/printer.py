@@ -60,9 +60,11 @@ class SquallPrinter:
             return f"<{term.id}>"
         raise PrintError("a term has neither an ID nor a label")
 
-    def prop(self, prop: ir.Property, strict: bool = False) -> str:
+    def prop(self, prop, strict: bool = False) -> str:
         """``strict``: the position needs a token that always reads as a property, which in
         the ECAI notation means an ID (``<director>`` there reads as an entity)."""
+        if isinstance(prop, ir.PropPath):
+            return self.path(prop)
         if prop.id and (self.notation != "label" or not prop.label):
             if prop.label and (self.notation == "ecai" or self.id_labels):
                 return f"<{prop.id}:{self._angle_label(prop.label)}>"
@@ -72,6 +74,29 @@ class SquallPrinter:
                 raise PrintError(f"property {prop.label!r} needs an ID to be printed here")
             return f"<{self._angle_label(prop.label)}>"
         raise PrintError("a property has neither an ID nor a label")
+
+    # ---------------------------------------------------------------- property paths
+    def path(self, path: ir.PropPath) -> str:
+        """``<P131>+``, ``<P22> or <P25>``, ``<P19>/<P131>``, ``^<P131>``; a path item that
+        binds less tightly than its operator is parenthesized (or < / < ^ and suffixes), as
+        is a path inside an operator of its own kind, so that the text reads back as the IR."""
+        op, items = path.op, path.items
+        if op not in ir.PropPath.OPS or not items or (op in "+*?^" and len(items) != 1) \
+                or (op in "|/" and len(items) < 2):
+            raise PrintError(f"not a property path: {op!r} over {len(items)} item(s)")
+        if op == "|":
+            return " or ".join(self._path_item(i, ("|",)) for i in items)
+        if op == "/":
+            return "/".join(self._path_item(i, ("|", "/")) for i in items)
+        if op == "^":
+            return "^" + self._path_item(items[0], ("|", "/", "^"))
+        return self._path_item(items[0], ir.PropPath.OPS) + ("{0,1}" if op == "?" else op)
+
+    def _path_item(self, item, grouped) -> str:
+        if isinstance(item, ir.PropPath):
+            text = self.path(item)
+            return f"({text})" if item.op in grouped else text
+        return self.prop(item, strict=True)
 
     def literal(self, lit: ir.Literal) -> str:
         if lit.datatype == "string":
@@ -262,11 +287,9 @@ class SquallPrinter:
         if isinstance(vp, ir.Not):
             return self._not(vp.vp, closed)
         if isinstance(vp, ir.And):
-            for item in vp.items:
-                if isinstance(item, (ir.Or, ir.And)):
-                    raise PrintError("a disjunction inside a conjunction of verb phrases cannot be written")
-            last = len(vp.items) - 1
-            return " and ".join(self.vp(item, closed or i < last) for i, item in enumerate(vp.items))
+            items = [_conjunct(item) for item in _flat_and(vp.items)]
+            last = len(items) - 1
+            return " and ".join(self.vp(item, closed or i < last) for i, item in enumerate(items))
         if isinstance(vp, ir.Or):
             for item in vp.items:
                 if isinstance(item, ir.Or):
@@ -329,11 +352,7 @@ class SquallPrinter:
                     return f"{det} {prop} {self.comparison(obj.rels[0], inner_closed)}{quals}"
                 if not (obj.rels and isinstance(obj.rels[0], ir.Compare)):
                     return f"{det} {prop}{self.rels(obj.rels)}{quals}"
-        text = self.np(obj, inner_closed)
-        if stmt.quals and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) and not text.startswith("("):
-            # "<film> at <P> v" would read as a noun with qualifiers (a relational noun)
-            text = f"({text})"
-        return f"{prop} {text}{quals}"
+        return f"{prop} {self._object(stmt, self.np(obj, inner_closed))}{quals}"
 
     def _verb_tail(self, stmt: ir.Stmt) -> str:
         """``<P> O`` (property as a verb); ``has-<label>`` where the ID is unknown."""
@@ -341,7 +360,16 @@ class SquallPrinter:
             prop = self.prop(stmt.prop, strict=True)
         except PrintError:
             prop = "has-" + self.prop(stmt.prop)
-        return f"{prop} {self.np(stmt.obj)}{self.quals(stmt.quals)}"
+        return f"{prop} {self._object(stmt, self.np(stmt.obj))}{self.quals(stmt.quals)}"
+
+    @staticmethod
+    def _object(stmt: ir.Stmt, text: str) -> str:
+        """The object of a statement with qualifiers: "<film> at <P> v" would read as a noun with
+        qualifiers (a relational noun), so a class noun is parenthesized there."""
+        obj = stmt.obj
+        if stmt.quals and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) and not text.startswith("("):
+            return f"({text})"
+        return text
 
     def quals(self, quals, closed: bool = False) -> str:
         last = len(quals) - 1
@@ -363,6 +391,26 @@ class SquallPrinter:
             if not (closed and value.rels) and not (value.rels and isinstance(value.rels[0], ir.Compare)):
                 return f"at {det} {prop}{self.rels(value.rels)}"
         return f"at {prop} {self.np_atom(value, closed)}"
+
+
+def _flat_and(items):
+    for item in items:
+        if isinstance(item, ir.And):
+            yield from _flat_and(item.items)
+        else:
+            yield item
+
+
+def _conjunct(vp):
+    """A disjunction inside a conjunction, in a form SQUALL can coordinate (it has no
+    parentheses around verb phrases): ``is a <A> or a <B>`` (a disjunction of noun phrases)
+    when every branch says what the subject is, else ``is something that ... or ...``. Both
+    compile to the same UNION."""
+    if not isinstance(vp, ir.Or):
+        return vp
+    if all(isinstance(i, ir.Be) for i in vp.items):
+        return ir.Be(ir.Coord("or", tuple(i.np for i in vp.items)))
+    return ir.Be(ir.Quant("a", None, (vp,)))
 
 
 def _is_open(np) -> bool:

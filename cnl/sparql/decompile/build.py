@@ -9,7 +9,7 @@ profile options are read from (statement forms, casts, subclass tests, the varia
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rdflib import Literal, URIRef, Variable
 from rdflib.namespace import XSD
@@ -20,9 +20,10 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import (
     FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
-from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.fold import fold, namespace_of, prop_term
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
+from cnl.sparql.namespaces import PQ, P
 
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 
@@ -58,7 +59,8 @@ class Builder:
 
     def note_forms(self, edges):
         for e in edges:
-            self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
+            if e.form != "path":  # a path is written with wdt: under every profile
+                self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
 
     # A "scope" is the group being read plus the nodes of the groups around it.
     def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
@@ -67,8 +69,14 @@ class Builder:
         if group.binds:
             raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
+        group, absent = _absent_qualifiers(group)
         reserved = variables(group.filters) | {v for v, _ in group.values} | self.projected
         edges = fold(group.triples, classes, reserved)
+        for e in edges:
+            for missing in absent.pop(e.node, []) if e.node is not None else ():
+                e.quals.append(missing)
+        if absent:
+            raise UnsupportedSPARQLError("a statement node used outside p:/ps:/pq:", next(iter(absent)).n3())
         self.note_forms(edges)
         for cs in classes.values():
             for _, sub in cs:
@@ -78,6 +86,10 @@ class Builder:
             nodes |= {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if is_node(t)}
         nodes |= set(classes)
         inner_scope = scope | nodes | {anchor}
+        for e in edges:
+            for _, value in e.quals:
+                if isinstance(value, _Absent):
+                    value.scope = inner_scope
         extras: dict = {}
 
         def attach(vars_, what, make):
@@ -137,7 +149,7 @@ class Builder:
         left = [e for e in edges if id(e) not in ctx.used]
         if left:
             raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)",
-                                         f"{node_text(left[0].subject)} {left[0].prop} {node_text(left[0].obj)}")
+                                         f"{node_text(left[0].subject)} {_prop_text(left[0].prop)} {node_text(left[0].obj)}")
         for n in nodes:
             if n not in self.visited and n != anchor:
                 raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
@@ -158,7 +170,7 @@ class Builder:
                 continue
             if same(e.subject, node):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e, attach=True),
+                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=True),
                                    self.quals(ctx, e.quals, e)))
             elif same(e.obj, node) and is_node(node):
                 ctx.used.add(id(e))
@@ -170,7 +182,7 @@ class Builder:
                 rest = [(q, v) for q, v in e.quals if not same(v, node)]
                 vps.append(ir.QualifierOf(
                     ir.Property(qid), self.np(ctx, e.subject, e),
-                    ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e))))
+                    ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e))))
         for make in ctx.extras.pop(node, []):
             vps.append(make(node))
         return vps
@@ -187,7 +199,7 @@ class Builder:
         return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
 
     def rel_noun(self, ctx, e):
-        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
+        return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -197,7 +209,7 @@ class Builder:
                 continue
             if same(e.subject, const):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
+                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
             elif same(e.obj, const):
                 ctx.used.add(id(e))
                 vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
@@ -222,7 +234,13 @@ class Builder:
         return noun, vps
 
     def quals(self, ctx, quals, via):
-        return tuple(ir.Qual(ir.Property(q), self.np(ctx, v, via)) for q, v in quals)
+        return tuple(ir.Qual(ir.Property(q), self.absent(v) if isinstance(v, _Absent) else self.np(ctx, v, via))
+                     for q, v in quals)
+
+    def absent(self, missing: "_Absent"):
+        """``at no <Q> that ...``: what the negated qualifier's value would be."""
+        vps = self.group_vps(missing.rest, missing.var, missing.scope)
+        return ir.Quant("no", None, tuple(vps))
 
     def optional_vp(self, sub: Group, x, scope, visible):
         classes: dict = {}
@@ -347,6 +365,47 @@ class _Context:
     const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
 
 
+@dataclass
+class _Absent:
+    """A qualifier the statement must not have: ``FILTER NOT EXISTS { ?st pq:Q ?v . rest }``."""
+
+    var: object
+    rest: Group
+    scope: set = field(default_factory=set)
+
+
+def _absent_qualifiers(group: Group):
+    """(the group without them, {statement node: [(PID, _Absent)]}) for each ``FILTER NOT EXISTS``
+    that only says a statement node of the group has no qualifier ``pq:Q`` (with a value that
+    the rest of the NOT EXISTS may describe): ``at no <Q>``, said of that statement."""
+    heads = {o for s, p, o in group.triples if isinstance(p, URIRef) and namespace_of(p) == P and is_node(o)}
+    if not heads:
+        return group, {}
+    outer = {t for s, _, o in group.triples for t in (s, o) if is_node(t)}
+    found, left = {}, []
+    for expr in group.filters:
+        missing = None
+        if getattr(expr, "name", None) == "Builtin_NOTEXISTS":
+            graph = expr.graph
+            if graph.name.startswith("GroupGraph"):
+                graph = translateGroupGraphPattern(graph)
+            inner = flatten(graph)
+            if not (inner.optionals or inner.unions or inner.minus or inner.values or inner.binds):
+                qual = [t for t in inner.triples if t[0] in heads and isinstance(t[1], URIRef)
+                        and namespace_of(t[1]) == PQ and is_node(t[2]) and t[2] not in outer]
+                if len(qual) == 1:
+                    st, pred, value = qual[0]
+                    rest = [t for t in inner.triples if t is not qual[0]]
+                    if all(st not in (t[0], t[2]) for t in rest) and st not in variables(inner.filters) \
+                            and re.fullmatch(r"P[1-9][0-9]*", str(pred)[len(PQ):]):
+                        missing = st, str(pred)[len(PQ):], _Absent(value, Group(triples=rest, filters=inner.filters))
+        if missing is None:
+            left.append(expr)
+        else:
+            found.setdefault(missing[0], []).append(missing[1:])
+    return (replace(group, filters=left) if found else group), found
+
+
 def _reachable(edges, anchor, scope) -> set:
     """The variables joined to ``anchor`` through triple patterns."""
     reached = {anchor} | set(scope)
@@ -398,6 +457,10 @@ def _constant_components(edges, anchor, scope) -> dict:
         if shared:
             out.setdefault(shared[0], []).extend(part)
     return out
+
+
+def _prop_text(prop) -> str:
+    return prop if isinstance(prop, str) else "|".join(prop) if isinstance(prop, tuple) else repr(prop)
 
 
 def _comparison(op: str, value):

@@ -3,7 +3,11 @@
 An edge is ``subject P object`` with its qualifiers: a ``wdt:P`` shortcut, or a statement
 ``p:P``/``ps:P``/``pq:Q`` through a blank node or a variable. Class tests (``?x wdt:P31 wd:C``,
 and the subclass-closed ``wdt:P31/wdt:P279*`` or ``?x wdt:P31 ?t . ?t wdt:P279* wd:C``) are set
-aside per node; sequence paths become chains of blank nodes. Any other predicate is refused.
+aside per node; sequence paths become chains of blank nodes and inverse paths reversed
+triples. Other property paths over ``wdt:`` are edges whose property is an ``ir.PropPath``
+(``wdt:P131+``, ``wdt:P22|wdt:P25``), and an alternative of ``p:`` statements with the same
+alternative of ``ps:`` values (``p:P451|p:P26 ?s . ?s ps:P451|ps:P26 ?x``) is one statement of
+either property. Any other predicate is refused.
 """
 from __future__ import annotations
 
@@ -11,8 +15,9 @@ import re
 from dataclasses import dataclass
 
 from rdflib import BNode, URIRef, Variable
-from rdflib.paths import MulPath, SequencePath
+from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
 
+from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.terms import is_node, short
 from cnl.sparql.namespaces import PQ, PS, WD, WDT, P
@@ -24,13 +29,16 @@ _SUBCLASS_OF = URIRef(WDT + "P279")
 
 @dataclass
 class Edge:
-    """``subject P object`` with qualifiers; ``form``: ``wdt`` (truthy) or ``p`` (statement)."""
+    """``subject P object`` with qualifiers; ``form``: ``wdt`` (truthy), ``p`` (statement) or
+    ``path`` (a property path over ``wdt:``, which every profile writes the same way).
+    ``prop``: a PID, a tuple of PIDs (an alternative) or an ``ir.PropPath``."""
 
     subject: object
-    prop: str
+    prop: object
     obj: object
     quals: list  # (qualifier PID, value)
     form: str
+    node: object = None  # the statement node of a p: statement
 
 
 def fold(triples, classes: dict, reserved: set) -> list[Edge]:
@@ -47,7 +55,22 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             if subclass and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
                 classes.setdefault(s, []).append((o, True))
                 continue
-            raise UnsupportedSPARQLError("property paths", str(p.n3()) if hasattr(p, "n3") else str(p))
+            statement = _statement_alternative(p)
+            if statement is not None:
+                base, pids = statement
+                if base == P:
+                    if not is_node(o):
+                        raise UnsupportedSPARQLError("a p: statement whose object is not a statement node", short(o))
+                    heads.setdefault(o, []).append((s, pids))
+                else:
+                    values.setdefault(s, []).append((pids, o))
+                continue
+            path = ir_path(p)
+            if path.op == "|" and all(isinstance(i, ir.Property) for i in path.items):
+                edges.append(Edge(s, tuple(i.id for i in path.items), o, [], "wdt"))
+            else:
+                edges.append(Edge(s, path, o, [], "path"))
+            continue
         iri = str(p)
         if iri.startswith(WDT):
             pid = _pid(p, WDT)
@@ -74,7 +97,7 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             raise UnsupportedSPARQLError("a statement without exactly one matching ps: value", f"p:{pid}")
         if st in reserved:
             raise UnsupportedSPARQLError("a statement node used outside p:/ps:/pq:", st.n3())
-        edges.append(Edge(subject, pid, vals[0][1], quals.pop(st, []), "p"))
+        edges.append(Edge(subject, pid, vals[0][1], quals.pop(st, []), "p", st))
     if values or quals:
         raise UnsupportedSPARQLError("a ps:/pq: triple without its p: statement")
     return edges
@@ -87,17 +110,72 @@ def _pid(iri, base) -> str:
     return pid
 
 
+def prop_term(prop):
+    """An edge's property as the IR says it: a property, or a path (an alternative's IDs)."""
+    if isinstance(prop, str):
+        return ir.Property(prop)
+    if isinstance(prop, tuple):
+        return ir.PropPath("|", tuple(ir.Property(p) for p in prop))
+    return prop
+
+
+def ir_path(p):
+    """An rdflib property path over ``wdt:`` properties as an ``ir.PropPath`` (its steps as
+    ``ir.Property``)."""
+    if isinstance(p, URIRef):
+        if not str(p).startswith(WDT):
+            raise UnsupportedSPARQLError("a property path through statements or outside wdt: (paths walk the truthy "
+                                         "graph)", short(p))
+        return ir.Property(_pid(p, WDT))
+    if isinstance(p, AlternativePath):
+        return ir.PropPath("|", tuple(ir_path(a) for a in p.args))
+    if isinstance(p, SequencePath):
+        return ir.PropPath("/", tuple(ir_path(a) for a in p.args))
+    if isinstance(p, MulPath) and p.mod in ("*", "+", "?"):
+        return ir.PropPath(p.mod, (ir_path(p.path),))
+    if isinstance(p, InvPath):
+        return ir.PropPath("^", (ir_path(p.arg),))
+    if isinstance(p, NegatedPath):
+        raise UnsupportedSPARQLError("a negated property set (!p)", str(p))
+    raise UnsupportedSPARQLError("property paths", str(p))
+
+
+def _statement_alternative(p):
+    """``p:P1|p:P2`` -> (P, (P1, P2)); ``ps:P1|ps:P2`` -> (PS, (P1, P2)); else None."""
+    if not (isinstance(p, AlternativePath) and all(isinstance(a, URIRef) for a in p.args)):
+        return None
+    bases = {namespace_of(a) for a in p.args}
+    if bases == {PQ}:
+        raise UnsupportedSPARQLError("an alternative of qualifiers (pq:P1|pq:P2)", str(p))
+    if bases in ({P}, {PS}):
+        (base,) = bases
+        return base, tuple(_pid(a, base) for a in p.args)
+    return None
+
+
+def namespace_of(iri) -> str | None:
+    """The Wikidata property namespace of ``iri`` (the longest that matches: ps:, pq: and
+    wdt: all start with p:'s)."""
+    matches = [b for b in (WDT, PS, PQ, P) if str(iri).startswith(b)]
+    return max(matches, key=len) if matches else None
+
+
 def _expand_sequences(triples):
-    """``s p1/p2 o`` -> ``s p1 _:m . _:m p2 o`` (except the class path wdt:P31/wdt:P279*)."""
+    """``s p1/p2 o`` -> ``s p1 _:m . _:m p2 o`` (except the class path wdt:P31/wdt:P279*);
+    ``s ^p o`` -> ``o p s``."""
     out = []
     for s, p, o in triples:
+        while isinstance(p, InvPath):
+            s, p, o = o, p.arg, s
         if isinstance(p, SequencePath) and not _subclass_path(p):
             subject = s
+            steps = []
             for step in p.args[:-1]:
                 middle = BNode()
-                out.append((subject, step, middle))
+                steps.append((subject, step, middle))
                 subject = middle
-            out.append((subject, p.args[-1], o))
+            steps.append((subject, p.args[-1], o))
+            out.extend(_expand_sequences(steps))
         else:
             out.append((s, p, o))
     return out

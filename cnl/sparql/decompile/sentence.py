@@ -108,6 +108,9 @@ def _root_noun(root_classes: list, vps: list, det: str):
             return vp.np.noun, vps[:i] + vps[i + 1:]
     if det == "how_many":
         for i, vp in enumerate(vps):
+            if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
+                # "How many ^<P>+ of X": the things that have P+ X.
+                return ir.RelNoun(ir.PropPath("^", (vp.prop,)), vp.obj, vp.quals), vps[:i] + vps[i + 1:]
             if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and vp.prop.id:
                 # "How many <^P> of X": the things that have P X.
                 return ir.RelNoun(ir.Property("^" + vp.prop.id), vp.obj, vp.quals), vps[:i] + vps[i + 1:]

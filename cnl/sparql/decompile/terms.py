@@ -54,8 +54,8 @@ def ir_term(t):
 
 
 def class_noun(o) -> ir.ClassNoun:
-    """The class ``wd:C`` of a class test, as a noun."""
-    return ir.ClassNoun(ir.Class(id=str(o)[len(WD):]))
+    """The class ``wd:C`` of a class test, as a noun (an item: ``wd:undefined`` is refused)."""
+    return ir.ClassNoun(ir.Class(id=ir_term(o).id))
 
 
 def is_node(term) -> bool:
