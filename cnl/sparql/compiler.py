@@ -422,7 +422,7 @@ class SparqlCompiler:
         count = self.fresh("n")
         op = {"at_least": ">=", "at_most": "<=", "exactly": "="}[q.det]
         keys = " ".join(outer)
-        head = f"SELECT {keys + ' ' if keys else ''}(COUNT(DISTINCT {v}) AS {count}) WHERE {{"
+        head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
         block = ["{", "  " + head, *_indent(_indent(g.lines())), "  }"]
         if keys:
             block.append(f"  GROUP BY {keys}")
@@ -431,6 +431,10 @@ class SparqlCompiler:
         self.group.filters.append(f"FILTER({count} {op} {q.number})")
         if q.det == "at_most":
             raise CompileError("'at most N' needs a count that can be zero; write 'not at least N+1'")
+
+    def _count(self, v: str) -> str:
+        """COUNT of ``v``: of distinct values unless the profile counts solutions."""
+        return f"COUNT(DISTINCT {v})" if self.profile.count_distinct else f"COUNT({v})"
 
     def noun(self, noun, v: str) -> None:
         if noun is None:
@@ -651,7 +655,7 @@ class SparqlCompiler:
         if self.counted:
             keys = [v for v in self.focus if v not in self.counted]
             counted = self.counted[0]
-            head = "SELECT " + " ".join(keys + [f"(COUNT(DISTINCT {counted}) AS ?count)"])
+            head = "SELECT " + " ".join(keys + [f"({self._count(counted)} AS ?count)"])
             group_by = keys
         elif self.focus or self.order_keys:
             cols = list(self.visible_vars) if profile.projection == "all" else list(self.focus)
@@ -665,7 +669,7 @@ class SparqlCompiler:
                 cols = list(self.focus)
             group_by = cols if self.count_order_var else []
             if self.count_order_var:
-                cols = cols + [f"(COUNT(DISTINCT {self.count_order_var}) AS ?count)"]
+                cols = cols + [f"({self._count(self.count_order_var)} AS ?count)"]
             if profile.label_columns and not self.count_order_var:
                 for col in list(cols):
                     label = f"{col}Label"
@@ -673,7 +677,7 @@ class SparqlCompiler:
                                  + (f'FILTER(LANG({label}) = "{profile.label_language}") ' if profile.label_language else "")
                                  + "}")
                     cols.append(label)
-            head = "SELECT DISTINCT " + " ".join(cols)
+            head = _SELECT[profile.duplicates] + " ".join(cols)
         else:
             head = "ASK"
             group_by = []
@@ -700,6 +704,8 @@ class SparqlCompiler:
                 lines.append(f"LIMIT {profile.default_limit}")
         return "\n".join(lines) + "\n"
 
+
+_SELECT = {"removed": "SELECT DISTINCT ", "kept": "SELECT ", "reduced": "SELECT REDUCED "}
 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 

@@ -13,6 +13,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import variables
+from cnl.sparql.decompile.flatten import flatten
 from cnl.sparql.decompile.state import Decompilation
 
 
@@ -23,7 +24,7 @@ def read_modifiers(state: Decompilation) -> None:
         if node.name == "Slice":
             state.offset, state.limit = node.start or None, node.length
         elif node.name in ("Distinct", "Reduced"):
-            pass
+            state.duplicates = "removed" if node.name == "Distinct" else "reduced"
         elif node.name == "Project":
             state.projected = list(node.PV)
         elif node.name == "OrderBy":
@@ -61,14 +62,14 @@ def read_columns(state: Decompilation) -> None:
         elif v in state.aggregates:
             if call is None or call.name != "Aggregate_Count":
                 raise UnsupportedSPARQLError(f"the aggregate {call.name[len('Aggregate_'):].upper() if call else '?'}")
-            if state.counted is not None or not isinstance(call.vars, Variable):
-                raise UnsupportedSPARQLError("COUNT(*) or several counts")
-            if not call.distinct:
-                # "how many" counts distinct things; COUNT(?x) also counts repeats
-                raise UnsupportedSPARQLError("COUNT without DISTINCT", f"COUNT({call.vars.n3()})")
-            if call.vars == v:
-                raise UnsupportedSPARQLError("COUNT(?x) AS ?x (the count named as the counted variable)")
-            state.counted, state.count_alias = call.vars, v
+            if state.counted is not None:
+                raise UnsupportedSPARQLError("several counts")
+            counted = call.vars if isinstance(call.vars, Variable) else _star_variable(state)
+            # "how many" counts distinct things; COUNT(?x) counts solutions: the profile's
+            # count_distinct. The alias may reuse the counted variable's name (COUNT(?x) AS
+            # ?x): after grouping, ?x is not in scope, so it names a new value.
+            state.count_distinct = bool(call.distinct)
+            state.counted, state.count_alias = counted, v
         else:
             state.select_vars.append(v)
     if state.group_keys is not None:
@@ -76,6 +77,16 @@ def read_columns(state: Decompilation) -> None:
             raise UnsupportedSPARQLError("GROUP BY without COUNT")
         if set(state.group_keys) != set(state.select_vars):
             raise UnsupportedSPARQLError("GROUP BY keys other than the projected variables")
+
+
+def _star_variable(state: Decompilation):
+    """What COUNT(*) counts: the one variable in scope of a WHERE clause of triples and
+    FILTERs (every solution binds it), else refused."""
+    group = flatten(state.pattern)
+    names = {t for s, _, o in group.triples for t in (s, o) if isinstance(t, Variable)}
+    if group.optionals or group.unions or group.minus or group.values or group.binds or len(names) != 1:
+        raise UnsupportedSPARQLError("COUNT(*) over several variables")
+    return next(iter(names))
 
 
 def read_orders(state: Decompilation) -> None:

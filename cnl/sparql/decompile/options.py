@@ -29,6 +29,10 @@ def profile_options(state: Decompilation) -> dict:
             raise UnsupportedSPARQLError(mix)
         if written == {True}:
             options[option] = True
+    if state.form == "SelectQuery":
+        options["duplicates"] = state.duplicates
+    if state.count_distinct is False:
+        options["count_distinct"] = False
     if state.form == "SelectQuery" and state.counted is None:
         answer = {state.answer_bind.var} if state.answer_bind else set()
         visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order}

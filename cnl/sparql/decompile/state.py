@@ -42,6 +42,8 @@ class Decompilation:
     aggregates: dict = field(default_factory=dict)       # alias -> rdflib's __agg variable
     aggregate_calls: dict = field(default_factory=dict)  # __agg variable -> its Aggregate_* call
     group_keys: list | None = None
+    duplicates: str = "kept"             # SELECT: "kept"; DISTINCT: "removed"; REDUCED: "reduced"
+    count_distinct: bool | None = None   # the count's DISTINCT (None: no count)
     select_vars: list = field(default_factory=list)      # the answer columns but a count
     counted: object = None               # ?x of COUNT(DISTINCT ?x); None once the groups are the answers
     count_alias: object = None           # the count's column
