@@ -35,9 +35,9 @@ CASES = [
     ("SELECT ?d (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P31 wd:Q11424 ; wdt:P57 ?d } GROUP BY ?d",
      "How many <Q11424> has which <P57>?"),
     ("SELECT ?x ?c WHERE { ?x wdt:P31 wd:Q11424 ; wdt:P2130 ?c } ORDER BY DESC(?c) LIMIT 1",
-     "Which <Q11424> has a highest <P2130>?"),
+     "Which <Q11424> has the highest <P2130>?"),
     ("SELECT ?x ?c WHERE { ?x wdt:P31 wd:Q11424 ; wdt:P2130 ?c } ORDER BY ASC(?c) OFFSET 2 LIMIT 3",
-     "Which <Q11424> has a 3rd to 5th lowest <P2130>?"),
+     "Which <Q11424> has the 3rd to 5th lowest <P2130>?"),
     ("ASK { wd:Q42 wdt:P69 wd:Q691283 }", "Has <Q42> <P69> <Q691283>?"),
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q11424 ; wdt:P577 ?d FILTER(YEAR(?d) = 2004) }",
      "Which <Q11424> has a <P577> whose year is 2004?"),
@@ -85,7 +85,7 @@ CASES = [
     # ECAI train#212 and test#120: !(?x = X) and ?x != X
     ("SELECT ?c ?d WHERE { ?c wdt:P31 wd:Q35657 . ?c p:P571 [ ps:P571 ?d ] . FILTER ( !( ?c = wd:Q782 ) ) } "
      "ORDER BY DESC(?d) LIMIT 1",
-     "Which <Q35657> has a highest <P571> and is not equal to <Q782>?"),
+     "Which <Q35657> has the highest <P571> and is not equal to <Q782>?"),
     ("SELECT ?x WHERE { ?x p:P106 [ ps:P106 wd:Q1058617 ] . FILTER (?x != wd:Q371774) }",
      "What has <P106> <Q1058617> and is different from <Q371774>?"),
     # ECAI train#201, #274, #103: a triple joined to the query only through a constant is a
@@ -116,7 +116,7 @@ CASES = [
     # ECAI test#131: a class noun followed by the statement's qualifier is parenthesized
     ('SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P31 wd:Q5 . ?a wdt:P31 wd:Q41254 . '
      '?h p:P166 [ ps:P166 ?a ; pq:P585 "2020-01-01T00:00:00Z"^^xsd:dateTime ] . } GROUP BY ?h ORDER BY DESC(?n) LIMIT 1',
-     "Which <Q5> has <P166> (a most <Q41254>) at <P585> 2020-01-01T00:00:00Z?"),
+     "Which <Q5> has <P166> (the most <Q41254>) at <P585> 2020-01-01T00:00:00Z?"),
     # ECAI train#75: ?x = A || ?x = B is one FILTER
     ("SELECT ?x WHERE { ?x p:P175 [ ps:P175 wd:Q26876 ] . FILTER ( ( ?x = wd:Q858750 || ?x = wd:Q64596218 ) ) }",
      "What has <P175> <Q26876> and is equal to (<Q858750> or <Q64596218>)?"),

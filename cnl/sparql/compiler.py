@@ -388,8 +388,10 @@ class SparqlCompiler:
         if self.group.hidden:
             raise CompileError("a superlative inside a negation or universal cannot be compiled")
         order = q.order
-        if order.word in ("most", "least", "fewest") and q.noun is not None and not isinstance(q.noun, ir.YearOf):
-            # "the most <song>": rank the other variables by how many songs they have.
+        if order.word in ("most", "least", "fewest") and not isinstance(q.noun, ir.YearOf):
+            # "the most <song>", "has the most <P>", "the most things": rank the other
+            # variables by how many they have (SQUALL's count determiner; a value is ranked
+            # with "highest"/"lowest").
             if self.count_order_var is not None:
                 raise CompileError("only one 'most'/'least' per query is supported")
             self.count_order_var = v
@@ -431,6 +433,13 @@ class SparqlCompiler:
         self.group.filters.append(f"FILTER({count} {op} {q.number})")
         if q.det == "at_most":
             raise CompileError("'at most N' needs a count that can be zero; write 'not at least N+1'")
+
+    def _order_expr(self, key: str) -> str:
+        """An ORDER BY key; the count of "the most" is written in place when it is not a column
+        (order_columns False: ``ORDER BY DESC(COUNT(?x))``, as hand-written queries rank)."""
+        if key == "?count" and self.count_order_var and not self.profile.order_columns:
+            return self._count(self.count_order_var)
+        return key
 
     def _count(self, v: str) -> str:
         """COUNT of ``v``: of distinct values unless the profile counts solutions."""
@@ -668,7 +677,7 @@ class SparqlCompiler:
             if not cols:
                 cols = list(self.focus)
             group_by = cols if self.count_order_var else []
-            if self.count_order_var:
+            if self.count_order_var and profile.order_columns:
                 cols = cols + [f"({self._count(self.count_order_var)} AS ?count)"]
             if profile.label_columns and not self.count_order_var:
                 for col in list(cols):
@@ -695,7 +704,7 @@ class SparqlCompiler:
         if head != "ASK":
             if self.order_keys:
                 lines.append("ORDER BY " + " ".join(
-                    f"{'DESC' if desc else 'ASC'}({key})" for key, desc in self.order_keys))
+                    f"{'DESC' if desc else 'ASC'}({self._order_expr(key)})" for key, desc in self.order_keys))
             if self.offset:
                 lines.append(f"OFFSET {self.offset}")
             if self.limit is not None:

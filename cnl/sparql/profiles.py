@@ -138,7 +138,8 @@ class KGProfile:
     # ECAI gold queries do: the wikidata-ecai preset).
     projection: str = "focus"
     # Under projection "focus": also list the ordering keys (False: only the focus, as
-    # hand-written queries that order by a value they do not show).
+    # hand-written queries that order by a value they do not show). Under either projection,
+    # False also leaves out the count "the most" ranks by (ORDER BY DESC(COUNT(?x))).
     order_columns: bool = True
     # True: compare with a number as xsd:double(STR(x)) (Sparklis' form, also in the ECAI
     # golds: it also matches values typed as strings or with units); False: x itself.

@@ -181,7 +181,8 @@ class SquallPrinter:
                 return "something" + rels
             if q.det == "every" and not q.order:
                 return "everything" + rels
-            return f"{self.det(q)}{order} thing{rels}"
+            counts = q.order is not None and q.order.word in ("most", "least", "fewest")
+            return f"{self.det(q)}{order} {'things' if counts else 'thing'}{rels}"
         if q.var is not None:
             if not isinstance(q.noun, ir.ClassNoun) or q.det == "how_many":
                 raise PrintError("a variable label needs a determiner and a class noun")

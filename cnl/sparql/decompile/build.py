@@ -184,7 +184,10 @@ class Builder:
             return ir.Ref(ir_term(term))
         noun, vps = self.noun_and_vps(ctx, term, via)
         det = "which" if term in self.which else ctx.det
-        return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
+        order = self.orders.get(term)
+        if order is not None and order.limit and det == "a":
+            det = "the"  # "the most <film>", "the highest <P>": one of a kind
+        return ir.Quant(det, noun, tuple(vps), order=order)
 
     def rel_noun(self, ctx, e):
         return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
@@ -319,7 +322,7 @@ class Builder:
             year_arg(left, self.year_casts)
         elif right == x:
             left, right, op = right, left, FLIP[op]
-        if op not in ("<", ">", "<=", ">=", "!="):
+        if op not in ("<", ">", "<=", ">=", "!=", "="):
             raise UnsupportedSPARQLError("a comparison between two variables or expressions")
         if expr.name == "YearComparison":
             return ir.YearIs(ir.Compare(op, (ir.Quant("the", ir.YearOf(self.np(ctx, other, None))),)))

@@ -74,9 +74,24 @@ def read_columns(state: Decompilation) -> None:
             state.select_vars.append(v)
     if state.group_keys is not None:
         if state.counted is None:
+            _ranking_count(state)
+        if state.counted is None:
             raise UnsupportedSPARQLError("GROUP BY without COUNT")
         if set(state.group_keys) != set(state.select_vars):
             raise UnsupportedSPARQLError("GROUP BY keys other than the projected variables")
+
+
+def _ranking_count(state: Decompilation) -> None:
+    """``GROUP BY ?k ORDER BY DESC(COUNT(?x))``: a count that is no column, only ranks the
+    groups ("the most"); the profile's order_columns False."""
+    for condition in state.order_conditions or []:
+        key = condition.expr if isinstance(condition, CompValue) and condition.name == "OrderCondition" else condition
+        call = state.aggregate_calls.get(key)
+        if call is not None and call.name == "Aggregate_Count":
+            counted = call.vars if isinstance(call.vars, Variable) else _star_variable(state)
+            state.count_distinct = bool(call.distinct)
+            state.counted, state.count_alias, state.count_hidden = counted, key, True
+            return
 
 
 def _star_variable(state: Decompilation):
@@ -112,7 +127,7 @@ def _order_key(state: Decompilation, condition, first: bool):
     desc = isinstance(condition, CompValue) and getattr(condition, "order", None) == "DESC"
     if not isinstance(key, Variable):
         raise UnsupportedSPARQLError("ORDER BY an expression")
-    if key in state.aggregates and key == state.count_alias and first:
+    if (key in state.aggregates or state.count_hidden) and key == state.count_alias and first:
         # ORDER BY DESC(?count) over groups: "the most <C>" on the counted variable.
         state.counted_order = state.counted
         return state.counted, "most" if desc else "least"

@@ -42,6 +42,8 @@ def profile_options(state: Decompilation) -> dict:
     else:
         # an ASK or a count shows no variable of the tree: either value compiles the same
         options["projection"] = "all"
+    if state.count_hidden:
+        options["order_columns"] = False  # the count ranks the answers without being shown
     return options
 
 
