@@ -72,7 +72,6 @@ NO_CNL_FORM = {
     "BIND of a comparison (a true/false answer)": "a true/false value as an answer column",
     "a FILTER on an expression": 'a string comparison of a date (STR(?d) <= "2005")',
     "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces": "rdfs:label is presentation, not a CNL property",
-    "the aggregate MIN": "no MIN/MAX aggregate in the CNL (only orderings with a limit)",
     "ORDER BY an expression": "an ordering by a cast value (xsd:integer(?x))",
     "a FILTER on isLITERAL()": "no test of a term's kind in the CNL",
 }

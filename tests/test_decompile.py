@@ -210,7 +210,9 @@ def test_labels_from_a_lexicon():
      "an ill-formed xsd:dateTime literal (a date without a time)"),
     ("SELECT ?h ?e WHERE { ?h p:P39 [ ps:P39 wd:Q313383 ; pq:P580 ?s ; pq:P582 ?t ] . BIND (YEAR(?s) AS ?y) "
      "BIND (ABS((?y - YEAR(?t))) AS ?e) } ORDER BY DESC(?e) LIMIT 1", "BIND of ABS()"),
-    ("SELECT (MAX(?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "the aggregate MAX"),
+    ('SELECT (GROUP_CONCAT(?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "the aggregate GROUPCONCAT"),
+    ("SELECT (SUM(DISTINCT ?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "SUM(DISTINCT ...)"),
+    ("SELECT (MAX(?y) AS ?m) (COUNT(?y) AS ?n) WHERE { wd:Q1 wdt:P1 ?y }", "several aggregates"),
     # ECAI train#371: ?P585 is not ?P585_17, so only LIMIT 1 remains (an arbitrary answer)
     ("SELECT ?x ?d WHERE { ?x p:P166 [ ps:P166 wd:Q103360 ; pq:P585 ?d ] } ORDER BY ASC(?P585) LIMIT 1",
      "ORDER BY a variable the query never binds"),

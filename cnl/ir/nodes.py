@@ -162,7 +162,20 @@ class Arith:
     right: "NP"
 
 
-NP = Union[Ref, Quant, Coord, Arith]
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """``the average <P2047> of the <film>-s``: one value computed from the referents of
+    ``np`` (with repeats, as SPARQL's aggregates); ``op`` is one of sum, avg, min, max. A
+    question word inside ``np`` (``... of the <film>-s of which <P57>``) is a group key: one
+    value per group (SPARQL's GROUP BY)."""
+
+    op: str
+    np: "NP"
+
+    OPS = ("sum", "avg", "min", "max")
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -274,7 +287,7 @@ NODE_TYPES = {
     cls.__name__: cls
     for cls in (
         Entity, Class, Property, Literal, Var, Order, ClassNoun, RelNoun, YearOf, Ref, Quant,
-        Coord, Arith, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs,
+        Coord, Arith, Aggregate, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs,
         QualifierOf, Query,
     )
 }

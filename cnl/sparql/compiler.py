@@ -138,6 +138,7 @@ class SparqlCompiler:
         self.count_order_var: str | None = None
         self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
         self.late_orders: list = []         # (Quant, var): orderings applied after the rest
+        self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
@@ -214,8 +215,13 @@ class SparqlCompiler:
     # ---------------------------------------------------------------- query
     def compile(self, query: ir.Query) -> str:
         subject, vp = query.subject, query.vp
-        if vp is None:
+        if vp is None and isinstance(subject, ir.Aggregate):
+            self._aggregate(subject)
+        elif vp is None:
             self._give_me(subject)
+        elif (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Aggregate) and isinstance(subject, ir.Quant)
+              and subject.det == "which" and subject.noun is None and not subject.rels and subject.order is None):
+            self._aggregate(vp.np)  # "What is the average <P> of ...?"
         elif self._is_what_is(subject, vp):
             # "What is the <P> of X?": the NP after "is" is the answer itself.
             inner = vp.np
@@ -233,6 +239,17 @@ class SparqlCompiler:
             and not subject.rels and subject.order is None and isinstance(vp, ir.Be)
             and isinstance(vp.np, ir.Quant) and vp.np.det in ("a", "the") and vp.np.var is None
         )
+
+    def _aggregate(self, agg: ir.Aggregate) -> None:
+        """The answer is one value computed from the NP's values (one per group of the
+        question words inside it): SELECT ?key (AVG(?v) AS ?avg) ... GROUP BY ?key."""
+        if agg.op not in ir.Aggregate.OPS:
+            raise CompileError(f"unknown aggregate {agg.op!r}")
+        values: list[str] = []
+        self.np(agg.np, values.append)
+        if len(values) != 1 or not values[0].startswith("?"):
+            raise CompileError("an aggregate needs the values of one noun phrase (a variable)")
+        self.aggregates.append((agg.op, values[0], self.fresh(agg.op)))
 
     def _give_me(self, np) -> None:
         if isinstance(np, ir.Quant) and np.det == "a" and any(
@@ -285,6 +302,9 @@ class SparqlCompiler:
                     self.np(item, k)
             else:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
+        elif isinstance(np, ir.Aggregate):
+            raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
+                               "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
         elif isinstance(np, ir.Arith):
             left_year, right_year = _year_operand(np.left), _year_operand(np.right)
             if left_year is not None or right_year is not None:
@@ -661,7 +681,14 @@ class SparqlCompiler:
     def _render(self) -> str:
         profile = self.profile
         where = self.group.lines()
-        if self.counted:
+        if self.aggregates:
+            if self.counted or self.count_order_var or self.order_keys:
+                raise CompileError("an aggregate cannot be combined with a count or an ordering")
+            op, value, alias = self.aggregates[0]
+            keys = [v for v in self.focus if v != value]
+            head = "SELECT " + " ".join(keys + [f"({op.upper()}({value}) AS {alias})"])
+            group_by = keys
+        elif self.counted:
             keys = [v for v in self.focus if v not in self.counted]
             counted = self.counted[0]
             head = "SELECT " + " ".join(keys + [f"({self._count(counted)} AS ?count)"])

@@ -41,3 +41,6 @@ def check_expressible(query: ir.Query) -> None:
     """Sparklis has no yes/no questions (a sentence about a named thing lists its values)."""
     if query.vp is not None and not ir.asks_for_values(query):
         raise UnsupportedSPARQLError("a yes/no question (ASK) in Sparklis", "Sparklis has no yes/no questions")
+    if any(isinstance(n, ir.Aggregate) for n in ir.walk(query)):
+        raise UnsupportedSPARQLError("an aggregate (total, average, minimum, maximum) in Sparklis",
+                                     "this dialect's Sparklis forms have no aggregate of values")

@@ -312,6 +312,15 @@ class _ToIR(Transformer):
     def how_many(self, _how, _many, noun, *rels):
         return ir.Quant("how_many", noun, rels)
 
+    def aggregate_of_prop(self, _the, word, prop_tok, *rest):
+        vals = _values(rest)
+        quals = tuple(_split(vals, ir.Qual))
+        of = next(v for v in vals if not isinstance(v, ir.Qual))
+        return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], ir.Quant("a", ir.RelNoun(_prop(prop_tok), of, quals)))
+
+    def aggregate_of(self, _the, word, _of, np):
+        return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], np)
+
     def something(self, *args):
         return ir.Quant("a", None, tuple(_values(args)))
 
@@ -550,6 +559,8 @@ def _string(tok: Token) -> str:
     return unescape(tok.value[1:-1])
 
 
+_AGGREGATE_WORDS = {"sum": "sum", "total": "sum", "average": "avg", "minimum": "min", "maximum": "max"}
+
 _ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
     "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
@@ -610,6 +621,7 @@ _TERMINAL_WORDS = {
     "VAR_NAME": "a variable",
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
+    "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",
     "CMP_GT": "a comparison (greater than ...)",
     "CMP_LT": "a comparison (less than ...)",
     "CMP_GE": "a comparison",

@@ -23,6 +23,7 @@ _DET_WORDS = {
     "a": "a", "the": "the", "every": "every", "no": "no", "maybe": "maybe a",
     "which": "which", "how_many": "how many", "number_of": "the number of",
 }
+_AGGREGATE_WORDS = {"sum": "total", "avg": "average", "min": "minimum", "max": "maximum"}
 _CMP_WORDS = {">": "greater than", "<": "less than", ">=": "greater or equal to",
               "<=": "less or equal to", "=": "equal to", "!=": "different from"}
 _TEMPORAL_WORDS = {">": "later than", "<": "earlier than", ">=": "later or equal to",
@@ -138,7 +139,20 @@ class SquallPrinter:
             return f" {np.op} ".join(self.np_atom(item, closed or i < last) for i, item in enumerate(np.items))
         if isinstance(np, ir.Arith):
             return f"{self.np_atom(np.left, True)} {np.op} {self.np_atom(np.right, closed)}"
+        if isinstance(np, ir.Aggregate):
+            return self.aggregate(np, closed)
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
+
+    def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
+        """``the average <P> of X`` (the values of a relational noun), else ``the average of NP``."""
+        if agg.op not in _AGGREGATE_WORDS:
+            raise PrintError(f"unknown aggregate {agg.op!r}")
+        word, arg = _AGGREGATE_WORDS[agg.op], agg.np
+        if (isinstance(arg, ir.Quant) and arg.det == "a" and isinstance(arg.noun, ir.RelNoun)
+                and arg.noun.of is not None and not arg.rels and arg.order is None and arg.var is None):
+            noun = arg.noun
+            return f"the {word} {self.prop(noun.prop)}{self.quals(noun.quals, True)} of {self.np_of(noun.of, closed)}"
+        return f"the {word} of {self.np_atom(arg, closed)}"
 
     def np_atom(self, np, closed: bool = False) -> str:
         if isinstance(np, (ir.Coord, ir.Arith)):

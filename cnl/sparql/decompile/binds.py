@@ -64,7 +64,8 @@ def _answer_bind(state: Decompilation) -> AnswerBind:
     if len(top.binds) > 1:
         raise UnsupportedSPARQLError("several BINDs")
     var, expr = top.binds[0]
-    if state.form != "SelectQuery" or state.counted is not None or var not in state.select_vars:
+    aggregated = state.aggregated is not None and state.aggregated[1] == var  # MIN(YEAR(...))
+    if state.form != "SelectQuery" or state.counted is not None or (var not in state.select_vars and not aggregated):
         raise UnsupportedSPARQLError("BIND", "only a BIND whose value is an answer column is supported")
     inputs = variables(expr)
     if len(inputs) > 1:

@@ -47,6 +47,10 @@ def read_modifiers(state: Decompilation) -> None:
         raise UnsupportedSPARQLError("HAVING")
 
 
+# SPARQL's aggregates of values and the IR's names for them (ir.Aggregate.op)
+_AGGREGATES = {"Aggregate_Sum": "sum", "Aggregate_Avg": "avg", "Aggregate_Min": "min", "Aggregate_Max": "max"}
+
+
 def _is_aggregate(term) -> bool:
     """rdflib's variable for an aggregate (``__agg_1``)."""
     return str(term).startswith("__agg_") or (isinstance(term, Variable) and str(term).startswith("__agg"))
@@ -59,9 +63,20 @@ def read_columns(state: Decompilation) -> None:
         call = state.aggregate_calls.get(state.aggregates.get(v))
         if call is not None and call.name == "Aggregate_Sample" and call.vars == v:
             state.select_vars.append(v)  # a projected GROUP BY key
+        elif v in state.aggregates and call is not None and call.name in _AGGREGATES:
+            name = call.name[len("Aggregate_"):].upper()
+            if state.aggregated is not None or state.counted is not None:
+                raise UnsupportedSPARQLError("several aggregates")
+            if not isinstance(call.vars, Variable):
+                raise UnsupportedSPARQLError(f"the aggregate {name} of an expression")
+            if call.distinct:
+                raise UnsupportedSPARQLError(f"{name}(DISTINCT ...)", "an aggregate of distinct values")
+            state.aggregated = (_AGGREGATES[call.name], call.vars)
         elif v in state.aggregates:
             if call is None or call.name != "Aggregate_Count":
                 raise UnsupportedSPARQLError(f"the aggregate {call.name[len('Aggregate_'):].upper() if call else '?'}")
+            if state.aggregated is not None:
+                raise UnsupportedSPARQLError("several aggregates")
             if state.counted is not None:
                 raise UnsupportedSPARQLError("several counts")
             counted = call.vars if isinstance(call.vars, Variable) else _star_variable(state)
@@ -73,9 +88,9 @@ def read_columns(state: Decompilation) -> None:
         else:
             state.select_vars.append(v)
     if state.group_keys is not None:
-        if state.counted is None:
+        if state.counted is None and state.aggregated is None:
             _ranking_count(state)
-        if state.counted is None:
+        if state.counted is None and state.aggregated is None:
             raise UnsupportedSPARQLError("GROUP BY without COUNT")
         if set(state.group_keys) != set(state.select_vars):
             raise UnsupportedSPARQLError("GROUP BY keys other than the projected variables")

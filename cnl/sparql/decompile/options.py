@@ -33,7 +33,7 @@ def profile_options(state: Decompilation) -> dict:
         options["duplicates"] = state.duplicates
     if state.count_distinct is False:
         options["count_distinct"] = False
-    if state.form == "SelectQuery" and state.counted is None:
+    if state.form == "SelectQuery" and state.counted is None and state.aggregated is None:
         answer = {state.answer_bind.var} if state.answer_bind else set()
         visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order}
         options["projection"] = "all" if set(state.select_vars) == visible else "focus"

@@ -47,6 +47,7 @@ class Decompilation:
     select_vars: list = field(default_factory=list)      # the answer columns but a count
     counted: object = None               # ?x of COUNT(DISTINCT ?x); None once the groups are the answers
     count_alias: object = None           # the count's column
+    aggregated: tuple | None = None      # (op, ?v) of SUM/AVG/MIN/MAX(?v): "the average <P> of ..."
     count_hidden: bool = False           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
     orders: dict = field(default_factory=dict)           # variable -> ir.Order
     counted_order: object = None         # ORDER BY the count: the counted variable
