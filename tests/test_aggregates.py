@@ -115,3 +115,84 @@ def test_execution_on_a_small_store():
     per_director = compile_cnl("Give me the maximum <P2047> of the <Q11424>-s that have which <P57>.")
     rows = {row[0].value.rsplit("/", 1)[-1]: int(row[1].value) for row in store.query(per_director)}
     assert rows == {"d1": 140, "d2": 90}
+
+
+# ------------------------------------------------------------------ count conditions (HAVING)
+
+COUNT_LEXICON = {"country": "Q6256", "language": "P37", "human": "Q5", "author": "P50", "book": "Q571"}
+
+
+class _CountLexicon:
+    def resolve(self, label, kind, span=None):
+        return COUNT_LEXICON[label]
+
+
+@pytest.mark.parametrize("texts,test", [
+    (["Which <Q6256> has more than 2 <P37>?", "Which [country] has more than 2 <language>?",
+      "Which <Q6256:country> has more than 2 <P37:language>?"], "> 2"),
+    (["Which <Q5> is the <P50> of at least 3 <Q571>?", "Which [human] is the <author> of at least 3 [book]-s?"],
+     ">= 3"),
+    (["Give me a <P50> of more than 3 things."], "> 3"),
+])
+@pytest.mark.parametrize("having", [False, True])
+def test_count_conditions(texts, test, having):
+    compiled = []
+    for text in texts:
+        query = parse_squall(text)
+        notation = "label" if "[" in text else "id"
+        printed = print_squall(query, notation)
+        assert parse_squall(printed, notation) == query, printed
+        sparql = compile_cnl(text, resolver=_CountLexicon(), having=having)
+        parseQuery(sparql)
+        assert (f"HAVING(COUNT(DISTINCT ?" in sparql and f") {test})" in sparql) if having else f"{test})" in sparql
+        if having:  # the counting sub-query of having=False is not decompiled (a nested SELECT)
+            query2, options = decompile_to_ir(sparql)
+            assert equivalent(compile_query(query2, "wikidata", None, **options), sparql, distinct=True), sparql
+            assert options["having"] is True
+        compiled.append(sparql)
+    assert all(equivalent(compiled[0], c, distinct=True) for c in compiled[1:])
+
+
+def test_more_than_stays_a_comparison_before_a_value():
+    query = parse_squall("Which <Q5> has a <P2048> more than 2?")
+    assert query.vp.obj.rels[0] == ir.Compare(">", (ir.Ref(ir.Literal("2", "integer")),))
+
+
+def test_hand_written_having_round_trips():
+    # QALD-9-plus 134: countries with more than two official languages (COUNT without DISTINCT)
+    sparql = ("SELECT DISTINCT ?uri WHERE { ?uri wdt:P31 wd:Q6256 . ?uri wdt:P37 ?language . } "
+              "GROUP BY ?uri HAVING(COUNT(?language)>2)")
+    assert decompile(sparql) == "Which <Q6256> has more than 2 <P37>?"
+    query, options = decompile_to_ir(sparql)
+    assert options["having"] is True and options["count_distinct"] is False
+    assert equivalent(compile_query(query, "wikidata", None, **options), sparql, distinct=True)
+
+
+@pytest.mark.parametrize("sparql,construct", [
+    ("SELECT ?x WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) < 3)", "HAVING(COUNT(...) < N)"),
+    ("SELECT ?x WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(SUM(?y) > 3)", "HAVING"),
+])
+def test_having_refusals(sparql, construct):
+    with pytest.raises(UnsupportedSPARQLError) as err:
+        decompile_to_ir(sparql)
+    assert err.value.construct == construct
+
+
+@pytest.mark.parametrize("text", ["Which <Q6256> has fewer than 3 <P37>?", "Which <Q6256> has at most 2 <P37>?"])
+def test_counts_that_can_be_zero_are_refused(text):
+    with pytest.raises(CompileError, match="can be zero"):
+        compile_cnl(text)
+
+
+def test_having_executes_like_the_sub_query():
+    pyoxigraph = pytest.importorskip("pyoxigraph")
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for country, languages in (("c1", 3), ("c2", 2), ("c3", 4)):
+        s = pyoxigraph.NamedNode(wd + country)
+        store.add(pyoxigraph.Quad(s, pyoxigraph.NamedNode(wdt + "P31"), pyoxigraph.NamedNode(wd + "Q6256")))
+        for i in range(languages):
+            store.add(pyoxigraph.Quad(s, pyoxigraph.NamedNode(wdt + "P37"), pyoxigraph.NamedNode(wd + f"L{i}")))
+    text = "Which <Q6256> has more than 2 <P37>?"
+    answers = [sorted(row[0].value for row in store.query(compile_cnl(text, having=h))) for h in (False, True)]
+    assert answers[0] == answers[1] == [wd + "c1", wd + "c3"]

@@ -134,7 +134,7 @@ class Quant:
     """A quantified noun phrase: ``a <film> that ...``, ``which <human>``, ``how many <film>-s``.
 
     ``det`` is one of: a, the, which, how_many, every, no, maybe, at_least, at_most,
-    exactly (with ``number``). ``noun`` None means "thing". ``order`` is a superlative.
+    exactly, more_than, fewer_than (with ``number``). ``noun`` None means "thing". ``order`` is a superlative.
     """
 
     det: str

@@ -139,6 +139,8 @@ class SparqlCompiler:
         self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
         self.late_orders: list = []         # (Quant, var): orderings applied after the rest
         self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
+        self.having: list = []              # (condition, outer variables): count tests as HAVING
+        self.top = self.group
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
@@ -395,11 +397,11 @@ class SparqlCompiler:
                 body()
                 k(v)
             self.group.blocks.append(["OPTIONAL {", *_indent(g.lines()), "}"])
-        elif det in ("at_least", "at_most", "exactly"):
+        elif det in _COUNT_TESTS:
             self._numeric(q, v, body, k)
         else:
             raise CompileError(f"unknown determiner {det!r}")
-        if det in ("every", "no", "at_least", "at_most", "exactly") and v in self.visible_vars:
+        if (det in ("every", "no") or det in _COUNT_TESTS) and v in self.visible_vars:
             self.visible_vars.remove(v)  # only bound inside a negation or a sub-query
         if q.order is not None and det not in ("a", "the", "which", "how_many", "number_of"):
             raise CompileError(f"a superlative cannot be combined with {det!r}")
@@ -434,6 +436,9 @@ class SparqlCompiler:
             self.limit = 1
 
     def _numeric(self, q, v, body, k) -> None:
+        if q.det in ("at_most", "fewer_than"):
+            words = q.det.replace("_", " ")
+            raise CompileError(f"'{words} N' needs a count that can be zero; write 'not at least N'")
         before = set(self.var_order)
         with self.subgroup(hidden=True) as g:
             body()
@@ -441,8 +446,19 @@ class SparqlCompiler:
         text = "\n".join(g.lines())
         outer = [x for x in sorted(before, key=self.var_order.get)
                  if x != v and re.search(re.escape(x) + r"\b", text)]
+        op = _COUNT_TESTS[q.det]
+        if self.profile.having:
+            # the profile's HAVING form: the counted pattern joins the query, the answers are
+            # grouped, HAVING(COUNT(?v) op N) (checked in _render: only on the answers)
+            if self.group is not self.top or self.group.hidden:
+                raise CompileError("a count condition inside another construct cannot be written as HAVING")
+            self.group.triples.extend(g.triples)
+            self.group.blocks.extend(g.blocks)
+            self.group.binds.extend(g.binds)
+            self.group.filters.extend(g.filters)
+            self.having.append((f"{self._count(v)} {op} {q.number}", outer))
+            return
         count = self.fresh("n")
-        op = {"at_least": ">=", "at_most": "<=", "exactly": "="}[q.det]
         keys = " ".join(outer)
         head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
         block = ["{", "  " + head, *_indent(_indent(g.lines())), "  }"]
@@ -451,8 +467,6 @@ class SparqlCompiler:
         block.append("}")
         self.group.blocks.append(block)
         self.group.filters.append(f"FILTER({count} {op} {q.number})")
-        if q.det == "at_most":
-            raise CompileError("'at most N' needs a count that can be zero; write 'not at least N+1'")
 
     def _order_expr(self, key: str) -> str:
         """An ORDER BY key; the count of "the most" is written in place when it is not a column
@@ -681,6 +695,9 @@ class SparqlCompiler:
     def _render(self) -> str:
         profile = self.profile
         where = self.group.lines()
+        if self.having and (self.aggregates or self.counted or self.count_order_var or not self.focus):
+            raise CompileError("a count condition written as HAVING needs a question that lists answers "
+                               "(no other count or aggregate)")
         if self.aggregates:
             if self.counted or self.count_order_var or self.order_keys:
                 raise CompileError("an aggregate cannot be combined with a count or an ordering")
@@ -703,10 +720,13 @@ class SparqlCompiler:
                 cols = [c for c in cols if c != self.count_order_var and c != "?count"]
             if not cols:
                 cols = list(self.focus)
-            group_by = cols if self.count_order_var else []
+            group_by = cols if self.count_order_var or self.having else []
+            for _, outer in self.having:
+                if not set(outer) <= set(cols):
+                    raise CompileError("a count condition written as HAVING must be about the answers")
             if self.count_order_var and profile.order_columns:
                 cols = cols + [f"({self._count(self.count_order_var)} AS ?count)"]
-            if profile.label_columns and not self.count_order_var:
+            if profile.label_columns and not self.count_order_var and not self.having:
                 for col in list(cols):
                     label = f"{col}Label"
                     where.append(f"OPTIONAL {{ {col} {profile.label_predicate} {label} . "
@@ -728,6 +748,8 @@ class SparqlCompiler:
         lines.append("}")
         if group_by:
             lines.append("GROUP BY " + " ".join(group_by))
+        for condition, _ in self.having:
+            lines.append(f"HAVING({condition})")
         if head != "ASK":
             if self.order_keys:
                 lines.append("ORDER BY " + " ".join(
@@ -740,6 +762,9 @@ class SparqlCompiler:
                 lines.append(f"LIMIT {profile.default_limit}")
         return "\n".join(lines) + "\n"
 
+
+# numeric determiners: the count's test
+_COUNT_TESTS = {"at_least": ">=", "at_most": "<=", "exactly": "=", "more_than": ">", "fewer_than": "<"}
 
 _SELECT = {"removed": "SELECT DISTINCT ", "kept": "SELECT ", "reduced": "SELECT REDUCED "}
 

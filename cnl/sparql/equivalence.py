@@ -207,7 +207,10 @@ class _Converter:
             finally:
                 self.aliases, self.star = aliases, star
         if name in ("Project", "Distinct", "Reduced", "Slice", "OrderBy"):  # sub-SELECT
-            return ("SUBQUERY", self._modifiers(node))
+            # its variables are placeholders like any other (a dict's text would show their names)
+            mods = self._modifiers(node)
+            return ("SUBQUERY", Bag(tuple(mods["pv"] or ())), mods["distinct"] or "all", mods["order"],
+                    mods["offset"], mods["limit"], mods["pattern"])
         return self._generic(node)
 
     @staticmethod
@@ -403,6 +406,8 @@ def _in_scope(pattern) -> list[Var]:
         return [c[1] for row in pattern[1].items for c in row.items]
     if kind in ("GROUP", "AGGREGATE"):
         return _in_scope(pattern[2])
+    if kind == "SUBQUERY":
+        return list(pattern[1].items)
     return []
 
 

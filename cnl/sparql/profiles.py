@@ -82,7 +82,7 @@ def _check_options(profile: "KGProfile") -> None:
         if not isinstance(key, str) or not _PREFIX_NAME.fullmatch(key) or not isinstance(namespace, str) \
                 or not _NAMESPACE.fullmatch(namespace):
             raise _option_error(name, "prefixes", {key: namespace}, "a prefix name and a namespace IRI")
-    for option in ("label_columns", "order_columns", "numeric_cast", "year_cast", "count_distinct"):
+    for option in ("label_columns", "order_columns", "numeric_cast", "year_cast", "count_distinct", "having"):
         if not isinstance(getattr(profile, option), bool):
             raise _option_error(name, option, getattr(profile, option), "true or false")
     limit = profile.default_limit
@@ -153,6 +153,10 @@ class KGProfile:
     # True: a count counts distinct values (COUNT(DISTINCT ?x), SQUALL's "how many");
     # False: one per solution (COUNT(?x)), as many hand-written queries count.
     count_distinct: bool = True
+    # How "that has at least 3 <P166>" is written: False, a counting sub-query joined to the
+    # query (SQUALL's form, any depth); True, GROUP BY the answers HAVING(COUNT(...) >= 3), as
+    # hand-written queries do (only about the answers of a question that lists them).
+    having: bool = False
 
     def __post_init__(self):
         _check_options(self)

@@ -355,6 +355,10 @@ class _ToIR(Transformer):
     def det_exactly(self, _kw, n):
         return ("exactly", int(n))
 
+    def count_det(self, tok):
+        words = tok.value.split()
+        return ("more_than" if words[0].lower() == "more" else "fewer_than", int(words[-1]))
+
     def det_number_of(self, *_):
         return ("number_of", None)
 
@@ -633,6 +637,7 @@ _TERMINAL_WORDS = {
     "AT_WHICH": '"at which"',
     "AT_LEAST": '"at least"',
     "AT_MOST": '"at most"',
+    "COUNT_DET": '"more than N" or "fewer than N"',
     "_END": '"?" or "." (end)',
     "$END": "end of text",
     "PLURAL": '"-s"',

@@ -177,7 +177,7 @@ class SquallPrinter:
         return order.word
 
     def det(self, quant: ir.Quant) -> str:
-        if quant.det in ("at_least", "at_most", "exactly"):
+        if quant.det in ("at_least", "at_most", "exactly", "more_than", "fewer_than"):
             return f"{quant.det.replace('_', ' ')} {quant.number}"
         return _DET_WORDS[quant.det]
 
@@ -195,7 +195,7 @@ class SquallPrinter:
                 return "something" + rels
             if q.det == "every" and not q.order:
                 return "everything" + rels
-            counts = q.order is not None and q.order.word in ("most", "least", "fewest")
+            counts = (q.order is not None and q.order.word in ("most", "least", "fewest")) or (q.number or 0) > 1
             return f"{self.det(q)}{order} {'things' if counts else 'thing'}{rels}"
         if q.var is not None:
             if not isinstance(q.noun, ir.ClassNoun) or q.det == "how_many":

@@ -30,6 +30,7 @@ _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 def build(state: Decompilation) -> None:
     """The VPs the query says about its root."""
     builder = state.builder = Builder(state.which, state.orders)
+    builder.numbers = state.numbers
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if is_node(state.root):
         builder.visited.add(state.root)
@@ -50,6 +51,7 @@ class Builder:
         self.which = which          # variables written "which" (answer columns)
         self.projected: set = set()
         self.orders = orders        # variable -> ir.Order
+        self.numbers: dict = {}     # variable -> (det, N): HAVING(COUNT(?v) >= N)
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
@@ -187,6 +189,9 @@ class Builder:
         order = self.orders.get(term)
         if order is not None and order.limit and det == "a":
             det = "the"  # "the most <film>", "the highest <P>": one of a kind
+        if term in self.numbers:  # "more than 2 <P37>": a HAVING count of this variable
+            det, number = self.numbers.pop(term)
+            return ir.Quant(det, noun, tuple(vps), order=order, number=number)
         return ir.Quant(det, noun, tuple(vps), order=order)
 
     def rel_noun(self, ctx, e):

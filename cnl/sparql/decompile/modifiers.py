@@ -7,7 +7,7 @@ LIMIT/OFFSET into the IR's orderings ("highest", "3rd to 5th lowest", "the most"
 """
 from __future__ import annotations
 
-from rdflib import Variable
+from rdflib import Literal, Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
@@ -43,8 +43,7 @@ def read_modifiers(state: Decompilation) -> None:
             break
         node = node.p
     state.pattern = node
-    if having:
-        raise UnsupportedSPARQLError("HAVING")
+    state.having = having
 
 
 # SPARQL's aggregates of values and the IR's names for them (ir.Aggregate.op)
@@ -87,13 +86,39 @@ def read_columns(state: Decompilation) -> None:
             state.counted, state.count_alias = counted, v
         else:
             state.select_vars.append(v)
+    for condition in state.having:
+        _having_count(state, condition)
     if state.group_keys is not None:
-        if state.counted is None and state.aggregated is None:
+        if state.counted is None and state.aggregated is None and not state.numbers:
             _ranking_count(state)
-        if state.counted is None and state.aggregated is None:
+        if state.counted is None and state.aggregated is None and not state.numbers:
             raise UnsupportedSPARQLError("GROUP BY without COUNT")
         if set(state.group_keys) != set(state.select_vars):
             raise UnsupportedSPARQLError("GROUP BY keys other than the projected variables")
+
+
+# HAVING(COUNT(?v) op N): the numeric determiner of ?v ("that has more than 2 <P37>")
+_COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
+
+
+def _having_count(state: Decompilation, condition) -> None:
+    """One HAVING condition, a count of a variable compared with a whole number, as that
+    variable's determiner; the profile's having option. Anything else is refused."""
+    call = state.aggregate_calls.get(getattr(condition, "expr", None))
+    other = getattr(condition, "other", None)
+    if not (getattr(condition, "name", None) == "RelationalExpression" and call is not None
+            and call.name == "Aggregate_Count" and isinstance(call.vars, Variable)
+            and isinstance(other, Literal) and str(other).isdigit()):
+        raise UnsupportedSPARQLError("HAVING", "only HAVING(COUNT(?x) >= N), > N or = N has a CNL form")
+    if condition.op not in _COUNT_DETS:
+        # a count below N misses the things with none (they form no group)
+        raise UnsupportedSPARQLError(f"HAVING(COUNT(...) {condition.op} N)", "a count that cannot be zero")
+    if state.count_distinct is not None and state.count_distinct != bool(call.distinct):
+        raise UnsupportedSPARQLError("counts with and without DISTINCT")
+    if call.vars in state.numbers:
+        raise UnsupportedSPARQLError("HAVING", "two conditions on one count")
+    state.count_distinct = bool(call.distinct)
+    state.numbers[call.vars] = (_COUNT_DETS[condition.op], int(str(other)))
 
 
 def _ranking_count(state: Decompilation) -> None:

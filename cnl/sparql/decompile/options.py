@@ -42,6 +42,10 @@ def profile_options(state: Decompilation) -> dict:
     else:
         # an ASK or a count shows no variable of the tree: either value compiles the same
         options["projection"] = "all"
+    if state.numbers or state.having:
+        if state.builder.numbers:
+            raise UnsupportedSPARQLError("HAVING", "a count of a variable that is not a noun phrase of its own")
+        options["having"] = True
     if state.count_hidden:
         options["order_columns"] = False  # the count ranks the answers without being shown
     return options

@@ -48,7 +48,9 @@ class Decompilation:
     counted: object = None               # ?x of COUNT(DISTINCT ?x); None once the groups are the answers
     count_alias: object = None           # the count's column
     aggregated: tuple | None = None      # (op, ?v) of SUM/AVG/MIN/MAX(?v): "the average <P> of ..."
-    count_hidden: bool = False           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
+    count_hidden: bool = False
+    having: list = field(default_factory=list)           # HAVING's conditions (rdflib expressions)
+    numbers: dict = field(default_factory=dict)          # ?v -> (det, N) of HAVING(COUNT(?v) op N)           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
     orders: dict = field(default_factory=dict)           # variable -> ir.Order
     counted_order: object = None         # ORDER BY the count: the counted variable
 
