@@ -239,10 +239,12 @@ class Or:
 
 @dataclass(frozen=True, slots=True)
 class StrTest:
-    """``matching "x"`` (regex), ``contains "x"``, ``starts with "x"``; case-insensitive."""
+    """``matching "x"`` (regex), ``contains "x"``, ``starts with "x"``; case-insensitive
+    unless ``case_sensitive`` (``case-sensitively contains "x"``)."""
 
     op: str
     value: str
+    case_sensitive: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -816,6 +816,9 @@ def _not_exists(group: _Group) -> str:
 
 def _str_test(test: ir.StrTest, x: str) -> str:
     value = sparql_string(test.value)
+    if test.case_sensitive:
+        call = {"matches": "REGEX", "contains": "CONTAINS", "starts": "STRSTARTS"}[test.op]
+        return f"FILTER({call}(STR({x}), {value}))"
     if test.op == "matches":
         return f'FILTER(REGEX(STR({x}), {value}, "i"))'
     if test.op == "contains":

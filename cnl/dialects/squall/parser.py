@@ -435,6 +435,18 @@ class _ToIR(Transformer):
     def rel_starts_with(self, _kw, _with, string):
         return ir.StrTest("starts", _string(string))
 
+    def cased_matches(self, _cs, _kw, string):
+        return ir.StrTest("matches", _string(string), case_sensitive=True)
+
+    def cased_contains(self, _cs, _kw, string):
+        return ir.StrTest("contains", _string(string), case_sensitive=True)
+
+    def cased_starts_with(self, _cs, _kw, _with, string):
+        return ir.StrTest("starts", _string(string), case_sensitive=True)
+
+    def cased_str_test(self, test):
+        return test
+
     def rel_qualifier(self, _at_which, prop, subject, vp):
         return ir.QualifierOf(_prop(prop), subject, vp)
 
@@ -637,6 +649,7 @@ _TERMINAL_WORDS = {
     "AT_WHICH": '"at which"',
     "AT_LEAST": '"at least"',
     "AT_MOST": '"at most"',
+    "CASE_SENSITIVELY": '"case-sensitively"',
     "COUNT_DET": '"more than N" or "fewer than N"',
     "_END": '"?" or "." (end)',
     "$END": "end of text",

@@ -290,7 +290,8 @@ class SquallPrinter:
             return " or ".join(self.vp(item, closed or i < last) for i, item in enumerate(vp.items))
         if isinstance(vp, ir.StrTest):
             word = {"matches": "matching", "contains": "contains", "starts": "starts with"}[vp.op]
-            return f'{word} {self.literal(ir.Literal(vp.value))}'
+            cased = "case-sensitively " if vp.case_sensitive else ""
+            return f'{cased}{word} {self.literal(ir.Literal(vp.value))}'
         if isinstance(vp, ir.Exists):
             return "are there"
         if isinstance(vp, ir.YearIs):
@@ -308,7 +309,7 @@ class SquallPrinter:
             return f"has not {self._has_tail(vp, closed)}"
         if isinstance(vp, (ir.Be, ir.Compare)):
             return f"is not {self._be_tail(vp, closed)}"
-        if isinstance(vp, ir.StrTest) and vp.op == "contains":
+        if isinstance(vp, ir.StrTest) and vp.op == "contains" and not vp.case_sensitive:
             return f"does not contain {self.literal(ir.Literal(vp.value))}"
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
 

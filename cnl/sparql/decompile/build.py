@@ -299,6 +299,14 @@ class Builder:
             return self._on(left, x, vp)
         # The CNL's string tests are case-insensitive: the compiler writes
         # CONTAINS(LCASE(STR(?x)), LCASE("v")) and REGEX(STR(?x), "v", "i"); other forms differ.
+        if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS") and is_call(expr.arg1, "Builtin_STR") \
+                and isinstance(expr.arg2, Literal) and not expr.arg2.language:
+            # CONTAINS(STR(?x), "v"): "case-sensitively contains"
+            return self._on(expr.arg1.arg, x, ir.StrTest(
+                "contains" if name == "Builtin_CONTAINS" else "starts", str(expr.arg2), case_sensitive=True))
+        if name == "Builtin_REGEX" and not expr.flags and is_call(expr.text, "Builtin_STR") \
+                and isinstance(expr.pattern, Literal):
+            return self._on(expr.text.arg, x, ir.StrTest("matches", str(expr.pattern), case_sensitive=True))
         if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS"):
             if not (is_call(expr.arg1, "Builtin_LCASE") and is_call(expr.arg1.arg, "Builtin_STR")
                     and is_call(expr.arg2, "Builtin_LCASE")):
