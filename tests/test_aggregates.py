@@ -145,12 +145,23 @@ def test_count_conditions(texts, test, having):
         sparql = compile_cnl(text, resolver=_CountLexicon(), having=having)
         parseQuery(sparql)
         assert (f"HAVING(COUNT(DISTINCT ?" in sparql and f") {test})" in sparql) if having else f"{test})" in sparql
-        if having:  # the counting sub-query of having=False is not decompiled (a nested SELECT)
-            query2, options = decompile_to_ir(sparql)
-            assert equivalent(compile_query(query2, "wikidata", None, **options), sparql, distinct=True), sparql
-            assert options["having"] is True
+        # compile -> decompile -> compile, both forms (HAVING, and the counting sub-query)
+        query2, options = decompile_to_ir(sparql)
+        assert equivalent(compile_query(query2, "wikidata", None, **options), sparql, distinct=True), sparql
+        assert options.get("having", False) is having
         compiled.append(sparql)
     assert all(equivalent(compiled[0], c, distinct=True) for c in compiled[1:])
+
+
+@pytest.mark.parametrize("text", ["Which <Q5> has not at least 2 <P40>?",
+                                  "Which <Q5> is the <P50> of no <Q571> that has at least 2 <P50>?",
+                                  "Which <Q5> has exactly 2 <P40> that have <P21> <Q6581072>?"])
+@pytest.mark.parametrize("options", [{}, {"projection": "all"}, {"count_distinct": False}])
+def test_counting_sub_queries_round_trip(text, options):
+    sparql = compile_cnl(text, **options)
+    query, got = decompile_to_ir(sparql)
+    assert equivalent(compile_query(query, "wikidata", None, **got), sparql, distinct=True)
+    assert equivalent(compile_cnl(decompile(sparql), **got), sparql, distinct=True)
 
 
 def test_more_than_stays_a_comparison_before_a_value():

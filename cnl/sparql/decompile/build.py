@@ -24,6 +24,9 @@ from cnl.sparql.decompile.fold import fold
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 
+# a count's test: the numeric determiner (a count below N would miss the things with none)
+_COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
+
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 
 
@@ -51,7 +54,9 @@ class Builder:
         self.which = which          # variables written "which" (answer columns)
         self.projected: set = set()
         self.orders = orders        # variable -> ir.Order
-        self.numbers: dict = {}     # variable -> (det, N): HAVING(COUNT(?v) >= N)
+        self.numbers: dict = {}     # variable -> (det, N): HAVING(COUNT(?v) >= N) or a counting sub-query
+        self.count_distincts: set = set()  # the counting sub-queries' DISTINCT
+        self.hidden: set = set()    # variables only in scope inside a counting sub-query
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
@@ -66,6 +71,11 @@ class Builder:
     def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
                   visible: bool | None = None):
         """The VPs saying what ``group`` says about ``anchor`` (already in scope)."""
+        for count in group.counts:
+            self._inline_count(group, count)
+            if visible if visible is not None else top:
+                self.all_nodes.append(count.alias)  # the compiler names the count in scope
+        group.counts = []
         if group.binds:
             raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
@@ -144,6 +154,28 @@ class Builder:
             if n not in self.visited and n != anchor:
                 raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
         return vps
+
+    def _inline_count(self, group: Group, count) -> None:
+        """A counting sub-query and its FILTER(?n op N): the sub-query's pattern joins the group,
+        its counted variable takes the determiner ("at least 3 <P166>")."""
+        tests = [f for f in group.filters if variables(f) == {count.alias}]
+        test = tests[0] if len(tests) == 1 else None
+        if not (getattr(test, "name", None) == "RelationalExpression" and test.expr == count.alias
+                and isinstance(test.other, Literal) and str(test.other).isdigit() and test.op in _COUNT_DETS):
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a count not tested against a whole number")
+        group.filters = [f for f in group.filters if f is not test]
+        inner = count.inner
+        group.triples += inner.triples
+        group.filters += inner.filters
+        group.optionals += inner.optionals
+        group.unions += inner.unions
+        group.minus += inner.minus
+        group.values += inner.values
+        group.binds += inner.binds
+        group.counts += inner.counts
+        self.numbers[count.counted] = (_COUNT_DETS[test.op], int(str(test.other)))
+        self.count_distincts.add(count.distinct)
+        self.hidden |= group_vars(inner) - set(count.keys)
 
     def node_vps(self, ctx, node, via, root_noun: bool):
         """VPs about ``node`` from the edges not yet used; marks the node visited."""
@@ -269,7 +301,7 @@ class Builder:
                 graph = translateGroupGraphPattern(graph)
             inner = flatten(graph)
             if name == "Builtin_NOTEXISTS" and inner.filters and not (
-                    inner.triples or inner.optionals or inner.unions or inner.minus or inner.values):
+                    inner.triples or inner.optionals or inner.unions or inner.minus or inner.values or inner.counts):
                 # the compiler writes a negated test as FILTER(!(...)), another algebra
                 raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
             vp = conj(self.group_vps(inner, x, scope))

@@ -31,7 +31,7 @@ def read_modifiers(state: Decompilation) -> None:
             state.order_conditions = node.expr
         elif node.name == "Extend" and _is_aggregate(node.expr):
             state.aggregates[node.var] = node.expr
-        elif node.name == "Filter" and any(_is_aggregate(v) for v in variables(node.expr)):
+        elif node.name == "Filter" and any(_is_aggregate(v) for v in _operands(node.expr)):
             having.append(node.expr)
         elif node.name == "AggregateJoin":
             state.aggregate_calls = {a.res: a for a in node.A}
@@ -48,6 +48,21 @@ def read_modifiers(state: Decompilation) -> None:
 
 # SPARQL's aggregates of values and the IR's names for them (ir.Aggregate.op)
 _AGGREGATES = {"Aggregate_Sum": "sum", "Aggregate_Avg": "avg", "Aggregate_Min": "min", "Aggregate_Max": "max"}
+
+
+def _operands(expr) -> set:
+    """The variables of an expression outside its EXISTS / NOT EXISTS patterns (a HAVING
+    names an aggregate itself; a sub-query's count inside NOT EXISTS is no HAVING)."""
+    out, stack = set(), [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Variable):
+            out.add(e)
+        elif isinstance(e, CompValue) and e.name not in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
+            stack.extend(v for k, v in e.items() if not k.startswith("_"))
+        elif isinstance(e, (list, tuple)):
+            stack.extend(e)
+    return out
 
 
 def _is_aggregate(term) -> bool:

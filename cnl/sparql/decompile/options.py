@@ -31,17 +31,20 @@ def profile_options(state: Decompilation) -> dict:
             options[option] = True
     if state.form == "SelectQuery":
         options["duplicates"] = state.duplicates
-    if state.count_distinct is False:
-        options["count_distinct"] = False
     if state.form == "SelectQuery" and state.counted is None and state.aggregated is None:
         answer = {state.answer_bind.var} if state.answer_bind else set()
-        visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order}
+        visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order} - builder.hidden
         options["projection"] = "all" if set(state.select_vars) == visible else "focus"
         if options["projection"] == "focus" and any(v not in state.select_vars for v in state.orders):
             options["order_columns"] = False
     else:
         # an ASK or a count shows no variable of the tree: either value compiles the same
         options["projection"] = "all"
+    distincts = builder.count_distincts | ({state.count_distinct} if state.count_distinct is not None else set())
+    if len(distincts) > 1:
+        raise UnsupportedSPARQLError("counts with and without DISTINCT")
+    if distincts == {False}:
+        options["count_distinct"] = False
     if state.numbers or state.having:
         if state.builder.numbers:
             raise UnsupportedSPARQLError("HAVING", "a count of a variable that is not a noun phrase of its own")
