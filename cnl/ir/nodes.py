@@ -117,7 +117,18 @@ class YearOf:
     arg: "NP"
 
 
-Noun = Union[ClassNoun, RelNoun, YearOf]
+@dataclass(frozen=True, slots=True)
+class DatePart:
+    """``month of X``, ``day of X``: a part of a date other than its year (SPARQL's MONTH,
+    DAY); ``part`` is ``month`` or ``day``."""
+
+    part: str
+    arg: "NP"
+
+    PARTS = ("month", "day")
+
+
+Noun = Union[ClassNoun, RelNoun, YearOf, DatePart]
 
 # ------------------------------------------------------------------------------- noun phrases
 
@@ -175,7 +186,16 @@ class Aggregate:
     OPS = ("sum", "avg", "min", "max")
 
 
-NP = Union[Ref, Quant, Coord, Arith, Aggregate]
+@dataclass(frozen=True, slots=True)
+class Its:
+    """``its <P570>``: the value of ``prop`` of the thing the enclosing statement is about
+    (``has a <P582> later than its <P580>``: one subject, two of its values compared)."""
+
+    prop: Property
+    quals: tuple[Qual, ...] = ()
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -288,7 +308,7 @@ class Query:
 NODE_TYPES = {
     cls.__name__: cls
     for cls in (
-        Entity, Class, Property, Literal, Var, Order, ClassNoun, RelNoun, YearOf, Ref, Quant,
+        Entity, Class, Property, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref, Quant,
         Coord, Arith, Aggregate, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs,
         QualifierOf, Query,
     )

@@ -141,6 +141,7 @@ class SparqlCompiler:
         self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
         self.having: list = []              # (condition, outer variables): count tests as HAVING
         self.top = self.group
+        self.owners: list[str] = []         # subjects of the statements being compiled ("its <P>")
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
@@ -304,6 +305,12 @@ class SparqlCompiler:
                     self.np(item, k)
             else:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
+        elif isinstance(np, ir.Its):
+            if not self.owners:
+                raise CompileError("'its <P>' needs a statement about something: 'has a <P> later than its <Q>'")
+            value = self.fresh(np.prop.label or np.prop.id)
+            self.statement(self.owners[-1], np.prop, value, np.quals)
+            k(value)
         elif isinstance(np, ir.Aggregate):
             raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
                                "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
@@ -502,6 +509,10 @@ class SparqlCompiler:
                 self.statement(subject, noun.prop, v, noun.quals)
             else:
                 self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals))
+        elif isinstance(noun, ir.DatePart):
+            if noun.part not in ir.DatePart.PARTS:
+                raise CompileError(f"unknown part of a date {noun.part!r}")
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({noun.part.upper()}({t}) AS {v})"))
         elif isinstance(noun, ir.YearOf):
             self.year_vars.add(v)
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))
@@ -555,6 +566,8 @@ class SparqlCompiler:
             def link(o):
                 self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed)
 
+            self.owners.append(x)  # "its <Q>" in the object means x's <Q>
+
             obj = vp.obj
             named = _named_value(obj)
             if named is not None:
@@ -570,6 +583,7 @@ class SparqlCompiler:
                 self.quant(obj, link, v)
             else:
                 self.np(obj, link)
+            self.owners.pop()
         elif isinstance(vp, ir.Be):
             self._be(vp.np, x)
         elif isinstance(vp, ir.Compare):
@@ -833,6 +847,8 @@ def _noun_hint(noun) -> str | None:
         return noun.prop.label or noun.prop.id
     if isinstance(noun, ir.YearOf):
         return "year"
+    if isinstance(noun, ir.DatePart):
+        return noun.part
     return None
 
 

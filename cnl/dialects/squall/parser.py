@@ -388,6 +388,16 @@ class _ToIR(Transformer):
         of = next(v for v in vals if not isinstance(v, ir.Qual))
         return ir.RelNoun(head.as_property(), of, quals)
 
+    def date_part_of(self, part, _of, np):
+        return ir.DatePart(part.value.lower(), np)
+
+    def its(self, _its, prop_tok, *quals):
+        return ir.Its(_prop(prop_tok), tuple(quals))
+
+    def difference(self, *args):
+        left, right = _values(args)
+        return ir.Arith("-", left, right)
+
     def year_of(self, _year, _of, np):
         return ir.YearOf(np)
 
@@ -637,6 +647,7 @@ _TERMINAL_WORDS = {
     "VAR_NAME": "a variable",
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
+    "DATE_PART": '"month" or "day"',
     "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",
     "CMP_GT": "a comparison (greater than ...)",
     "CMP_LT": "a comparison (less than ...)",

@@ -141,6 +141,8 @@ class SquallPrinter:
             return f"{self.np_atom(np.left, True)} {np.op} {self.np_atom(np.right, closed)}"
         if isinstance(np, ir.Aggregate):
             return self.aggregate(np, closed)
+        if isinstance(np, ir.Its):
+            return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
 
     def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
@@ -220,6 +222,8 @@ class SquallPrinter:
             return f"{head}{quals} of {self.np_of(noun.of, True)}"
         if isinstance(noun, ir.YearOf):
             return f"year of {self.np_of(noun.arg, True)}"
+        if isinstance(noun, ir.DatePart):
+            return f"{noun.part} of {self.np_of(noun.arg, True)}"
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:

@@ -88,6 +88,8 @@ def bind_np(expr, var, root_np, casts: set):
     name = getattr(expr, "name", None)
     if name == "Builtin_YEAR":
         return ir.Quant("the", ir.YearOf(bind_np(year_arg(expr, casts), var, root_np, casts)))
+    if name in ("Builtin_MONTH", "Builtin_DAY"):
+        return ir.Quant("the", ir.DatePart(name[len("Builtin_"):].lower(), bind_np(expr.arg, var, root_np, casts)))
     if name == "AdditiveExpression":
         left = bind_np(expr.expr, var, root_np, casts)
         for op, other in zip(expr.op or [], expr.other or []):
