@@ -207,3 +207,58 @@ def test_having_executes_like_the_sub_query():
     text = "Which <Q6256> has more than 2 <P37>?"
     answers = [sorted(row[0].value for row in store.query(compile_cnl(text, having=h))) for h in (False, True)]
     assert answers[0] == answers[1] == [wd + "c1", wd + "c3"]
+
+
+# ------------------------------------------------------------------ nested superlatives (sub-queries)
+
+@pytest.mark.parametrize("texts", [
+    ["Has <Q79> <P36> the <Q515> that has <P17> <Q79> and has the highest <P1082>?",
+     "Has <Q79:Egypt> <P36:capital> a <Q515:city> that has <P17:country> <Q79:Egypt> and that has the highest "
+     "<P1082:population>?"],
+    ["Has <Q76> <P26> a <Q5> that has the 2nd earliest <P569>?",
+     "Has <Q76> <P26> a <Q5> that has the 2nd lowest <P569>?"],
+])
+def test_superlative_in_a_yes_no_question_ranks_its_noun_phrase(texts):
+    compiled = [compile_cnl(t) for t in texts]
+    for sparql in compiled:
+        parseQuery(sparql)
+        assert sparql.startswith("PREFIX") and "ASK" in sparql and "SELECT ?" in sparql and "LIMIT 1" in sparql
+        query, options = decompile_to_ir(sparql)
+        assert equivalent(compile_query(query, "wikidata", None, **options), sparql, distinct=True)
+    assert equivalent(compiled[0], compiled[1], distinct=True)
+
+
+def test_qald_166_round_trips():
+    sparql = ("ASK WHERE { { SELECT ?largest WHERE { ?largest wdt:P31 wd:Q515 . ?largest wdt:P17 wd:Q79 . "
+              "?largest wdt:P1082 ?population . } ORDER BY DESC(?population) LIMIT 1 } wd:Q79 wdt:P36 ?largest . }")
+    text = decompile(sparql)
+    assert text.startswith("Has <Q79> <P36> a <Q515>") and "the highest <P1082>" in text
+    assert equivalent(compile_cnl(text), sparql, distinct=True)
+
+
+def test_ranked_sub_query_outside_a_yes_no_question_is_refused():
+    sparql = ("SELECT ?c WHERE { { SELECT ?largest WHERE { ?largest wdt:P31 wd:Q515 ; wdt:P1082 ?p } "
+              "ORDER BY DESC(?p) LIMIT 1 } ?c wdt:P36 ?largest }")
+    with pytest.raises(UnsupportedSPARQLError) as err:
+        decompile_to_ir(sparql)
+    assert err.value.construct == "a sub-query (nested SELECT)"
+
+
+def test_nested_superlative_executes():
+    pyoxigraph = pytest.importorskip("pyoxigraph")
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    integer = pyoxigraph.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
+
+    def add(s, p, o):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + p), o))
+
+    for city, population in (("Cairo", 10), ("Alex", 5)):
+        add(city, "P31", pyoxigraph.NamedNode(wd + "Q515"))
+        add(city, "P17", pyoxigraph.NamedNode(wd + "Q79"))
+        add(city, "P1082", pyoxigraph.Literal(str(population), datatype=integer))
+    add("Q79", "P36", pyoxigraph.NamedNode(wd + "Cairo"))
+    ask = compile_cnl("Has <Q79> <P36> the <Q515> that has <P17> <Q79> and has the highest <P1082>?")
+    assert bool(store.query(ask)) is True
+    ask_lowest = compile_cnl("Has <Q79> <P36> the <Q515> that has <P17> <Q79> and has the lowest <P1082>?")
+    assert bool(store.query(ask_lowest)) is False

@@ -142,6 +142,7 @@ class SparqlCompiler:
         self.having: list = []              # (condition, outer variables): count tests as HAVING
         self.top = self.group
         self.owners: list[str] = []         # subjects of the statements being compiled ("its <P>")
+        self.nested_orders = False          # superlatives rank their own NP in a sub-query (ASK)
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
@@ -218,6 +219,9 @@ class SparqlCompiler:
     # ---------------------------------------------------------------- query
     def compile(self, query: ir.Query) -> str:
         subject, vp = query.subject, query.vp
+        # a yes/no question has no answers to rank: a superlative in it ranks its own noun
+        # phrase, in a sub-query ("Has <Q79> <P36> the <Q515> that has the highest <P1082>?")
+        self.nested_orders = vp is not None and not ir.asks_for_values(query)
         if vp is None and isinstance(subject, ir.Aggregate):
             self._aggregate(subject)
         elif vp is None:
@@ -370,12 +374,17 @@ class SparqlCompiler:
         else:
             v = self.fresh(hint)
 
-        def body():
-            self.noun(q.noun, v)
+        def body(w: str | None = None):
+            self.noun(q.noun, w or v)
             for rel in q.rels:
-                self.vp(rel, v)
+                self.vp(rel, w or v)
 
         det = q.det
+        if (self.nested_orders and det in ("a", "the") and not self.group.hidden and q.noun is not None
+                and any(isinstance(n, ir.Order) for n in ir.walk(q))):
+            self._ranked(q, v, body)
+            k(v)
+            return
         if det in ("a", "the", "which", "how_many", "number_of"):
             body()
             if det == "which":
@@ -412,6 +421,32 @@ class SparqlCompiler:
             self.visible_vars.remove(v)  # only bound inside a negation or a sub-query
         if q.order is not None and det not in ("a", "the", "which", "how_many", "number_of"):
             raise CompileError(f"a superlative cannot be combined with {det!r}")
+
+    def _ranked(self, q: ir.Quant, v: str, body) -> None:
+        """A noun phrase with a superlative inside, where no answer is ranked: a sub-query
+        ``{ SELECT ?v WHERE { ... } ORDER BY ... LIMIT n }`` (SQUALL's nested modifier)."""
+        saved = (self.order_keys, self.limit, self.offset, self.nested_orders)
+        self.order_keys, self.limit, self.offset, self.nested_orders = [], None, None, False
+        try:
+            inner = v if v.startswith("?") else self.fresh(_noun_hint(q.noun))  # "Is <Q90> the ...?"
+            with self.subgroup() as g:
+                body(inner)
+                if q.order is not None:
+                    self._order(q, inner)
+            if self.count_order_var is not None:
+                raise CompileError("a count ranking ('the most') inside a yes/no question is not supported")
+            block = ["{", f"  SELECT {inner} WHERE {{", *_indent(_indent(g.lines())), "  }"]
+            block.append("  ORDER BY " + " ".join(f"{'DESC' if d else 'ASC'}({key})" for key, d in self.order_keys))
+            if self.offset:
+                block.append(f"  OFFSET {self.offset}")
+            if self.limit is not None:
+                block.append(f"  LIMIT {self.limit}")
+            block.append("}")
+            self.group.blocks.append(block)
+            if inner != v:
+                self._unify(inner, v)
+        finally:
+            self.order_keys, self.limit, self.offset, self.nested_orders = saved
 
     def _order(self, q: ir.Quant, v: str) -> None:
         if self.group.hidden:

@@ -21,6 +21,7 @@ from cnl.sparql.decompile.expressions import (
     FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 
@@ -34,6 +35,7 @@ def build(state: Decompilation) -> None:
     """The VPs the query says about its root."""
     builder = state.builder = Builder(state.which, state.orders)
     builder.numbers = state.numbers
+    builder.ask = state.form == "AskQuery"
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if is_node(state.root):
         builder.visited.add(state.root)
@@ -57,6 +59,7 @@ class Builder:
         self.numbers: dict = {}     # variable -> (det, N): HAVING(COUNT(?v) >= N) or a counting sub-query
         self.count_distincts: set = set()  # the counting sub-queries' DISTINCT
         self.hidden: set = set()    # variables only in scope inside a counting sub-query
+        self.ask = False            # a yes/no question: a ranked sub-query is a nested superlative
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
@@ -71,6 +74,9 @@ class Builder:
     def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
                   visible: bool | None = None):
         """The VPs saying what ``group`` says about ``anchor`` (already in scope)."""
+        for ranked in group.ranked:
+            self._inline_ranked(group, ranked, top)
+        group.ranked = []
         for count in group.counts:
             self._inline_count(group, count)
             if visible if visible is not None else top:
@@ -154,6 +160,27 @@ class Builder:
             if n not in self.visited and n != anchor:
                 raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
         return vps
+
+    def _inline_ranked(self, group: Group, ranked, top: bool) -> None:
+        """A superlative's sub-query in a yes/no question: its pattern joins the group, its
+        ORDER BY becomes the superlatives (the compiler ranks the noun phrase around them)."""
+        if not (self.ask and top):
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a ranked sub-query outside a yes/no question")
+        inner = ranked.inner
+        if inner.counts or inner.ranked or inner.binds:
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a ranked sub-query with more inside")
+        group.triples += inner.triples
+        group.filters += inner.filters
+        group.optionals += inner.optionals
+        group.unions += inner.unions
+        group.minus += inner.minus
+        group.values += inner.values
+        for i, (key, desc) in enumerate(ranked.orders):
+            word = "highest" if desc else "lowest"
+            order = limited_order(word, ranked.limit, ranked.offset) if i == 0 else ir.Order(word, limit=False)
+            if key in self.orders or key == ranked.var:
+                raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a ranked sub-query ordered by its answer")
+            self.orders[key] = order
 
     def _inline_count(self, group: Group, count) -> None:
         """A counting sub-query and its FILTER(?n op N): the sub-query's pattern joins the group,

@@ -31,6 +31,19 @@ class Group:
     values: list = field(default_factory=list)  # (var, [terms])
     binds: list = field(default_factory=list)  # (var, expression)
     counts: list = field(default_factory=list)  # CountQuery: counting sub-queries joined here
+    ranked: list = field(default_factory=list)  # RankedQuery: superlatives' sub-queries joined here
+
+
+@dataclass
+class RankedQuery:
+    """``{ SELECT ?v WHERE { P } ORDER BY DESC(?k) LIMIT 1 }``: a superlative that ranks its own
+    noun phrase (in a yes/no question)."""
+
+    var: object
+    inner: "Group"
+    orders: list      # (key variable, descending)
+    limit: int | None
+    offset: int | None
 
 
 @dataclass
@@ -101,6 +114,8 @@ def _flatten_into(node, group: Group) -> None:
         if node.term != _PRESENTATION_SERVICE:
             raise UnsupportedSPARQLError("SERVICE", short(node.term))
         # SERVICE wikibase:label only adds label columns: presentation, dropped.
+    elif name in ("Slice", "Project") and _ranked_query(node) is not None:
+        group.ranked.append(_ranked_query(node))
     elif name == "Project" and _count_query(node) is not None:
         group.counts.append(_count_query(node))
     elif name in ("Project", "Slice", "Distinct", "Reduced", "OrderBy", "Group", "AggregateJoin"):
@@ -109,6 +124,22 @@ def _flatten_into(node, group: Group) -> None:
         raise UnsupportedSPARQLError("GRAPH")
     else:
         raise UnsupportedSPARQLError(f"the pattern {name}")
+
+
+def _ranked_query(node):
+    """The RankedQuery of ``[Slice] Project(one variable) OrderBy(variables) pattern``, else None."""
+    limit = offset = None
+    if node.name == "Slice":
+        offset, limit, node = node.start or None, node.length, node.p
+    if getattr(node, "name", None) != "Project" or len(node.PV) != 1 or getattr(node.p, "name", None) != "OrderBy":
+        return None
+    orders = []
+    for condition in node.p.expr:
+        key = condition.expr if getattr(condition, "name", None) == "OrderCondition" else condition
+        if not isinstance(key, Variable):
+            return None
+        orders.append((key, getattr(condition, "order", None) == "DESC"))
+    return RankedQuery(node.PV[0], flatten(node.p.p), orders, limit, offset)
 
 
 def _count_query(node):
@@ -144,6 +175,8 @@ def group_vars(group: Group) -> set:
     out |= {v for v, _ in group.values}
     for count in group.counts:
         out |= set(count.keys) | {count.alias}
+    for ranked in group.ranked:
+        out.add(ranked.var)
     for f in group.filters:
         out |= variables(f)
     return out

@@ -192,7 +192,12 @@ def _order_key(state: Decompilation, condition, first: bool):
 
 
 def _limited(state: Decompilation, word: str) -> ir.Order:
-    limit, offset = state.limit, state.offset
+    return limited_order(word, state.limit, state.offset)
+
+
+def limited_order(word: str, limit: int | None, offset: int | None) -> ir.Order:
+    """The superlative of ORDER BY with LIMIT and OFFSET: ``the highest``, ``the 10 highest``,
+    ``the 3rd to 5th highest``, ``highest-to-lowest`` (no LIMIT)."""
     if limit is None:
         if offset:
             raise UnsupportedSPARQLError("OFFSET without LIMIT")
