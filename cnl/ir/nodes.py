@@ -195,7 +195,12 @@ class Its:
     quals: tuple[Qual, ...] = ()
 
 
-NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its]
+@dataclass(frozen=True, slots=True)
+class Now:
+    """``now``: the current date and time (SPARQL's NOW())."""
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -268,6 +273,14 @@ class StrTest:
 
 
 @dataclass(frozen=True, slots=True)
+class LangIs:
+    """``whose language is "en"``: the subject is a string with this language tag
+    (SPARQL's LANG(?x) = "en")."""
+
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
 class Exists:
     """``are there``: no constraint."""
 
@@ -289,7 +302,7 @@ class QualifierOf:
     vp: "VP"
 
 
-VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf]
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs]
 
 # ------------------------------------------------------------------------------- queries
 
@@ -309,7 +322,7 @@ NODE_TYPES = {
     cls.__name__: cls
     for cls in (
         Entity, Class, Property, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref, Quant,
-        Coord, Arith, Aggregate, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs,
-        QualifierOf, Query,
+        Coord, Arith, Aggregate, Now, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
+        YearIs, QualifierOf, Query,
     )
 }

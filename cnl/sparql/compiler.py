@@ -309,6 +309,8 @@ class SparqlCompiler:
                     self.np(item, k)
             else:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
+        elif isinstance(np, ir.Now):
+            k("NOW()")
         elif isinstance(np, ir.Its):
             if not self.owners:
                 raise CompileError("'its <P>' needs a statement about something: 'has a <P> later than its <Q>'")
@@ -643,6 +645,10 @@ class SparqlCompiler:
             self._union([lambda item=item: self.vp(item, x) for item in vp.items])
         elif isinstance(vp, ir.StrTest):
             self.group.filters.append(_str_test(vp, x))
+        elif isinstance(vp, ir.LangIs):
+            if not LANGUAGE_TAG.fullmatch(vp.lang):
+                raise CompileError(f"invalid language tag {vp.lang!r}")
+            self.group.filters.append(f"FILTER(LANG({x}) = {sparql_string(vp.lang)})")
         elif isinstance(vp, ir.Exists):
             pass
         elif isinstance(vp, ir.YearIs):

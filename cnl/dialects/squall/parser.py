@@ -391,6 +391,15 @@ class _ToIR(Transformer):
     def date_part_of(self, part, _of, np):
         return ir.DatePart(part.value.lower(), np)
 
+    def now(self, _tok):
+        return ir.Now()
+
+    def rel_language(self, *args):
+        return ir.LangIs(_language(args[-1]))
+
+    def has_language(self, *args):
+        return ir.LangIs(_language(args[-1]))
+
     def its(self, _its, prop_tok, *quals):
         return ir.Its(_prop(prop_tok), tuple(quals))
 
@@ -575,6 +584,13 @@ class _ToIR(Transformer):
     def lit_lang_string(self, tok):
         text, _, lang = tok.value.rpartition("@")
         return ir.Ref(ir.Literal(unescape(text[1:-1]), "string", lang.lower()))
+
+
+def _language(tok: Token) -> str:
+    lang = _string(tok).strip().lower()
+    if not re.fullmatch(r"[a-z]{1,8}(?:-[a-z0-9]{1,8})*", lang):
+        raise _error_at(_span(tok), f"{lang!r} is not a language tag (en, fr, pt-br)")
+    return lang
 
 
 def _temporal(word: Token) -> bool:

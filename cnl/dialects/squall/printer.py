@@ -141,6 +141,8 @@ class SquallPrinter:
             return f"{self.np_atom(np.left, True)} {np.op} {self.np_atom(np.right, closed)}"
         if isinstance(np, ir.Aggregate):
             return self.aggregate(np, closed)
+        if isinstance(np, ir.Now):
+            return "now"
         if isinstance(np, ir.Its):
             return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
@@ -237,7 +239,9 @@ class SquallPrinter:
         last = len(rels) - 1
         for i, rel in enumerate(rels):
             text = self.rel(rel, closed or i < last)
-            if i:
+            if i and isinstance(rel, ir.StrTest):
+                text = "and that " + text  # "and contains ..." would coordinate the main verb phrase
+            elif i:
                 text = "and " + text
             out.append(" " + text)
         return "".join(out)
@@ -249,6 +253,8 @@ class SquallPrinter:
             return f"at which {self.prop(vp.prop, strict=True)} {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
         if isinstance(vp, ir.StrTest):
             return self.vp(vp)
+        if isinstance(vp, ir.LangIs):
+            return f"whose language is {self.literal(ir.Literal(vp.lang))}"
         whose = self._whose(vp, closed)
         if whose is not None:
             return whose
@@ -298,6 +304,8 @@ class SquallPrinter:
             return f'{cased}{word} {self.literal(ir.Literal(vp.value))}'
         if isinstance(vp, ir.Exists):
             return "are there"
+        if isinstance(vp, ir.LangIs):
+            return f"has language {self.literal(ir.Literal(vp.lang))}"
         if isinstance(vp, ir.YearIs):
             if isinstance(vp.vp, ir.Be):
                 return f"has year {self.np_item(vp.vp.np, closed)}"

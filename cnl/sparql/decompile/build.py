@@ -341,6 +341,10 @@ class Builder:
                 return self._on(left, x, vp if op == "IN" else ir.Not(vp))
             if is_subject(right, x) and not is_subject(left, x):
                 left, right, op = right, left, FLIP[op]
+            if is_call(left, "Builtin_LANG") and op == "=" and isinstance(right, Literal) and not right.language:
+                return self._on(left.arg, x, ir.LangIs(str(right).lower()))  # "whose language is "en""
+            if is_call(right, "Builtin_NOW") and op in FLIP:
+                return self._on(left, x, ir.Compare(op, (ir.Now(),), temporal=True))  # "earlier than now"
             if not isinstance(right, (URIRef, Literal)):
                 raise UnsupportedSPARQLError("a comparison between two variables or expressions")
             vp = _comparison(op, right)
