@@ -70,5 +70,18 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def console() -> None:
+    """The ``cnl2sparql`` executable: :func:`main`, then exit. A process that loaded PyTorch
+    (translate, ask, train, agent) skips the interpreter's teardown, which spends about 0.8 s
+    unloading torch and transformers after the work is done; every command has closed its
+    files and stores by then, and query workers end with their parent."""
+    code = main()
+    if "torch" in sys.modules:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console()

@@ -21,6 +21,8 @@ def _add_model_options(p) -> None:
     p.add_argument("--no-validate", action="store_true", help="no n-best validation (greedy, first output)")
     p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 4, 1 without validation)")
     p.add_argument("--lexicon", default=None, help="label → ID lexicon for the generated labels")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="print where the time went (load, link, generate) to standard error")
 
 
 def register(subparsers) -> None:
@@ -65,18 +67,34 @@ def _questions(args) -> list[str]:
 
 
 def _translator(args):
+    import time
+
     from cnl.learn.base_model import require_model_stack
 
+    started = time.perf_counter()
     require_model_stack()
     from cnl.learn.inference import Translator
 
-    return Translator.load(args.adapter, args.base_model)
+    translator = Translator.load(args.adapter, args.base_model)
+    if getattr(args, "verbose", False):
+        print(f"load: {time.perf_counter() - started:.2f} s (libraries, base model, adapter)", file=sys.stderr)
+    return translator
 
 
 def _translate(translator, question, args, kg=None, store=None):
-    return translator.translate(question, el=args.el, kg=kg, lexicon=args.lexicon,
-                                constrained=not args.unconstrained, validate=not args.no_validate,
-                                num_beams=args.beams, store=store)
+    import time
+
+    started = time.perf_counter()
+    candidates = translator.candidates_for(question, store)
+    linked = time.perf_counter()
+    result = translator.translate(question, el=args.el, kg=kg, lexicon=args.lexicon,
+                                  constrained=not args.unconstrained, validate=not args.no_validate,
+                                  num_beams=args.beams, store=store, candidates=candidates)
+    if getattr(args, "verbose", False):
+        print(f"link: {linked - started:.2f} s ({len(candidates)} entity candidates); "
+              f"generate, compile{' and validate' if kg is not None else ''}: "
+              f"{time.perf_counter() - linked:.2f} s", file=sys.stderr)
+    return result
 
 
 def run_translate(args) -> int:

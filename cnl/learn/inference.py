@@ -18,6 +18,7 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
+from cnl.learn.lora import merge_lora
 from cnl.learn.prompts import build_prompt
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -109,10 +110,11 @@ class Translator:
         if threads:
             torch.set_num_threads(threads)
         model, tokenizer = load_base_model(base_model or config.get("base_model"), device)
-        from peft import PeftModel
+        # plain weights generate faster; a plain LoRA merges without importing peft (seconds)
+        if not merge_lora(model, adapter):
+            from peft import PeftModel
 
-        model = PeftModel.from_pretrained(model, str(adapter))
-        model = model.merge_and_unload()  # plain weights: faster generation
+            model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
         if dtype is None:
             dtype = "bfloat16" if model.device.type == "cpu" else None
         if dtype is not None:

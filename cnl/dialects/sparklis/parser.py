@@ -29,6 +29,7 @@ from lark.lexer import Lexer
 
 from cnl.errors import CNLSyntaxError
 from cnl import ir
+from cnl.dialects.grammar_cache import cached_lark
 from cnl.dialects.notation import ID_RE, NOTATIONS, split_angle, unescape
 from cnl.dialects.limits import check_depth, check_text, too_deep
 
@@ -924,7 +925,8 @@ def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = resources.files("cnl.dialects.sparklis").joinpath("sparklis.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", lexer=SparklisLexer, transformer=_ToIR(), maybe_placeholders=False)
+    return cached_lark("sparklis", grammar, parser="lalr", lexer=SparklisLexer, transformer=_ToIR(),
+                       maybe_placeholders=False)
 
 
 _TOKEN_NAMES = {

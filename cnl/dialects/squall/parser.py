@@ -20,6 +20,7 @@ from lark.lexer import Lexer
 from cnl.errors import CNLSyntaxError
 from cnl import ir
 from cnl.dialects.notation import ID_RE, NOTATIONS, detect_notation, split_angle, unescape
+from cnl.dialects.grammar_cache import cached_lark
 from cnl.dialects.limits import check_depth, check_text, too_deep
 
 _notation: contextvars.ContextVar[str] = contextvars.ContextVar("squall_notation", default="ecai")
@@ -638,7 +639,8 @@ def reading_notation(notation: str):
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
     grammar = resources.files("cnl.dialects.squall").joinpath("squall.lark").read_text(encoding="utf-8")
-    return Lark(
+    return cached_lark(
+        "squall",
         grammar,
         parser="lalr",
         lexer=SquallLexer,
@@ -646,7 +648,6 @@ def lark_parser() -> Lark:
         transformer=_ToIR(),
         propagate_positions=False,
         maybe_placeholders=False,
-        cache=False,
     )
 
 

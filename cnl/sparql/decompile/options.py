@@ -4,8 +4,9 @@ Read from what the query writes: ``wdt:`` shortcuts or ``p:/ps:`` statements (``
 Sparklis' ``xsd:double(STR(?x))`` comparisons (``numeric_cast``), ``YEAR(xsd:dateTime(?x))``
 (``year_cast``), ``wdt:P31/wdt:P279*`` class tests (``subclasses``), a LIMIT on a plain select
 (``default_limit``), and whether it projects every variable in scope or only the question's
-focus (``projection``, ``order_columns``). ``statements`` and ``projection`` are always stated,
-so that recompiling does not depend on the profile's defaults. A query that mixes two ways of
+focus (``projection``, ``order_columns``). ``statements`` and ``projection`` (and, with an
+ordering, ``order_columns``) are always stated, so that recompiling does not depend on the
+profile's defaults. A query that mixes two ways of
 writing one of these has no single option and is refused.
 """
 from __future__ import annotations
@@ -35,8 +36,9 @@ def profile_options(state: Decompilation) -> dict:
         answer = {state.answer_bind.var} if state.answer_bind else set()
         visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order} - builder.hidden
         options["projection"] = "all" if set(state.select_vars) == visible else "focus"
-        if options["projection"] == "focus" and any(v not in state.select_vars for v in state.orders):
-            options["order_columns"] = False
+        values = [v for v in state.orders if v != state.counted_order]  # a ranking count: below
+        if options["projection"] == "focus" and values:
+            options["order_columns"] = all(v in state.select_vars for v in values)
     else:
         # an ASK or a count shows no variable of the tree: either value compiles the same
         options["projection"] = "all"
@@ -49,8 +51,11 @@ def profile_options(state: Decompilation) -> dict:
         if state.builder.numbers:
             raise UnsupportedSPARQLError("HAVING", "a count of a variable that is not a noun phrase of its own")
         options["having"] = True
-    if state.count_hidden:
-        options["order_columns"] = False  # the count ranks the answers without being shown
+    if state.counted_order is not None:
+        # "the most <C>": order_columns also says whether the count is a column
+        if not state.count_hidden and options.get("order_columns") is False:
+            raise UnsupportedSPARQLError("a count column beside an ordering value that is not one")
+        options["order_columns"] = not state.count_hidden
     return options
 
 
