@@ -137,7 +137,18 @@ class YearOf:
     arg: "NP"
 
 
-Noun = Union[ClassNoun, RelNoun, YearOf]
+@dataclass(frozen=True, slots=True)
+class DatePart:
+    """``month of X``, ``day of X``: a part of a date other than its year (SPARQL's MONTH,
+    DAY); ``part`` is ``month`` or ``day``."""
+
+    part: str
+    arg: "NP"
+
+    PARTS = ("month", "day")
+
+
+Noun = Union[ClassNoun, RelNoun, YearOf, DatePart]
 
 # ------------------------------------------------------------------------------- noun phrases
 
@@ -154,7 +165,7 @@ class Quant:
     """A quantified noun phrase: ``a <film> that ...``, ``which <human>``, ``how many <film>-s``.
 
     ``det`` is one of: a, the, which, how_many, every, no, maybe, at_least, at_most,
-    exactly (with ``number``). ``noun`` None means "thing". ``order`` is a superlative.
+    exactly, more_than, fewer_than (with ``number``). ``noun`` None means "thing". ``order`` is a superlative.
     """
 
     det: str
@@ -182,7 +193,34 @@ class Arith:
     right: "NP"
 
 
-NP = Union[Ref, Quant, Coord, Arith]
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """``the average <P2047> of the <film>-s``: one value computed from the referents of
+    ``np`` (with repeats, as SPARQL's aggregates); ``op`` is one of sum, avg, min, max. A
+    question word inside ``np`` (``... of the <film>-s of which <P57>``) is a group key: one
+    value per group (SPARQL's GROUP BY)."""
+
+    op: str
+    np: "NP"
+
+    OPS = ("sum", "avg", "min", "max")
+
+
+@dataclass(frozen=True, slots=True)
+class Its:
+    """``its <P570>``: the value of ``prop`` of the thing the enclosing statement is about
+    (``has a <P582> later than its <P580>``: one subject, two of its values compared)."""
+
+    prop: Property
+    quals: tuple[Qual, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """``now``: the current date and time (SPARQL's NOW())."""
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -246,10 +284,20 @@ class Or:
 
 @dataclass(frozen=True, slots=True)
 class StrTest:
-    """``matching "x"`` (regex), ``contains "x"``, ``starts with "x"``; case-insensitive."""
+    """``matching "x"`` (regex), ``contains "x"``, ``starts with "x"``; case-insensitive
+    unless ``case_sensitive`` (``case-sensitively contains "x"``)."""
 
     op: str
     value: str
+    case_sensitive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LangIs:
+    """``whose language is "en"``: the subject is a string with this language tag
+    (SPARQL's LANG(?x) = "en")."""
+
+    lang: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +322,7 @@ class QualifierOf:
     vp: "VP"
 
 
-VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf]
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs]
 
 # ------------------------------------------------------------------------------- queries
 
@@ -293,8 +341,8 @@ class Query:
 NODE_TYPES = {
     cls.__name__: cls
     for cls in (
-        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, Ref, Quant,
-        Coord, Arith, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs,
-        QualifierOf, Query,
+        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref,
+        Quant, Coord, Arith, Aggregate, Now, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
+        YearIs, QualifierOf, Query,
     )
 }

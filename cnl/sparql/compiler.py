@@ -138,6 +138,11 @@ class SparqlCompiler:
         self.count_order_var: str | None = None
         self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
         self.late_orders: list = []         # (Quant, var): orderings applied after the rest
+        self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
+        self.having: list = []              # (condition, outer variables): count tests as HAVING
+        self.top = self.group
+        self.owners: list[str] = []         # subjects of the statements being compiled ("its <P>")
+        self.nested_orders = False          # superlatives rank their own NP in a sub-query (ASK)
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
@@ -214,8 +219,16 @@ class SparqlCompiler:
     # ---------------------------------------------------------------- query
     def compile(self, query: ir.Query) -> str:
         subject, vp = query.subject, query.vp
-        if vp is None:
+        # a yes/no question has no answers to rank: a superlative in it ranks its own noun
+        # phrase, in a sub-query ("Has <Q79> <P36> the <Q515> that has the highest <P1082>?")
+        self.nested_orders = vp is not None and not ir.asks_for_values(query)
+        if vp is None and isinstance(subject, ir.Aggregate):
+            self._aggregate(subject)
+        elif vp is None:
             self._give_me(subject)
+        elif (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Aggregate) and isinstance(subject, ir.Quant)
+              and subject.det == "which" and subject.noun is None and not subject.rels and subject.order is None):
+            self._aggregate(vp.np)  # "What is the average <P> of ...?"
         elif self._is_what_is(subject, vp):
             # "What is the <P> of X?": the NP after "is" is the answer itself.
             inner = vp.np
@@ -233,6 +246,17 @@ class SparqlCompiler:
             and not subject.rels and subject.order is None and isinstance(vp, ir.Be)
             and isinstance(vp.np, ir.Quant) and vp.np.det in ("a", "the") and vp.np.var is None
         )
+
+    def _aggregate(self, agg: ir.Aggregate) -> None:
+        """The answer is one value computed from the NP's values (one per group of the
+        question words inside it): SELECT ?key (AVG(?v) AS ?avg) ... GROUP BY ?key."""
+        if agg.op not in ir.Aggregate.OPS:
+            raise CompileError(f"unknown aggregate {agg.op!r}")
+        values: list[str] = []
+        self.np(agg.np, values.append)
+        if len(values) != 1 or not values[0].startswith("?"):
+            raise CompileError("an aggregate needs the values of one noun phrase (a variable)")
+        self.aggregates.append((agg.op, values[0], self.fresh(agg.op)))
 
     def _give_me(self, np) -> None:
         if isinstance(np, ir.Quant) and np.det == "a" and any(
@@ -285,6 +309,17 @@ class SparqlCompiler:
                     self.np(item, k)
             else:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
+        elif isinstance(np, ir.Now):
+            k("NOW()")
+        elif isinstance(np, ir.Its):
+            if not self.owners:
+                raise CompileError("'its <P>' needs a statement about something: 'has a <P> later than its <Q>'")
+            value = self.fresh(np.prop.label or np.prop.id)
+            self.statement(self.owners[-1], np.prop, value, np.quals)
+            k(value)
+        elif isinstance(np, ir.Aggregate):
+            raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
+                               "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
         elif isinstance(np, ir.Arith):
             left_year, right_year = _year_operand(np.left), _year_operand(np.right)
             if left_year is not None or right_year is not None:
@@ -341,12 +376,17 @@ class SparqlCompiler:
         else:
             v = self.fresh(hint)
 
-        def body():
-            self.noun(q.noun, v)
+        def body(w: str | None = None):
+            self.noun(q.noun, w or v)
             for rel in q.rels:
-                self.vp(rel, v)
+                self.vp(rel, w or v)
 
         det = q.det
+        if (self.nested_orders and det in ("a", "the") and not self.group.hidden and q.noun is not None
+                and any(isinstance(n, ir.Order) for n in ir.walk(q))):
+            self._ranked(q, v, body)
+            k(v)
+            return
         if det in ("a", "the", "which", "how_many", "number_of"):
             body()
             if det == "which":
@@ -375,21 +415,49 @@ class SparqlCompiler:
                 body()
                 k(v)
             self.group.blocks.append(["OPTIONAL {", *_indent(g.lines()), "}"])
-        elif det in ("at_least", "at_most", "exactly"):
+        elif det in _COUNT_TESTS:
             self._numeric(q, v, body, k)
         else:
             raise CompileError(f"unknown determiner {det!r}")
-        if det in ("every", "no", "at_least", "at_most", "exactly") and v in self.visible_vars:
+        if (det in ("every", "no") or det in _COUNT_TESTS) and v in self.visible_vars:
             self.visible_vars.remove(v)  # only bound inside a negation or a sub-query
         if q.order is not None and det not in ("a", "the", "which", "how_many", "number_of"):
             raise CompileError(f"a superlative cannot be combined with {det!r}")
+
+    def _ranked(self, q: ir.Quant, v: str, body) -> None:
+        """A noun phrase with a superlative inside, where no answer is ranked: a sub-query
+        ``{ SELECT ?v WHERE { ... } ORDER BY ... LIMIT n }`` (SQUALL's nested modifier)."""
+        saved = (self.order_keys, self.limit, self.offset, self.nested_orders)
+        self.order_keys, self.limit, self.offset, self.nested_orders = [], None, None, False
+        try:
+            inner = v if v.startswith("?") else self.fresh(_noun_hint(q.noun))  # "Is <Q90> the ...?"
+            with self.subgroup() as g:
+                body(inner)
+                if q.order is not None:
+                    self._order(q, inner)
+            if self.count_order_var is not None:
+                raise CompileError("a count ranking ('the most') inside a yes/no question is not supported")
+            block = ["{", f"  SELECT {inner} WHERE {{", *_indent(_indent(g.lines())), "  }"]
+            block.append("  ORDER BY " + " ".join(f"{'DESC' if d else 'ASC'}({key})" for key, d in self.order_keys))
+            if self.offset:
+                block.append(f"  OFFSET {self.offset}")
+            if self.limit is not None:
+                block.append(f"  LIMIT {self.limit}")
+            block.append("}")
+            self.group.blocks.append(block)
+            if inner != v:
+                self._unify(inner, v)
+        finally:
+            self.order_keys, self.limit, self.offset, self.nested_orders = saved
 
     def _order(self, q: ir.Quant, v: str) -> None:
         if self.group.hidden:
             raise CompileError("a superlative inside a negation or universal cannot be compiled")
         order = q.order
-        if order.word in ("most", "least", "fewest") and q.noun is not None and not isinstance(q.noun, ir.YearOf):
-            # "the most <song>": rank the other variables by how many songs they have.
+        if order.word in ("most", "least", "fewest") and not isinstance(q.noun, ir.YearOf):
+            # "the most <song>", "has the most <P>", "the most things": rank the other
+            # variables by how many they have (SQUALL's count determiner; a value is ranked
+            # with "highest"/"lowest").
             if self.count_order_var is not None:
                 raise CompileError("only one 'most'/'least' per query is supported")
             self.count_order_var = v
@@ -412,6 +480,9 @@ class SparqlCompiler:
             self.limit = 1
 
     def _numeric(self, q, v, body, k) -> None:
+        if q.det in ("at_most", "fewer_than"):
+            words = q.det.replace("_", " ")
+            raise CompileError(f"'{words} N' needs a count that can be zero; write 'not at least N'")
         before = set(self.var_order)
         with self.subgroup(hidden=True) as g:
             body()
@@ -419,18 +490,38 @@ class SparqlCompiler:
         text = "\n".join(g.lines())
         outer = [x for x in sorted(before, key=self.var_order.get)
                  if x != v and re.search(re.escape(x) + r"\b", text)]
+        op = _COUNT_TESTS[q.det]
+        if self.profile.having:
+            # the profile's HAVING form: the counted pattern joins the query, the answers are
+            # grouped, HAVING(COUNT(?v) op N) (checked in _render: only on the answers)
+            if self.group is not self.top or self.group.hidden:
+                raise CompileError("a count condition inside another construct cannot be written as HAVING")
+            self.group.triples.extend(g.triples)
+            self.group.blocks.extend(g.blocks)
+            self.group.binds.extend(g.binds)
+            self.group.filters.extend(g.filters)
+            self.having.append((f"{self._count(v)} {op} {q.number}", outer))
+            return
         count = self.fresh("n")
-        op = {"at_least": ">=", "at_most": "<=", "exactly": "="}[q.det]
         keys = " ".join(outer)
-        head = f"SELECT {keys + ' ' if keys else ''}(COUNT(DISTINCT {v}) AS {count}) WHERE {{"
+        head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
         block = ["{", "  " + head, *_indent(_indent(g.lines())), "  }"]
         if keys:
             block.append(f"  GROUP BY {keys}")
         block.append("}")
         self.group.blocks.append(block)
         self.group.filters.append(f"FILTER({count} {op} {q.number})")
-        if q.det == "at_most":
-            raise CompileError("'at most N' needs a count that can be zero; write 'not at least N+1'")
+
+    def _order_expr(self, key: str) -> str:
+        """An ORDER BY key; the count of "the most" is written in place when it is not a column
+        (order_columns False: ``ORDER BY DESC(COUNT(?x))``, as hand-written queries rank)."""
+        if key == "?count" and self.count_order_var and not self.profile.order_columns:
+            return self._count(self.count_order_var)
+        return key
+
+    def _count(self, v: str) -> str:
+        """COUNT of ``v``: of distinct values unless the profile counts solutions."""
+        return f"COUNT(DISTINCT {v})" if self.profile.count_distinct else f"COUNT({v})"
 
     def noun(self, noun, v: str) -> None:
         if noun is None:
@@ -455,6 +546,10 @@ class SparqlCompiler:
                 self.statement(subject, noun.prop, v, noun.quals)
             else:
                 self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals))
+        elif isinstance(noun, ir.DatePart):
+            if noun.part not in ir.DatePart.PARTS:
+                raise CompileError(f"unknown part of a date {noun.part!r}")
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({noun.part.upper()}({t}) AS {v})"))
         elif isinstance(noun, ir.YearOf):
             self.year_vars.add(v)
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))
@@ -579,6 +674,8 @@ class SparqlCompiler:
             def link(o):
                 self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed)
 
+            self.owners.append(x)  # "its <Q>" in the object means x's <Q>
+
             obj = vp.obj
             named = _named_value(obj)
             if named is not None:
@@ -594,6 +691,7 @@ class SparqlCompiler:
                 self.quant(obj, link, v)
             else:
                 self.np(obj, link)
+            self.owners.pop()
         elif isinstance(vp, ir.Be):
             self._be(vp.np, x)
         elif isinstance(vp, ir.Compare):
@@ -618,6 +716,10 @@ class SparqlCompiler:
             self._union([lambda item=item: self.vp(item, x) for item in vp.items])
         elif isinstance(vp, ir.StrTest):
             self.group.filters.append(_str_test(vp, x))
+        elif isinstance(vp, ir.LangIs):
+            if not LANGUAGE_TAG.fullmatch(vp.lang):
+                raise CompileError(f"invalid language tag {vp.lang!r}")
+            self.group.filters.append(f"FILTER(LANG({x}) = {sparql_string(vp.lang)})")
         elif isinstance(vp, ir.Exists):
             pass
         elif isinstance(vp, ir.YearIs):
@@ -719,10 +821,20 @@ class SparqlCompiler:
     def _render(self) -> str:
         profile = self.profile
         where = self.group.lines()
-        if self.counted:
+        if self.having and (self.aggregates or self.counted or self.count_order_var or not self.focus):
+            raise CompileError("a count condition written as HAVING needs a question that lists answers "
+                               "(no other count or aggregate)")
+        if self.aggregates:
+            if self.counted or self.count_order_var or self.order_keys:
+                raise CompileError("an aggregate cannot be combined with a count or an ordering")
+            op, value, alias = self.aggregates[0]
+            keys = [v for v in self.focus if v != value]
+            head = "SELECT " + " ".join(keys + [f"({op.upper()}({value}) AS {alias})"])
+            group_by = keys
+        elif self.counted:
             keys = [v for v in self.focus if v not in self.counted]
             counted = self.counted[0]
-            head = "SELECT " + " ".join(keys + [f"(COUNT(DISTINCT {counted}) AS ?count)"])
+            head = "SELECT " + " ".join(keys + [f"({self._count(counted)} AS ?count)"])
             group_by = keys
         elif self.focus or self.order_keys:
             cols = list(self.visible_vars) if profile.projection == "all" else list(self.focus)
@@ -734,17 +846,20 @@ class SparqlCompiler:
                 cols = [c for c in cols if c != self.count_order_var and c != "?count"]
             if not cols:
                 cols = list(self.focus)
-            group_by = cols if self.count_order_var else []
-            if self.count_order_var:
-                cols = cols + [f"(COUNT(DISTINCT {self.count_order_var}) AS ?count)"]
-            if profile.label_columns and not self.count_order_var:
+            group_by = cols if self.count_order_var or self.having else []
+            for _, outer in self.having:
+                if not set(outer) <= set(cols):
+                    raise CompileError("a count condition written as HAVING must be about the answers")
+            if self.count_order_var and profile.order_columns:
+                cols = cols + [f"({self._count(self.count_order_var)} AS ?count)"]
+            if profile.label_columns and not self.count_order_var and not self.having:
                 for col in list(cols):
                     label = f"{col}Label"
                     where.append(f"OPTIONAL {{ {col} {profile.label_predicate} {label} . "
                                  + (f'FILTER(LANG({label}) = "{profile.label_language}") ' if profile.label_language else "")
                                  + "}")
                     cols.append(label)
-            head = "SELECT DISTINCT " + " ".join(cols)
+            head = _SELECT[profile.duplicates] + " ".join(cols)
         else:
             head = "ASK"
             group_by = []
@@ -759,10 +874,12 @@ class SparqlCompiler:
         lines.append("}")
         if group_by:
             lines.append("GROUP BY " + " ".join(group_by))
+        for condition, _ in self.having:
+            lines.append(f"HAVING({condition})")
         if head != "ASK":
             if self.order_keys:
                 lines.append("ORDER BY " + " ".join(
-                    f"{'DESC' if desc else 'ASC'}({key})" for key, desc in self.order_keys))
+                    f"{'DESC' if desc else 'ASC'}({self._order_expr(key)})" for key, desc in self.order_keys))
             if self.offset:
                 lines.append(f"OFFSET {self.offset}")
             if self.limit is not None:
@@ -771,6 +888,11 @@ class SparqlCompiler:
                 lines.append(f"LIMIT {profile.default_limit}")
         return "\n".join(lines) + "\n"
 
+
+# numeric determiners: the count's test
+_COUNT_TESTS = {"at_least": ">=", "at_most": "<=", "exactly": "=", "more_than": ">", "fewer_than": "<"}
+
+_SELECT = {"removed": "SELECT DISTINCT ", "kept": "SELECT ", "reduced": "SELECT REDUCED "}
 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -820,6 +942,9 @@ def _not_exists(group: _Group) -> str:
 
 def _str_test(test: ir.StrTest, x: str) -> str:
     value = sparql_string(test.value)
+    if test.case_sensitive:
+        call = {"matches": "REGEX", "contains": "CONTAINS", "starts": "STRSTARTS"}[test.op]
+        return f"FILTER({call}(STR({x}), {value}))"
     if test.op == "matches":
         return f'FILTER(REGEX(STR({x}), {value}, "i"))'
     if test.op == "contains":
@@ -834,6 +959,8 @@ def _noun_hint(noun) -> str | None:
         return _prop_hint(noun.prop)
     if isinstance(noun, ir.YearOf):
         return "year"
+    if isinstance(noun, ir.DatePart):
+        return noun.part
     return None
 
 

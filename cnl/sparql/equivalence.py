@@ -11,7 +11,14 @@ normalisations).
 Normalisations (deliberate choices, see cnl-reference §6):
 - blank nodes (``[ ps:P ?o ]``) are variables that are not projected;
 - adjacent groups / BGPs are merged (``{ a } { b }`` == ``{ a b }``), joins are unordered;
-- DISTINCT / REDUCED are ignored (the gold always writes DISTINCT; answers are compared as sets);
+- DISTINCT / REDUCED are ignored (answers compared as sets), unless ``distinct=True`` (the
+  round trip's strict check): then SELECT, SELECT DISTINCT and SELECT REDUCED differ, except
+  where duplicates cannot occur (an ASK; an aggregate whose GROUP BY keys are all projected,
+  one row per group);
+- an aggregate's alias is a new variable even when it reuses the name of a pattern variable
+  that is not a group key (``SELECT (COUNT(?x) AS ?x)``: after grouping, ?x is not in scope);
+- ``COUNT(*)`` is ``COUNT(?x)`` when ``?x`` is the one variable in scope of a pattern of triples
+  and FILTERs only (every solution binds it), with or without DISTINCT;
 - ``LIMIT default_limit`` (200) is dropped on a SELECT without ORDER BY and OFFSET; ASK ignores
   any LIMIT >= 1;
 - projection order is ignored; ``SELECT *`` is the in-scope variables;
@@ -116,9 +123,15 @@ def _walk(node):
 class _Converter:
     def __init__(self) -> None:
         self.bnodes: dict = {}
+        # aggregate aliases named like a pattern variable (see _aggregate_aliases): renamed
+        # outside the grouped pattern
+        self.aliases: dict = {}
+        self.star = None  # the variable COUNT(*) counts, inside an AggregateJoin
 
     def term(self, t):
         if isinstance(t, Variable):
+            if t in self.aliases:
+                return self.aliases[t]
             return Var("?" + str(t))
         if isinstance(t, BNode):
             return self.bnodes.setdefault(t, Var(f"_:b{len(self.bnodes)}", bnode=True))
@@ -185,13 +198,22 @@ class _Converter:
                 for row in node.res
             )
             return ("VALUES", Bag(rows))
-        if name == "Group":
-            keys = Bag(tuple(self.expr(e) for e in (node.expr or [])))
-            return ("GROUP", keys, self.pattern(node.p))
-        if name == "AggregateJoin":
-            return ("AGGREGATE", Bag(tuple(self.expr(a) for a in node.A)), self.pattern(node.p))
+        if name in ("Group", "AggregateJoin"):
+            aliases, star, self.aliases = self.aliases, self.star, {}  # inside: the pattern's own
+            try:
+                if name == "Group":
+                    keys = Bag(tuple(self.expr(e) for e in (node.expr or [])))
+                    return ("GROUP", keys, self.pattern(node.p))
+                inner = self.pattern(node.p)
+                self.star = _only_variable(inner)
+                return ("AGGREGATE", Bag(tuple(self.expr(a) for a in node.A)), inner)
+            finally:
+                self.aliases, self.star = aliases, star
         if name in ("Project", "Distinct", "Reduced", "Slice", "OrderBy"):  # sub-SELECT
-            return ("SUBQUERY", self._modifiers(node))
+            # its variables are placeholders like any other (a dict's text would show their names)
+            mods = self._modifiers(node)
+            return ("SUBQUERY", Bag(tuple(mods["pv"] or ())), mods["distinct"] or "all", mods["order"],
+                    mods["offset"], mods["limit"], mods["pattern"])
         return self._generic(node)
 
     @staticmethod
@@ -271,10 +293,15 @@ class _Converter:
         if name == "Function":
             return ("FN", _iri(str(e.iri)), bool(e.distinct), self.expr(list(e.expr or [])))
         if name.startswith("Aggregate_"):
+            counted = e.vars
+            if counted == "*" and self.star is not None:
+                counted = self.star
+            elif counted is not None and counted != "*":
+                counted = self.expr(counted)
             return (
                 "AGG_" + name[len("Aggregate_"):].upper(),
                 bool(e.distinct),
-                self.expr(e.vars) if e.vars is not None else "*",
+                counted if counted is not None else "*",
                 self.term(e.res),
                 str(e.separator) if e.get("separator") is not None else None,
             )
@@ -295,8 +322,10 @@ class _Converter:
             if node.name == "Slice":
                 mods["offset"] = node.start or 0
                 mods["limit"] = node.length
-            elif node.name in ("Distinct", "Reduced"):
-                mods["distinct"] = True
+            elif node.name == "Distinct":
+                mods["distinct"] = "distinct"
+            elif node.name == "Reduced":
+                mods["distinct"] = "reduced"
             elif node.name == "Project":
                 mods["pv"] = [self.term(v) for v in node.PV]
             elif node.name == "OrderBy":
@@ -310,6 +339,50 @@ class _Converter:
             node = node.p
         mods["pattern"] = self.pattern(node)
         return mods
+
+
+def _only_variable(pattern):
+    """The one variable in scope of a pattern of triples and FILTERs only, else None."""
+    def plain(p):
+        if p[0] == "BGP":
+            return True
+        if p[0] == "FILTER":
+            return plain(p[2])
+        return p[0] == "JOIN" and all(plain(i) for i in p[1].items)
+
+    if pattern[0] == "GROUP":
+        pattern = pattern[2]
+    scope = set(_in_scope(pattern)) if plain(pattern) else set()
+    return next(iter(scope)) if len(scope) == 1 else None
+
+
+def _aggregate_aliases(node) -> dict:
+    """Aliases of aggregates (``(COUNT(?x) AS ?x)``) that reuse the name of a variable of the
+    grouped pattern other than a group key: a new variable, renamed."""
+    extends = []
+    while isinstance(node, CompValue) and node.name in (
+            "Slice", "Distinct", "Reduced", "Project", "OrderBy", "Filter", "Extend"):
+        if node.name == "Extend" and isinstance(node.expr, Variable) and str(node.expr).startswith("__agg"):
+            extends.append(node.var)
+        node = node.p
+    if not (isinstance(node, CompValue) and node.name == "AggregateJoin"):
+        return {}
+    group = node.p
+    keys = {k for k in (group.expr or []) if isinstance(k, Variable)}
+    inner = getattr(group.p, "_vars", set()) or set()
+    return {v: Var(f"?{v}·aggregate") for v in extends if v in inner and v not in keys}
+
+
+def _rows_unique(pattern, projection) -> bool:
+    """An aggregate with every GROUP BY key projected (or none): one row per group."""
+    if pattern[0] == "BIND":  # the aliases' Extends over the AggregateJoin
+        return _rows_unique(pattern[3], projection)
+    if pattern[0] == "FILTER":  # HAVING
+        return _rows_unique(pattern[2], projection)
+    if pattern[0] != "AGGREGATE":
+        return False
+    keys = pattern[2][1].items if pattern[2][0] == "GROUP" else ()
+    return all(k in projection for k in keys)
 
 
 def _is_pattern(v) -> bool:
@@ -336,6 +409,8 @@ def _in_scope(pattern) -> list[Var]:
         return [c[1] for row in pattern[1].items for c in row.items]
     if kind in ("GROUP", "AGGREGATE"):
         return _in_scope(pattern[2])
+    if kind == "SUBQUERY":
+        return list(pattern[1].items)
     return []
 
 
@@ -361,9 +436,10 @@ class _Query:
         return list(seen)
 
 
-def _parse(sparql: str, default_limit: int | None) -> _Query:
+def _parse(sparql: str, default_limit: int | None, distinct: bool = False) -> _Query:
     algebra = parse_algebra(sparql)
     conv = _Converter()
+    conv.aliases = _aggregate_aliases(algebra.p)
     form = {"SelectQuery": "SELECT", "AskQuery": "ASK"}.get(algebra.name)
     if form is None:
         raise SPARQLParseError(f"unsupported query form {algebra.name}", text=sparql)
@@ -381,7 +457,10 @@ def _parse(sparql: str, default_limit: int | None) -> _Query:
         projection = tuple(v for v in pv if not v.name.startswith("?__"))
         if limit == default_limit and not order and not offset:
             limit = None
-    tree = ("QUERY", form, Bag(projection), order, offset or 0, limit, pattern)
+    rows = None  # duplicates: ignored
+    if distinct and form == "SELECT":
+        rows = "distinct" if _rows_unique(pattern, projection) else (mods["distinct"] or "all")
+    tree = ("QUERY", form, Bag(projection), order, offset or 0, limit, pattern, rows)
     return _Query(form, projection, order, offset or 0, limit, pattern, tree)
 
 
@@ -449,13 +528,16 @@ def _canonical(query: _Query) -> str:
 # ---------------------------------------------------------------------------------------
 # public API
 
-def canonical_form(sparql: str, default_limit: int | None = DEFAULT_LIMIT) -> str:
-    """Deterministic text of the query's normalised algebra; equal for equivalent queries."""
-    return _canonical(_parse(sparql, default_limit))
+def canonical_form(sparql: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False) -> str:
+    """Deterministic text of the query's normalised algebra; equal for equivalent queries.
+    ``distinct``: SELECT, SELECT DISTINCT and SELECT REDUCED are told apart (see the module)."""
+    return _canonical(_parse(sparql, default_limit, distinct))
 
 
-def equivalent(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT) -> bool:
-    return canonical_form(a, default_limit) == canonical_form(b, default_limit)
+def equivalent(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False) -> bool:
+    """Whether ``a`` and ``b`` have the same canonical form; ``distinct``: also the same
+    duplicates (SELECT vs SELECT DISTINCT vs SELECT REDUCED), where they can differ."""
+    return canonical_form(a, default_limit, distinct=distinct) == canonical_form(b, default_limit, distinct=distinct)
 
 
 def _names(vs) -> str:
@@ -500,11 +582,14 @@ def _diff(first: Counter, second: Counter, show) -> str:
     return f"only in first: {fmt(only1)}; only in second: {fmt(only2)}"
 
 
-def explain_difference(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT) -> str | None:
+def explain_difference(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *,
+                       distinct: bool = False) -> str | None:
     """None when the queries are equivalent, else a one-line cause of the first difference."""
-    qa, qb = _parse(a, default_limit), _parse(b, default_limit)
+    qa, qb = _parse(a, default_limit, distinct), _parse(b, default_limit, distinct)
     if _canonical(qa) == _canonical(qb):
         return None
+    if qa.tree[-1] != qb.tree[-1]:
+        return f"duplicates differ: {qa.tree[-1]} vs {qb.tree[-1]} (SELECT / DISTINCT / REDUCED)"
     if qa.form != qb.form:
         return f"query form differs: {qa.form} vs {qb.form}"
     if len(qa.projection) != len(qb.projection):

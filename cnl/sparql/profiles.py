@@ -82,7 +82,7 @@ def _check_options(profile: "KGProfile") -> None:
         if not isinstance(key, str) or not _PREFIX_NAME.fullmatch(key) or not isinstance(namespace, str) \
                 or not _NAMESPACE.fullmatch(namespace):
             raise _option_error(name, "prefixes", {key: namespace}, "a prefix name and a namespace IRI")
-    for option in ("label_columns", "order_columns", "numeric_cast", "year_cast"):
+    for option in ("label_columns", "order_columns", "numeric_cast", "year_cast", "count_distinct", "having"):
         if not isinstance(getattr(profile, option), bool):
             raise _option_error(name, option, getattr(profile, option), "true or false")
     limit = profile.default_limit
@@ -97,6 +97,8 @@ def _check_options(profile: "KGProfile") -> None:
     check_path(profile, "label_predicate", profile.label_predicate, single=True)
     if profile.projection not in ("all", "focus"):
         raise CompileError(f"projection must be 'all' or 'focus', not {profile.projection!r}")
+    if profile.duplicates not in DUPLICATES:
+        raise _option_error(name, "duplicates", profile.duplicates, "one of " + ", ".join(DUPLICATES))
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +111,11 @@ def wikidata_string_properties() -> frozenset[str]:
         for n in range(int(low), int(high or low) + 1):
             ids.add(f"P{n}")
     return frozenset(ids)
+
+
+# How a SELECT treats repeated answer rows: removed (SELECT DISTINCT), kept (SELECT), or
+# reduced (SELECT REDUCED: the engine may remove some).
+DUPLICATES = ("removed", "kept", "reduced")
 
 
 @dataclass(frozen=True)
@@ -133,12 +140,25 @@ class KGProfile:
     # Under projection "focus": also list the ordering keys. False by default: "which film
     # has the earliest <publication date>" asks for the film, and hand-written Wikidata queries
     # (WikiWebQuestions, QALD) order by a value they do not show.
+    # Under either projection, False also leaves out the count "the most" ranks by
+    # (ORDER BY DESC(COUNT(?x))).
     order_columns: bool = False
     # True: compare with a number as xsd:double(STR(x)) (Sparklis' form, also in the ECAI
     # golds: it also matches values typed as strings or with units); False: x itself.
     numeric_cast: bool = False
     # True: the year of a date is YEAR(xsd:dateTime(x)) (as some ECAI golds write it).
     year_cast: bool = False
+    # Answer rows of a SELECT: "removed" (SELECT DISTINCT: answers are a set, SQUALL's
+    # semantics), "kept" (SELECT: one row per solution) or "reduced" (SELECT REDUCED).
+    # A count grouped by the answer columns has one row per group either way.
+    duplicates: str = "removed"
+    # True: a count counts distinct values (COUNT(DISTINCT ?x), SQUALL's "how many");
+    # False: one per solution (COUNT(?x)), as many hand-written queries count.
+    count_distinct: bool = True
+    # How "that has at least 3 <P166>" is written: False, a counting sub-query joined to the
+    # query (SQUALL's form, any depth); True, GROUP BY the answers HAVING(COUNT(...) >= 3), as
+    # hand-written queries do (only about the answers of a question that lists them).
+    having: bool = False
 
     def __post_init__(self):
         _check_options(self)

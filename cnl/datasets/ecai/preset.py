@@ -14,7 +14,8 @@ from functools import partial
 from cnl.sparql.profiles import WikidataProfile, register_profile
 
 PRESET_NAME = "wikidata-ecai"
-ECAI_SETTINGS = {"name": PRESET_NAME, "statements": "always", "projection": "all"}
+# order_columns: the golds also show the count that "the most" ranks by
+ECAI_SETTINGS = {"name": PRESET_NAME, "statements": "always", "projection": "all", "order_columns": True}
 ECAI_PROFILE = WikidataProfile(**ECAI_SETTINGS)
 # Sparklis itself writes a comparison with a number as xsd:double(STR(?x)) ("higher or equal to
 # 10000000"), and so do the golds of the data's Sparklis annotations.

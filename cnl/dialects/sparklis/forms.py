@@ -44,3 +44,21 @@ def check_expressible(query: ir.Query) -> None:
         raise UnsupportedSPARQLError("a yes/no question (ASK) in Sparklis", "Sparklis has no yes/no questions")
     if any(isinstance(node, ir.PropPath) for node in ir.walk(query)):
         raise UnsupportedSPARQLError("a property path in Sparklis", "Sparklis follows one property at a time")
+    for node in ir.walk(query):
+        construct = _NO_SPARKLIS_FORM.get(type(node))
+        if isinstance(node, ir.StrTest) and node.case_sensitive:
+            construct = "a case-sensitive string test"
+        if isinstance(node, ir.Quant) and node.det in ("more_than", "fewer_than", "at_least", "at_most", "exactly"):
+            construct = "a numeric determiner (at least N, more than N)"
+        if construct:
+            raise UnsupportedSPARQLError(f"{construct} in Sparklis", "this dialect's Sparklis forms have none")
+
+
+# IR nodes of SPARQL 1.1 constructs that this dialect's Sparklis forms cannot say
+_NO_SPARKLIS_FORM = {
+    ir.Aggregate: "an aggregate (total, average, minimum, maximum)",
+    ir.Its: "a comparison of two values of one subject ('its <P>')",
+    ir.Now: "'now'",
+    ir.DatePart: "a month or day of a date",
+    ir.LangIs: "a language test",
+}

@@ -228,9 +228,9 @@ class SparklisPrinter:
                 self.extras.append(self._year_extra(prop_text, rel.vp))
             elif isinstance(rel, ir.Compare) and rest:
                 self.extras.append(f"where the {prop_text} {self.cmp(rel)}")
-            elif isinstance(rel, ir.StrTest) and rel.op == "matches":
+            elif isinstance(rel, ir.StrTest) and rel.op == "matches" and not rel.case_sensitive:
                 self.extras.append(f"give me the string of the {prop_text} that matches {self.bare(rel.value)}")
-            elif isinstance(rel, ir.Not) and isinstance(rel.vp, ir.StrTest) and rel.vp.op == "matches":
+            elif isinstance(rel, ir.Not) and isinstance(rel.vp, ir.StrTest) and rel.vp.op == "matches" and not rel.vp.case_sensitive:
                 self.extras.append(f"give me the string of the {prop_text} that not matches {self.bare(rel.vp.value)}")
             else:
                 rest.append(rel)
@@ -272,7 +272,8 @@ class SparklisPrinter:
         obj = st.obj
         if (st.prop.id is None and st.prop.label == "label" and not st.inverse and not st.quals
                 and isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.order is None
-                and len(obj.rels) == 1 and isinstance(obj.rels[0], ir.StrTest) and obj.rels[0].op == "matches"):
+                and len(obj.rels) == 1 and isinstance(obj.rels[0], ir.StrTest) and obj.rels[0].op == "matches"
+                and not obj.rels[0].case_sensitive):
             return f"matches {self.bare(obj.rels[0].value)}"  # "give me every film that matches ace ventura"
         bare = st.prop.id is None
         prop = self.prop_or_bare(st.prop)

@@ -479,6 +479,15 @@ class _ToIR(Transformer):
     def how_many(self, _how, _many, noun, *rels):
         return ir.Quant("how_many", noun, rels)
 
+    def aggregate_of_prop(self, _the, word, prop_tok, *rest):
+        vals = _values(rest)
+        quals = tuple(_split(vals, ir.Qual))
+        of = next(v for v in vals if not isinstance(v, ir.Qual))
+        return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], ir.Quant("a", ir.RelNoun(_prop(prop_tok), of, quals)))
+
+    def aggregate_of(self, _the, word, _of, np):
+        return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], np)
+
     def something(self, *args):
         return ir.Quant("a", None, tuple(_values(args)))
 
@@ -513,6 +522,10 @@ class _ToIR(Transformer):
     def det_exactly(self, _kw, n):
         return ("exactly", int(n))
 
+    def count_det(self, tok):
+        words = tok.value.split()
+        return ("more_than" if words[0].lower() == "more" else "fewer_than", int(words[-1]))
+
     def det_number_of(self, *_):
         return ("number_of", None)
 
@@ -541,6 +554,25 @@ class _ToIR(Transformer):
         quals = tuple(_split(vals, ir.Qual))
         of = next(v for v in vals if not isinstance(v, ir.Qual))
         return ir.RelNoun(head.as_property(), of, quals)
+
+    def date_part_of(self, part, _of, np):
+        return ir.DatePart(part.value.lower(), np)
+
+    def now(self, _tok):
+        return ir.Now()
+
+    def rel_language(self, *args):
+        return ir.LangIs(_language(args[-1]))
+
+    def has_language(self, *args):
+        return ir.LangIs(_language(args[-1]))
+
+    def its(self, _its, prop_tok, *quals):
+        return ir.Its(_prop(prop_tok), tuple(quals))
+
+    def difference(self, *args):
+        left, right = _values(args)
+        return ir.Arith("-", left, right)
 
     def year_of(self, _year, _of, np):
         return ir.YearOf(np)
@@ -588,6 +620,18 @@ class _ToIR(Transformer):
 
     def rel_starts_with(self, _kw, _with, string):
         return ir.StrTest("starts", _string(string))
+
+    def cased_matches(self, _cs, _kw, string):
+        return ir.StrTest("matches", _string(string), case_sensitive=True)
+
+    def cased_contains(self, _cs, _kw, string):
+        return ir.StrTest("contains", _string(string), case_sensitive=True)
+
+    def cased_starts_with(self, _cs, _kw, _with, string):
+        return ir.StrTest("starts", _string(string), case_sensitive=True)
+
+    def cased_str_test(self, test):
+        return test
 
     def rel_qualifier(self, _at_which, prop, subject, vp):
         return ir.QualifierOf(_prop(prop, path=False), subject, vp)
@@ -709,6 +753,13 @@ class _ToIR(Transformer):
         return ir.Ref(ir.Literal(unescape(text[1:-1]), "string", lang.lower()))
 
 
+def _language(tok: Token) -> str:
+    lang = _string(tok).strip().lower()
+    if not re.fullmatch(r"[a-z]{1,8}(?:-[a-z0-9]{1,8})*", lang):
+        raise _error_at(_span(tok), f"{lang!r} is not a language tag (en, fr, pt-br)")
+    return lang
+
+
 def _temporal(word: Token) -> bool:
     return word.value.lower().startswith(("earlier", "later"))
 
@@ -716,6 +767,8 @@ def _temporal(word: Token) -> bool:
 def _string(tok: Token) -> str:
     return unescape(tok.value[1:-1])
 
+
+_AGGREGATE_WORDS = {"sum": "sum", "total": "sum", "average": "avg", "minimum": "min", "maximum": "max"}
 
 _ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
@@ -777,6 +830,8 @@ _TERMINAL_WORDS = {
     "VAR_NAME": "a variable",
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
+    "DATE_PART": '"month" or "day"',
+    "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",
     "CMP_GT": "a comparison (greater than ...)",
     "CMP_LT": "a comparison (less than ...)",
     "CMP_GE": "a comparison",
@@ -788,6 +843,8 @@ _TERMINAL_WORDS = {
     "AT_WHICH": '"at which"',
     "AT_LEAST": '"at least"',
     "AT_MOST": '"at most"',
+    "CASE_SENSITIVELY": '"case-sensitively"',
+    "COUNT_DET": '"more than N" or "fewer than N"',
     "_END": '"?" or "." (end)',
     "$END": "end of text",
     "PLURAL": '"-s"',

@@ -23,6 +23,7 @@ _DET_WORDS = {
     "a": "a", "the": "the", "every": "every", "no": "no", "maybe": "maybe a",
     "which": "which", "how_many": "how many", "number_of": "the number of",
 }
+_AGGREGATE_WORDS = {"sum": "total", "avg": "average", "min": "minimum", "max": "maximum"}
 _CMP_WORDS = {">": "greater than", "<": "less than", ">=": "greater or equal to",
               "<=": "less or equal to", "=": "equal to", "!=": "different from"}
 _TEMPORAL_WORDS = {">": "later than", "<": "earlier than", ">=": "later or equal to",
@@ -163,7 +164,24 @@ class SquallPrinter:
             return f" {np.op} ".join(self.np_atom(item, closed or i < last) for i, item in enumerate(np.items))
         if isinstance(np, ir.Arith):
             return f"{self.np_atom(np.left, True)} {np.op} {self.np_atom(np.right, closed)}"
+        if isinstance(np, ir.Aggregate):
+            return self.aggregate(np, closed)
+        if isinstance(np, ir.Now):
+            return "now"
+        if isinstance(np, ir.Its):
+            return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
+
+    def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
+        """``the average <P> of X`` (the values of a relational noun), else ``the average of NP``."""
+        if agg.op not in _AGGREGATE_WORDS:
+            raise PrintError(f"unknown aggregate {agg.op!r}")
+        word, arg = _AGGREGATE_WORDS[agg.op], agg.np
+        if (isinstance(arg, ir.Quant) and arg.det == "a" and isinstance(arg.noun, ir.RelNoun)
+                and arg.noun.of is not None and not arg.rels and arg.order is None and arg.var is None):
+            noun = arg.noun
+            return f"the {word} {self.prop(noun.prop)}{self.quals(noun.quals, True)} of {self.np_of(noun.of, closed)}"
+        return f"the {word} of {self.np_atom(arg, closed)}"
 
     def np_atom(self, np, closed: bool = False) -> str:
         if isinstance(np, (ir.Coord, ir.Arith)):
@@ -188,7 +206,7 @@ class SquallPrinter:
         return order.word
 
     def det(self, quant: ir.Quant) -> str:
-        if quant.det in ("at_least", "at_most", "exactly"):
+        if quant.det in ("at_least", "at_most", "exactly", "more_than", "fewer_than"):
             return f"{quant.det.replace('_', ' ')} {quant.number}"
         return _DET_WORDS[quant.det]
 
@@ -206,7 +224,8 @@ class SquallPrinter:
                 return "something" + rels
             if q.det == "every" and not q.order:
                 return "everything" + rels
-            return f"{self.det(q)}{order} thing{rels}"
+            counts = (q.order is not None and q.order.word in ("most", "least", "fewest")) or (q.number or 0) > 1
+            return f"{self.det(q)}{order} {'things' if counts else 'thing'}{rels}"
         if q.var is not None:
             if not isinstance(q.noun, ir.ClassNoun) or q.det == "how_many":
                 raise PrintError("a variable label needs a determiner and a class noun")
@@ -230,6 +249,8 @@ class SquallPrinter:
             return f"{head}{quals} of {self.np_of(noun.of, True)}"
         if isinstance(noun, ir.YearOf):
             return f"year of {self.np_of(noun.arg, True)}"
+        if isinstance(noun, ir.DatePart):
+            return f"{noun.part} of {self.np_of(noun.arg, True)}"
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:
@@ -243,7 +264,9 @@ class SquallPrinter:
         last = len(rels) - 1
         for i, rel in enumerate(rels):
             text = self.rel(rel, closed or i < last)
-            if i:
+            if i and isinstance(rel, ir.StrTest):
+                text = "and that " + text  # "and contains ..." would coordinate the main verb phrase
+            elif i:
                 text = "and " + text
             out.append(" " + text)
         return "".join(out)
@@ -255,6 +278,8 @@ class SquallPrinter:
             return f"at which {self.prop(vp.prop, strict=True)} {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
         if isinstance(vp, ir.StrTest):
             return self.vp(vp)
+        if isinstance(vp, ir.LangIs):
+            return f"whose language is {self.literal(ir.Literal(vp.lang))}"
         whose = self._whose(vp, closed)
         if whose is not None:
             return whose
@@ -298,9 +323,12 @@ class SquallPrinter:
             return " or ".join(self.vp(item, closed or i < last) for i, item in enumerate(vp.items))
         if isinstance(vp, ir.StrTest):
             word = {"matches": "matching", "contains": "contains", "starts": "starts with"}[vp.op]
-            return f'{word} {self.literal(ir.Literal(vp.value))}'
+            cased = "case-sensitively " if vp.case_sensitive else ""
+            return f'{cased}{word} {self.literal(ir.Literal(vp.value))}'
         if isinstance(vp, ir.Exists):
             return "are there"
+        if isinstance(vp, ir.LangIs):
+            return f"has language {self.literal(ir.Literal(vp.lang))}"
         if isinstance(vp, ir.YearIs):
             if isinstance(vp.vp, ir.Be):
                 return f"has year {self.np_item(vp.vp.np, closed)}"
@@ -316,7 +344,7 @@ class SquallPrinter:
             return f"has not {self._has_tail(vp, closed)}"
         if isinstance(vp, (ir.Be, ir.Compare)):
             return f"is not {self._be_tail(vp, closed)}"
-        if isinstance(vp, ir.StrTest) and vp.op == "contains":
+        if isinstance(vp, ir.StrTest) and vp.op == "contains" and not vp.case_sensitive:
             return f"does not contain {self.literal(ir.Literal(vp.value))}"
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
 

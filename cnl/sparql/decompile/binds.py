@@ -64,7 +64,8 @@ def _answer_bind(state: Decompilation) -> AnswerBind:
     if len(top.binds) > 1:
         raise UnsupportedSPARQLError("several BINDs")
     var, expr = top.binds[0]
-    if state.form != "SelectQuery" or state.counted is not None or var not in state.select_vars:
+    aggregated = state.aggregated is not None and state.aggregated[1] == var  # MIN(YEAR(...))
+    if state.form != "SelectQuery" or state.counted is not None or (var not in state.select_vars and not aggregated):
         raise UnsupportedSPARQLError("BIND", "only a BIND whose value is an answer column is supported")
     inputs = variables(expr)
     if len(inputs) > 1:
@@ -87,6 +88,8 @@ def bind_np(expr, var, root_np, casts: set):
     name = getattr(expr, "name", None)
     if name == "Builtin_YEAR":
         return ir.Quant("the", ir.YearOf(bind_np(year_arg(expr, casts), var, root_np, casts)))
+    if name in ("Builtin_MONTH", "Builtin_DAY"):
+        return ir.Quant("the", ir.DatePart(name[len("Builtin_"):].lower(), bind_np(expr.arg, var, root_np, casts)))
     if name == "AdditiveExpression":
         left = bind_np(expr.expr, var, root_np, casts)
         for op, other in zip(expr.op or [], expr.other or []):

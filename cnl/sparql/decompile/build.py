@@ -21,9 +21,13 @@ from cnl.sparql.decompile.expressions import (
     FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import fold, namespace_of, prop_term
+from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 from cnl.sparql.namespaces import PQ, P
+
+# a count's test: the numeric determiner (a count below N would miss the things with none)
+_COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
 
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 
@@ -31,6 +35,8 @@ _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 def build(state: Decompilation) -> None:
     """The VPs the query says about its root."""
     builder = state.builder = Builder(state.which, state.orders)
+    builder.numbers = state.numbers
+    builder.ask = state.form == "AskQuery"
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if is_node(state.root):
         builder.visited.add(state.root)
@@ -51,6 +57,10 @@ class Builder:
         self.which = which          # variables written "which" (answer columns)
         self.projected: set = set()
         self.orders = orders        # variable -> ir.Order
+        self.numbers: dict = {}     # variable -> (det, N): HAVING(COUNT(?v) >= N) or a counting sub-query
+        self.count_distincts: set = set()  # the counting sub-queries' DISTINCT
+        self.hidden: set = set()    # variables only in scope inside a counting sub-query
+        self.ask = False            # a yes/no question: a ranked sub-query is a nested superlative
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
@@ -66,6 +76,14 @@ class Builder:
     def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
                   visible: bool | None = None):
         """The VPs saying what ``group`` says about ``anchor`` (already in scope)."""
+        for ranked in group.ranked:
+            self._inline_ranked(group, ranked, top)
+        group.ranked = []
+        for count in group.counts:
+            self._inline_count(group, count)
+            if visible if visible is not None else top:
+                self.all_nodes.append(count.alias)  # the compiler names the count in scope
+        group.counts = []
         if group.binds:
             raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
@@ -155,6 +173,49 @@ class Builder:
                 raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
         return vps
 
+    def _inline_ranked(self, group: Group, ranked, top: bool) -> None:
+        """A superlative's sub-query in a yes/no question: its pattern joins the group, its
+        ORDER BY becomes the superlatives (the compiler ranks the noun phrase around them)."""
+        if not (self.ask and top):
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a ranked sub-query outside a yes/no question")
+        inner = ranked.inner
+        if inner.counts or inner.ranked or inner.binds:
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a ranked sub-query with more inside")
+        group.triples += inner.triples
+        group.filters += inner.filters
+        group.optionals += inner.optionals
+        group.unions += inner.unions
+        group.minus += inner.minus
+        group.values += inner.values
+        for i, (key, desc) in enumerate(ranked.orders):
+            word = "highest" if desc else "lowest"
+            order = limited_order(word, ranked.limit, ranked.offset) if i == 0 else ir.Order(word, limit=False)
+            if key in self.orders or key == ranked.var:
+                raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a ranked sub-query ordered by its answer")
+            self.orders[key] = order
+
+    def _inline_count(self, group: Group, count) -> None:
+        """A counting sub-query and its FILTER(?n op N): the sub-query's pattern joins the group,
+        its counted variable takes the determiner ("at least 3 <P166>")."""
+        tests = [f for f in group.filters if variables(f) == {count.alias}]
+        test = tests[0] if len(tests) == 1 else None
+        if not (getattr(test, "name", None) == "RelationalExpression" and test.expr == count.alias
+                and isinstance(test.other, Literal) and str(test.other).isdigit() and test.op in _COUNT_DETS):
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a count not tested against a whole number")
+        group.filters = [f for f in group.filters if f is not test]
+        inner = count.inner
+        group.triples += inner.triples
+        group.filters += inner.filters
+        group.optionals += inner.optionals
+        group.unions += inner.unions
+        group.minus += inner.minus
+        group.values += inner.values
+        group.binds += inner.binds
+        group.counts += inner.counts
+        self.numbers[count.counted] = (_COUNT_DETS[test.op], int(str(test.other)))
+        self.count_distincts.add(count.distinct)
+        self.hidden |= group_vars(inner) - set(count.keys)
+
     def node_vps(self, ctx, node, via, root_noun: bool):
         """VPs about ``node`` from the edges not yet used; marks the node visited."""
         if is_node(node):
@@ -196,7 +257,13 @@ class Builder:
             return ir.Ref(ir_term(term))
         noun, vps = self.noun_and_vps(ctx, term, via)
         det = "which" if term in self.which else ctx.det
-        return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
+        order = self.orders.get(term)
+        if order is not None and order.limit and det == "a":
+            det = "the"  # "the most <film>", "the highest <P>": one of a kind
+        if term in self.numbers:  # "more than 2 <P37>": a HAVING count of this variable
+            det, number = self.numbers.pop(term)
+            return ir.Quant(det, noun, tuple(vps), order=order, number=number)
+        return ir.Quant(det, noun, tuple(vps), order=order)
 
     def rel_noun(self, ctx, e):
         return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
@@ -279,7 +346,7 @@ class Builder:
                 graph = translateGroupGraphPattern(graph)
             inner = flatten(graph)
             if name == "Builtin_NOTEXISTS" and inner.filters and not (
-                    inner.triples or inner.optionals or inner.unions or inner.minus or inner.values):
+                    inner.triples or inner.optionals or inner.unions or inner.minus or inner.values or inner.counts):
                 # the compiler writes a negated test as FILTER(!(...)), another algebra
                 raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
             vp = conj(self.group_vps(inner, x, scope))
@@ -292,6 +359,10 @@ class Builder:
                 return self._on(left, x, vp if op == "IN" else ir.Not(vp))
             if is_subject(right, x) and not is_subject(left, x):
                 left, right, op = right, left, FLIP[op]
+            if is_call(left, "Builtin_LANG") and op == "=" and isinstance(right, Literal) and not right.language:
+                return self._on(left.arg, x, ir.LangIs(str(right).lower()))  # "whose language is "en""
+            if is_call(right, "Builtin_NOW") and op in FLIP:
+                return self._on(left, x, ir.Compare(op, (ir.Now(),), temporal=True))  # "earlier than now"
             if not isinstance(right, (URIRef, Literal)):
                 raise UnsupportedSPARQLError("a comparison between two variables or expressions")
             vp = _comparison(op, right)
@@ -309,6 +380,14 @@ class Builder:
             return self._on(left, x, vp)
         # The CNL's string tests are case-insensitive: the compiler writes
         # CONTAINS(LCASE(STR(?x)), LCASE("v")) and REGEX(STR(?x), "v", "i"); other forms differ.
+        if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS") and is_call(expr.arg1, "Builtin_STR") \
+                and isinstance(expr.arg2, Literal) and not expr.arg2.language:
+            # CONTAINS(STR(?x), "v"): "case-sensitively contains"
+            return self._on(expr.arg1.arg, x, ir.StrTest(
+                "contains" if name == "Builtin_CONTAINS" else "starts", str(expr.arg2), case_sensitive=True))
+        if name == "Builtin_REGEX" and not expr.flags and is_call(expr.text, "Builtin_STR") \
+                and isinstance(expr.pattern, Literal):
+            return self._on(expr.text.arg, x, ir.StrTest("matches", str(expr.pattern), case_sensitive=True))
         if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS"):
             if not (is_call(expr.arg1, "Builtin_LCASE") and is_call(expr.arg1.arg, "Builtin_STR")
                     and is_call(expr.arg2, "Builtin_LCASE")):
@@ -337,7 +416,7 @@ class Builder:
             year_arg(left, self.year_casts)
         elif right == x:
             left, right, op = right, left, FLIP[op]
-        if op not in ("<", ">", "<=", ">=", "!="):
+        if op not in ("<", ">", "<=", ">=", "!=", "="):
             raise UnsupportedSPARQLError("a comparison between two variables or expressions")
         if expr.name == "YearComparison":
             return ir.YearIs(ir.Compare(op, (ir.Quant("the", ir.YearOf(self.np(ctx, other, None))),)))

@@ -30,6 +30,32 @@ class Group:
     minus: list = field(default_factory=list)
     values: list = field(default_factory=list)  # (var, [terms])
     binds: list = field(default_factory=list)  # (var, expression)
+    counts: list = field(default_factory=list)  # CountQuery: counting sub-queries joined here
+    ranked: list = field(default_factory=list)  # RankedQuery: superlatives' sub-queries joined here
+
+
+@dataclass
+class RankedQuery:
+    """``{ SELECT ?v WHERE { P } ORDER BY DESC(?k) LIMIT 1 }``: a superlative that ranks its own
+    noun phrase (in a yes/no question)."""
+
+    var: object
+    inner: "Group"
+    orders: list      # (key variable, descending)
+    limit: int | None
+    offset: int | None
+
+
+@dataclass
+class CountQuery:
+    """``{ SELECT ?k (COUNT(DISTINCT ?v) AS ?n) WHERE { P } GROUP BY ?k }``: the counting
+    sub-query of a numeric determiner ("that has at least 3 <P166>"), FILTER'd on ?n."""
+
+    counted: object   # ?v
+    alias: object     # ?n
+    distinct: bool
+    keys: list        # ?k: the variables it shares with the query
+    inner: "Group"    # P
 
 
 def flatten(node) -> Group:
@@ -88,12 +114,52 @@ def _flatten_into(node, group: Group) -> None:
         if node.term != _PRESENTATION_SERVICE:
             raise UnsupportedSPARQLError("SERVICE", short(node.term))
         # SERVICE wikibase:label only adds label columns: presentation, dropped.
+    elif name in ("Slice", "Project") and _ranked_query(node) is not None:
+        group.ranked.append(_ranked_query(node))
+    elif name == "Project" and _count_query(node) is not None:
+        group.counts.append(_count_query(node))
     elif name in ("Project", "Slice", "Distinct", "Reduced", "OrderBy", "Group", "AggregateJoin"):
         raise UnsupportedSPARQLError("a sub-query (nested SELECT)")
     elif name == "Graph":
         raise UnsupportedSPARQLError("GRAPH")
     else:
         raise UnsupportedSPARQLError(f"the pattern {name}")
+
+
+def _ranked_query(node):
+    """The RankedQuery of ``[Slice] Project(one variable) OrderBy(variables) pattern``, else None."""
+    limit = offset = None
+    if node.name == "Slice":
+        offset, limit, node = node.start or None, node.length, node.p
+    if getattr(node, "name", None) != "Project" or len(node.PV) != 1 or getattr(node.p, "name", None) != "OrderBy":
+        return None
+    orders = []
+    for condition in node.p.expr:
+        key = condition.expr if getattr(condition, "name", None) == "OrderCondition" else condition
+        if not isinstance(key, Variable):
+            return None
+        orders.append((key, getattr(condition, "order", None) == "DESC"))
+    return RankedQuery(node.PV[0], flatten(node.p.p), orders, limit, offset)
+
+
+def _count_query(node):
+    """The CountQuery of a sub-SELECT shaped as the compiler writes a numeric determiner's
+    count (keys, one COUNT of a variable, GROUP BY the keys), else None."""
+    aliases, inner = {}, node.p
+    while getattr(inner, "name", None) == "Extend":
+        aliases[inner.expr] = inner.var
+        inner = inner.p
+    if getattr(inner, "name", None) != "AggregateJoin":
+        return None
+    counts = [a for a in inner.A if a.name == "Aggregate_Count"]
+    samples = [a for a in inner.A if a.name == "Aggregate_Sample"]
+    if len(counts) != 1 or len(counts) + len(samples) != len(inner.A) or not isinstance(counts[0].vars, Variable):
+        return None
+    keys = list(inner.p.expr or [])
+    alias = aliases.get(counts[0].res)
+    if alias is None or set(node.PV) != set(keys) | {alias} or not all(isinstance(k, Variable) for k in keys):
+        return None
+    return CountQuery(counts[0].vars, alias, bool(counts[0].distinct), keys, flatten(inner.p.p))
 
 
 def group_vars(group: Group) -> set:
@@ -107,6 +173,10 @@ def group_vars(group: Group) -> set:
         for b in branches:
             out |= group_vars(b)
     out |= {v for v, _ in group.values}
+    for count in group.counts:
+        out |= set(count.keys) | {count.alias}
+    for ranked in group.ranked:
+        out.add(ranked.var)
     for f in group.filters:
         out |= variables(f)
     return out

@@ -7,12 +7,13 @@ LIMIT/OFFSET into the IR's orderings ("highest", "3rd to 5th lowest", "the most"
 """
 from __future__ import annotations
 
-from rdflib import Variable
+from rdflib import Literal, Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import variables
+from cnl.sparql.decompile.flatten import flatten
 from cnl.sparql.decompile.state import Decompilation
 
 
@@ -23,14 +24,14 @@ def read_modifiers(state: Decompilation) -> None:
         if node.name == "Slice":
             state.offset, state.limit = node.start or None, node.length
         elif node.name in ("Distinct", "Reduced"):
-            pass
+            state.duplicates = "removed" if node.name == "Distinct" else "reduced"
         elif node.name == "Project":
             state.projected = list(node.PV)
         elif node.name == "OrderBy":
             state.order_conditions = node.expr
         elif node.name == "Extend" and _is_aggregate(node.expr):
             state.aggregates[node.var] = node.expr
-        elif node.name == "Filter" and any(_is_aggregate(v) for v in variables(node.expr)):
+        elif node.name == "Filter" and any(_is_aggregate(v) for v in _operands(node.expr)):
             having.append(node.expr)
         elif node.name == "AggregateJoin":
             state.aggregate_calls = {a.res: a for a in node.A}
@@ -42,8 +43,26 @@ def read_modifiers(state: Decompilation) -> None:
             break
         node = node.p
     state.pattern = node
-    if having:
-        raise UnsupportedSPARQLError("HAVING")
+    state.having = having
+
+
+# SPARQL's aggregates of values and the IR's names for them (ir.Aggregate.op)
+_AGGREGATES = {"Aggregate_Sum": "sum", "Aggregate_Avg": "avg", "Aggregate_Min": "min", "Aggregate_Max": "max"}
+
+
+def _operands(expr) -> set:
+    """The variables of an expression outside its EXISTS / NOT EXISTS patterns (a HAVING
+    names an aggregate itself; a sub-query's count inside NOT EXISTS is no HAVING)."""
+    out, stack = set(), [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Variable):
+            out.add(e)
+        elif isinstance(e, CompValue) and e.name not in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
+            stack.extend(v for k, v in e.items() if not k.startswith("_"))
+        elif isinstance(e, (list, tuple)):
+            stack.extend(e)
+    return out
 
 
 def _is_aggregate(term) -> bool:
@@ -58,24 +77,86 @@ def read_columns(state: Decompilation) -> None:
         call = state.aggregate_calls.get(state.aggregates.get(v))
         if call is not None and call.name == "Aggregate_Sample" and call.vars == v:
             state.select_vars.append(v)  # a projected GROUP BY key
+        elif v in state.aggregates and call is not None and call.name in _AGGREGATES:
+            name = call.name[len("Aggregate_"):].upper()
+            if state.aggregated is not None or state.counted is not None:
+                raise UnsupportedSPARQLError("several aggregates")
+            if not isinstance(call.vars, Variable):
+                raise UnsupportedSPARQLError(f"the aggregate {name} of an expression")
+            if call.distinct:
+                raise UnsupportedSPARQLError(f"{name}(DISTINCT ...)", "an aggregate of distinct values")
+            state.aggregated = (_AGGREGATES[call.name], call.vars)
         elif v in state.aggregates:
             if call is None or call.name != "Aggregate_Count":
                 raise UnsupportedSPARQLError(f"the aggregate {call.name[len('Aggregate_'):].upper() if call else '?'}")
-            if state.counted is not None or not isinstance(call.vars, Variable):
-                raise UnsupportedSPARQLError("COUNT(*) or several counts")
-            if not call.distinct:
-                # "how many" counts distinct things; COUNT(?x) also counts repeats
-                raise UnsupportedSPARQLError("COUNT without DISTINCT", f"COUNT({call.vars.n3()})")
-            if call.vars == v:
-                raise UnsupportedSPARQLError("COUNT(?x) AS ?x (the count named as the counted variable)")
-            state.counted, state.count_alias = call.vars, v
+            if state.aggregated is not None:
+                raise UnsupportedSPARQLError("several aggregates")
+            if state.counted is not None:
+                raise UnsupportedSPARQLError("several counts")
+            counted = call.vars if isinstance(call.vars, Variable) else _star_variable(state)
+            # "how many" counts distinct things; COUNT(?x) counts solutions: the profile's
+            # count_distinct. The alias may reuse the counted variable's name (COUNT(?x) AS
+            # ?x): after grouping, ?x is not in scope, so it names a new value.
+            state.count_distinct = bool(call.distinct)
+            state.counted, state.count_alias = counted, v
         else:
             state.select_vars.append(v)
+    for condition in state.having:
+        _having_count(state, condition)
     if state.group_keys is not None:
-        if state.counted is None:
+        if state.counted is None and state.aggregated is None and not state.numbers:
+            _ranking_count(state)
+        if state.counted is None and state.aggregated is None and not state.numbers:
             raise UnsupportedSPARQLError("GROUP BY without COUNT")
         if set(state.group_keys) != set(state.select_vars):
             raise UnsupportedSPARQLError("GROUP BY keys other than the projected variables")
+
+
+# HAVING(COUNT(?v) op N): the numeric determiner of ?v ("that has more than 2 <P37>")
+_COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
+
+
+def _having_count(state: Decompilation, condition) -> None:
+    """One HAVING condition, a count of a variable compared with a whole number, as that
+    variable's determiner; the profile's having option. Anything else is refused."""
+    call = state.aggregate_calls.get(getattr(condition, "expr", None))
+    other = getattr(condition, "other", None)
+    if not (getattr(condition, "name", None) == "RelationalExpression" and call is not None
+            and call.name == "Aggregate_Count" and isinstance(call.vars, Variable)
+            and isinstance(other, Literal) and str(other).isdigit()):
+        raise UnsupportedSPARQLError("HAVING", "only HAVING(COUNT(?x) >= N), > N or = N has a CNL form")
+    if condition.op not in _COUNT_DETS:
+        # a count below N misses the things with none (they form no group)
+        raise UnsupportedSPARQLError(f"HAVING(COUNT(...) {condition.op} N)", "a count that cannot be zero")
+    if state.count_distinct is not None and state.count_distinct != bool(call.distinct):
+        raise UnsupportedSPARQLError("counts with and without DISTINCT")
+    if call.vars in state.numbers:
+        raise UnsupportedSPARQLError("HAVING", "two conditions on one count")
+    state.count_distinct = bool(call.distinct)
+    state.numbers[call.vars] = (_COUNT_DETS[condition.op], int(str(other)))
+
+
+def _ranking_count(state: Decompilation) -> None:
+    """``GROUP BY ?k ORDER BY DESC(COUNT(?x))``: a count that is no column, only ranks the
+    groups ("the most"); the profile's order_columns False."""
+    for condition in state.order_conditions or []:
+        key = condition.expr if isinstance(condition, CompValue) and condition.name == "OrderCondition" else condition
+        call = state.aggregate_calls.get(key)
+        if call is not None and call.name == "Aggregate_Count":
+            counted = call.vars if isinstance(call.vars, Variable) else _star_variable(state)
+            state.count_distinct = bool(call.distinct)
+            state.counted, state.count_alias, state.count_hidden = counted, key, True
+            return
+
+
+def _star_variable(state: Decompilation):
+    """What COUNT(*) counts: the one variable in scope of a WHERE clause of triples and
+    FILTERs (every solution binds it), else refused."""
+    group = flatten(state.pattern)
+    names = {t for s, _, o in group.triples for t in (s, o) if isinstance(t, Variable)}
+    if group.optionals or group.unions or group.minus or group.values or group.binds or len(names) != 1:
+        raise UnsupportedSPARQLError("COUNT(*) over several variables")
+    return next(iter(names))
 
 
 def read_orders(state: Decompilation) -> None:
@@ -101,7 +182,7 @@ def _order_key(state: Decompilation, condition, first: bool):
     desc = isinstance(condition, CompValue) and getattr(condition, "order", None) == "DESC"
     if not isinstance(key, Variable):
         raise UnsupportedSPARQLError("ORDER BY an expression")
-    if key in state.aggregates and key == state.count_alias and first:
+    if (key in state.aggregates or state.count_hidden) and key == state.count_alias and first:
         # ORDER BY DESC(?count) over groups: "the most <C>" on the counted variable.
         state.counted_order = state.counted
         return state.counted, "most" if desc else "least"
@@ -111,7 +192,12 @@ def _order_key(state: Decompilation, condition, first: bool):
 
 
 def _limited(state: Decompilation, word: str) -> ir.Order:
-    limit, offset = state.limit, state.offset
+    return limited_order(word, state.limit, state.offset)
+
+
+def limited_order(word: str, limit: int | None, offset: int | None) -> ir.Order:
+    """The superlative of ORDER BY with LIMIT and OFFSET: ``the highest``, ``the 10 highest``,
+    ``the 3rd to 5th highest``, ``highest-to-lowest`` (no LIMIT)."""
     if limit is None:
         if offset:
             raise UnsupportedSPARQLError("OFFSET without LIMIT")

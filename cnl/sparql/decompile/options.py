@@ -30,15 +30,32 @@ def profile_options(state: Decompilation) -> dict:
             raise UnsupportedSPARQLError(mix)
         if written == {True}:
             options[option] = True
-    if state.form == "SelectQuery" and state.counted is None:
+    if state.form == "SelectQuery":
+        options["duplicates"] = state.duplicates
+    if state.form == "SelectQuery" and state.counted is None and state.aggregated is None:
         answer = {state.answer_bind.var} if state.answer_bind else set()
-        visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order}
+        visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order} - builder.hidden
         options["projection"] = "all" if set(state.select_vars) == visible else "focus"
-        if options["projection"] == "focus" and state.orders:
-            options["order_columns"] = all(v in state.select_vars for v in state.orders)
+        values = [v for v in state.orders if v != state.counted_order]  # a ranking count: below
+        if options["projection"] == "focus" and values:
+            options["order_columns"] = all(v in state.select_vars for v in values)
     else:
         # an ASK or a count shows no variable of the tree: either value compiles the same
         options["projection"] = "all"
+    distincts = builder.count_distincts | ({state.count_distinct} if state.count_distinct is not None else set())
+    if len(distincts) > 1:
+        raise UnsupportedSPARQLError("counts with and without DISTINCT")
+    if distincts == {False}:
+        options["count_distinct"] = False
+    if state.numbers or state.having:
+        if state.builder.numbers:
+            raise UnsupportedSPARQLError("HAVING", "a count of a variable that is not a noun phrase of its own")
+        options["having"] = True
+    if state.counted_order is not None:
+        # "the most <C>": order_columns also says whether the count is a column
+        if not state.count_hidden and options.get("order_columns") is False:
+            raise UnsupportedSPARQLError("a count column beside an ordering value that is not one")
+        options["order_columns"] = not state.count_hidden
     return options
 
 

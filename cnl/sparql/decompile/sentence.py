@@ -26,14 +26,16 @@ def choose_root(state: Decompilation) -> None:
         return
     counted, select_vars = state.counted, state.select_vars
     root = counted if counted is not None else (select_vars[0] if select_vars else None)
+    if state.aggregated is not None:
+        root = state.aggregated[1]
     if state.answer_bind is not None:
         root = state.answer_bind.input
     if root is None:
         raise UnsupportedSPARQLError("a SELECT without a variable to answer")
     state.root = root
-    state.det = "how_many" if counted is not None else "which"
+    state.det = "how_many" if counted is not None else "a" if state.aggregated is not None else "which"
     # ordering keys need no "which": the compiler lists them under projection "focus" anyway
-    if state.focus_columns or counted is not None:
+    if state.focus_columns or counted is not None or state.aggregated is not None:
         state.which = set(select_vars) - {root} - set(state.orders)
     if counted is None and not state.order_conditions and state.limit is not None:
         if state.offset:
@@ -70,7 +72,16 @@ def write_query(state: Decompilation) -> None:
         if clauses:
             subject = ir.Quant(subject.det, subject.noun, subject.rels + clauses, order=subject.order)
             vps = [v for v in vps if not isinstance(v, (ir.YearIs, ir.QualifierOf))]
-    if state.answer_bind is not None:
+    if state.aggregated is not None:
+        # "Give me the average <P> of ...": the values are the root's NP, said with all its VPs
+        if not isinstance(subject, ir.Quant):
+            raise UnsupportedSPARQLError("an aggregate of a constant")
+        if state.answer_bind is not None:  # "the minimum of the year of the <P577> of ..."
+            values = _bind_answer(state, subject, vps)
+        else:
+            values = ir.Quant("a", subject.noun, subject.rels + tuple(vps), order=subject.order)
+        state.query = ir.Query(ir.Aggregate(state.aggregated[0], values), None)
+    elif state.answer_bind is not None:
         state.query = ir.Query(_bind_answer(state, subject, vps), None)
     elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
         # keep the relative clauses ("whose year is ..." moved there above)

@@ -42,9 +42,15 @@ class Decompilation:
     aggregates: dict = field(default_factory=dict)       # alias -> rdflib's __agg variable
     aggregate_calls: dict = field(default_factory=dict)  # __agg variable -> its Aggregate_* call
     group_keys: list | None = None
+    duplicates: str = "kept"             # SELECT: "kept"; DISTINCT: "removed"; REDUCED: "reduced"
+    count_distinct: bool | None = None   # the count's DISTINCT (None: no count)
     select_vars: list = field(default_factory=list)      # the answer columns but a count
     counted: object = None               # ?x of COUNT(DISTINCT ?x); None once the groups are the answers
     count_alias: object = None           # the count's column
+    aggregated: tuple | None = None      # (op, ?v) of SUM/AVG/MIN/MAX(?v): "the average <P> of ..."
+    count_hidden: bool = False
+    having: list = field(default_factory=list)           # HAVING's conditions (rdflib expressions)
+    numbers: dict = field(default_factory=dict)          # ?v -> (det, N) of HAVING(COUNT(?v) op N)           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
     orders: dict = field(default_factory=dict)           # variable -> ir.Order
     counted_order: object = None         # ORDER BY the count: the counted variable
 
