@@ -21,13 +21,27 @@ def _add_model_options(p) -> None:
     p.add_argument("--no-validate", action="store_true", help="no n-best validation (greedy, first output)")
     p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 4, 1 without validation)")
     p.add_argument("--lexicon", default=None, help="label → ID lexicon for the generated labels")
+    from cnl.sparql.profiles import profile_names
+
+    p.add_argument("--kg", default="wikidata", help=f"KG profile the CNL compiles with ({', '.join(profile_names())}, "
+                                                    "or a TOML file); default: %(default)s")
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="questions generated together with --batch (default: 1 with beams, 8 greedy)")
+    p.add_argument("--property-constraint", choices=["known", "candidates"], default="known",
+                   help="constrained decoding writes inside <...> any known Wikidata property label (known), or "
+                        "only the question's property candidates and the adapter's training properties")
 
 
 def register(subparsers) -> None:
     t = subparsers.add_parser("translate", help="translate a question into CNL and SPARQL with the learned parser")
     _add_model_options(t)
-    t.add_argument("--store", default=None,
-                   help="embedded store whose labels link the question's entities and resolve the output's labels")
+    where = t.add_mutually_exclusive_group()
+    where.add_argument("--store", default=None,
+                       help="embedded store whose labels link the question's entities and resolve the output's labels")
+    where.add_argument("--endpoint", default=None,
+                       help="SPARQL endpoint whose labels link the question's entities (by exact name) and resolve "
+                            "the output's labels")
+    t.add_argument("--timeout", type=float, default=30.0, help="seconds per endpoint request")
     t.add_argument("--format", choices=["text", "json"], default="text")
     t.set_defaults(func=run_translate)
 
@@ -70,33 +84,80 @@ def _translator(args):
     require_model_stack()
     from cnl.learn.inference import Translator
 
-    return Translator.load(args.adapter, args.base_model)
+    translator = Translator.load(args.adapter, args.base_model)
+    translator.property_constraint = args.property_constraint
+    return translator
 
 
-def _translate(translator, question, args, kg=None, store=None):
-    return translator.translate(question, el=args.el, kg=kg, lexicon=args.lexicon,
-                                constrained=not args.unconstrained, validate=not args.no_validate,
-                                num_beams=args.beams, store=store)
+def _profile(args):
+    from cnl.sparql.profiles import get_profile
+
+    return get_profile(args.kg)
+
+
+def _translate_all(translator, questions, args, kg=None, store=None):
+    """Translations of ``questions`` (model, indices and pools loaded once); a batch shows a
+    progress bar and its questions per second on stderr."""
+    validate = not args.no_validate
+    beams = args.beams if args.beams is not None else (4 if validate else 1)
+    batch_size = args.batch_size or (1 if beams > 1 else 8)
+    options = dict(el=args.el, kg=kg, lexicon=args.lexicon, constrained=not args.unconstrained, validate=validate,
+                   num_beams=beams, store=store, profile=_profile(args))
+    if not args.batch:
+        yield from translator.translate_batch(questions, **options)
+        return
+    import time
+
+    from tqdm import tqdm
+
+    started = time.perf_counter()
+    with tqdm(total=len(questions), unit="q", file=sys.stderr, dynamic_ncols=True, desc="translating") as bar:
+        for start in range(0, len(questions), 4 * batch_size):
+            chunk = questions[start:start + 4 * batch_size]
+            yield from translator.translate_batch(chunk, batch_size=batch_size, progress=bar.update, **options)
+    elapsed = time.perf_counter() - started
+    print(f"{len(questions)} questions in {elapsed:.1f} s: {len(questions) / max(elapsed, 1e-9):.2f} questions/s, "
+          f"{elapsed / max(len(questions), 1):.2f} s per question", file=sys.stderr)
+
+
+def _linking_note(args, store=None, endpoint=None) -> None:
+    if store:
+        print(f"note: entities are linked over the store {store} (its labels); output labels resolve through "
+              f"{'--lexicon, ' if args.lexicon else ''}the candidates, Wikidata's property names and the store's names",
+              file=sys.stderr)
+    elif endpoint:
+        print(f"note: entities are linked over {endpoint} by exact name (no fuzzy matching); output labels resolve "
+              f"through {'--lexicon, ' if args.lexicon else ''}the candidates, Wikidata's property names and the "
+              f"endpoint's labels", file=sys.stderr)
+    else:
+        print("note: no --store or --endpoint: no entities are linked, and labels resolve only through --lexicon "
+              "and Wikidata's property names", file=sys.stderr)
 
 
 def run_translate(args) -> int:
     questions = _questions(args)
     translator = _translator(args)
-    if args.store is None:
-        print("note: no --store: no entities are linked, and labels resolve only through --lexicon "
-              "and Wikidata's property names", file=sys.stderr)
-    failures = 0
-    for question in questions:
-        result = _translate(translator, question, args, store=args.store)
-        failures += result.sparql is None
-        if args.format == "json" or args.batch:
-            print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
-        else:
-            print(result.cnl if result.cnl is not None else "")
-            if result.sparql:
-                print(result.sparql)
+    _linking_note(args, args.store, args.endpoint)
+    kg = None
+    if args.endpoint:
+        from cnl.kg import open_kg
+
+        kg = open_kg(endpoint=args.endpoint, timeout=args.timeout)
+    failures, result = 0, None
+    try:
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
+            failures += result.sparql is None
+            if args.format == "json" or args.batch:
+                print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
             else:
-                print(f"error: no SPARQL: {result.error}", file=sys.stderr)
+                print(result.cnl if result.cnl is not None else "")
+                if result.sparql:
+                    print(result.sparql)
+                else:
+                    print(f"error: no SPARQL: {result.error}", file=sys.stderr)
+    finally:
+        if kg is not None:
+            kg.close()
     if failures and not args.batch:
         from cnl.errors import TranslationError
 
@@ -109,9 +170,9 @@ def run_ask(args) -> int:
 
     questions = _questions(args)
     translator = _translator(args)
+    _linking_note(args, args.store, getattr(args, "endpoint", None))
     with open_from_args(args) as kg:
-        for question in questions:
-            result = _translate(translator, question, args, kg=kg, store=args.store)
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
             if args.batch:
                 row = result.to_json()
                 row["answers"] = None
