@@ -35,6 +35,8 @@ def register(subparsers) -> None:
                    help="more SQUALL examples (need --store): qald = QALD-9-plus train, wwq = WikiWebQuestions "
                         "train less its seeded dev split, both decompiled to SQUALL")
     p.add_argument("--no-ecai", action="store_true", help="leave out the ECAI training questions (only --extra-data)")
+    p.add_argument("--ecai-repeat", type=int, default=d.ecai_repeat, metavar="N",
+                   help="each ECAI training question N times per epoch (beside more --extra-data); default: %(default)s")
     p.add_argument("--property-candidates", type=int, default=d.property_candidates, metavar="K",
                    help="show each prompt its K best property candidates (saved pool: property_pool.json); "
                         "default: %(default)s")
@@ -62,7 +64,7 @@ def run_train(args) -> int:
                          batch_size=args.batch_size, seed=args.seed, base_model=args.base_model, out=args.out,
                          max_steps=args.max_steps, prompt_style=args.prompt_style, squall_from=args.squall_from, extra_data=args.extra_data,
                          store=args.store, device=args.device, demos=args.demos,
-                         threads=args.threads, checkpoint_every=args.checkpoint_every, ecai=not args.no_ecai,
+                         threads=args.threads, checkpoint_every=args.checkpoint_every, ecai=not args.no_ecai, ecai_repeat=args.ecai_repeat,
                          property_candidates=args.property_candidates, autocast=args.autocast)
     out = train(config, progress=not args.quiet)
     metrics = json.loads((out / "metrics.json").read_text())

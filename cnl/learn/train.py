@@ -52,8 +52,10 @@ class TrainConfig:
     # of the Wikidata slice
     extra_data: list = field(default_factory=list)
     store: str | None = None
-    # the ECAI training questions too (False: only the extra data)
+    # the ECAI training questions too (False: only the extra data), each seen ``ecai_repeat``
+    # times per epoch (they are fewer and harder than the extra data's)
     ecai: bool = True
+    ecai_repeat: int = 1
     # property candidates in each prompt (0: none): the top k of cnl.linking.property_candidates,
     # whose pool (the training questions' properties) is saved as property_pool.json
     property_candidates: int = 0
@@ -239,6 +241,10 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
         from cnl.learn.examples import with_demos
 
         examples = with_demos(examples, pool, config.demos)
+    if config.ecai_repeat > 1:
+        from cnl.datasets.ecai.loader import EcaiRecord
+
+        examples = examples + [e for e in examples if isinstance(e.record, EcaiRecord)] * (config.ecai_repeat - 1)
     out = Path(config.out)  # made only once the examples are there: a bad configuration writes nothing
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / "checkpoint"
