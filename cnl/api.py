@@ -12,7 +12,7 @@ from cnl.errors import CNLError
 from cnl.ir import Query
 from cnl.linking.lexicon import as_lexicon
 from cnl.sparql.compiler import compile_cnl
-from cnl.sparql.decompiler import decompile as decompile_sparql
+from cnl.sparql.decompile import decompile as decompile_sparql
 
 
 def parse(text: str, dialect: str = "squall", *, notation: str | None = None, properties=None, entities=None) -> Query:
@@ -51,7 +51,7 @@ def decompile(sparql: str, *, dialect: str = "squall", notation: str = "id", lex
     ``lexicon`` (a Lexicon, a file path or a dict label -> ID) supplies the labels the label
     notation prints; without one, terms are printed by ID (``<Q…>``/``<P…>``). A construct CNL
     cannot express raises :class:`cnl.errors.UnsupportedSPARQLError` naming it; use
-    :func:`cnl.sparql.decompiler.decompile_to_ir` for the IR and the profile options that
+    :func:`cnl.sparql.decompile.decompile_to_ir` for the IR and the profile options that
     recompile it to an equivalent query."""
     return decompile_sparql(sparql, dialect=get_dialect(dialect), notation=notation, lexicon=as_lexicon(lexicon))
 

@@ -154,6 +154,17 @@ class QueryRejected(KGError):
     exit_code = 13
 
 
+class FederationRefused(QueryRejected):
+    """A query that would make the store fetch a URL (SERVICE, LOAD) whose target is not on
+    the operator's allow-list; the message names the construct and the target."""
+
+    def __init__(self, construct: str, target: str | None) -> None:
+        self.construct, self.target = construct, target
+        where = f"<{target}>" if target else "a target known only at run time"
+        super().__init__(f"refused {construct} {where}: queries may not fetch from other servers "
+                         f"(federation is off; an operator can allow endpoints with --allow-service)")
+
+
 class SPARQLSyntaxError(KGError):
     """SPARQL that does not parse, with line and column when known."""
 

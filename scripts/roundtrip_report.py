@@ -5,9 +5,10 @@ parse the text back, compile under the returned profile options, and check equiv
 the gold. Refusals that are not the decompiler's to fix are classed with a one-line reason:
 a malformed gold (MALFORMED) or a construct the CNL has no form for (NO_CNL_FORM); the figure
 is given raw, over the usable golds and over the expressible ones. (b) QALD-9-plus train
-(371 hand-written Wikidata queries): the same, plus a table of refused constructs by count.
+(371 hand-written Wikidata queries) and (d) WikiWebQuestions train (2,431): the same, plus a
+table of refused constructs by count.
 
-    python scripts/roundtrip_report.py [--failures] [--sparklis]
+    python scripts/roundtrip_report.py [--failures] [--sparklis] [--only ecai|qald|wwq ...]
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cnl.sparql.decompiler import check_says, decompile_to_ir  # noqa: E402
+from cnl.sparql.decompile import check_says, decompile_to_ir  # noqa: E402
 from cnl.sparql.equivalence import equivalent  # noqa: E402
 from cnl.sparql.compiler import compile_query  # noqa: E402
 from cnl.datasets.paths import data_file  # noqa: E402
@@ -138,8 +139,9 @@ def ecai_sparklis() -> float:
     return outcomes["equivalent"] / total
 
 
-def qald(show: bool) -> float:
-    data = json.loads(data_file("benchmarks", "qald9plus_train.json").read_text("utf-8"))
+def hand_written(name: str, label: str, path: tuple[str, ...], show: bool) -> float:
+    """Round trip of a data set of hand-written Wikidata queries (a JSON list of {id, sparql})."""
+    data = json.loads(data_file(*path).read_text("utf-8"))
     outcomes, refused = Counter(), Counter()
     for item in data:
         outcome, detail, text = round_trip(item["sparql"])
@@ -147,10 +149,11 @@ def qald(show: bool) -> float:
         if outcome == "refused":
             refused[detail] += 1
         if show and outcome in ("different", "error"):
-            print(f"  qald {item['id']} {outcome}: {detail.strip()[:300]!r}\n    cnl: {text}\n    sparql: {' '.join(item['sparql'].split())}")
+            print(f"  {name} {item['id']} {outcome}: {detail.strip()[:300]!r}\n    cnl: {text}\n"
+                  f"    sparql: {' '.join(item['sparql'].split())}")
     total = len(data)
     share = outcomes["equivalent"] / total
-    print(f"(b) QALD-9-plus train: {outcomes['equivalent']}/{total} = {100 * share:.1f} % decompiled and "
+    print(f"{label}: {outcomes['equivalent']}/{total} = {100 * share:.1f} % decompiled and "
           f"recompiled to an equivalent query ({', '.join(f'{k} {v}' for k, v in sorted(outcomes.items()))})")
     print("    refused constructs:")
     for construct, n in refused.most_common():
@@ -158,13 +161,28 @@ def qald(show: bool) -> float:
     return share
 
 
+def qald(show: bool) -> float:
+    return hand_written("qald", "(b) QALD-9-plus train", ("benchmarks", "qald9plus_train.json"), show)
+
+
+def wwq(show: bool) -> float:
+    return hand_written("wwq", "(d) WikiWebQuestions train", ("wikiwebquestions", "train.json"), show)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--failures", action="store_true", help="list every query that is not equivalent")
     parser.add_argument("--sparklis", action="store_true", help="also round-trip the ECAI golds through Sparklis text")
+    parser.add_argument("--only", choices=("ecai", "qald", "wwq"), action="append",
+                        help="report only these data sets (repeatable; default: all three)")
     args = parser.parse_args()
-    ecai(args.failures)
-    qald(args.failures)
+    chosen = args.only or ("ecai", "qald", "wwq")
+    if "ecai" in chosen:
+        ecai(args.failures)
+    if "qald" in chosen:
+        qald(args.failures)
+    if "wwq" in chosen:
+        wwq(args.failures)
     if args.sparklis:
         ecai_sparklis()
 

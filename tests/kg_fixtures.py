@@ -78,8 +78,9 @@ class SilentServer:
     def __init__(self) -> None:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(16)
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/sparql"
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/sparql"
         self._held: list[socket.socket] = []
         self._thread = threading.Thread(target=self._accept, daemon=True)
         self._thread.start()
@@ -91,6 +92,11 @@ class SilentServer:
             except OSError:
                 return
             self._held.append(conn)
+
+    @property
+    def connections(self) -> int:
+        """Connections accepted so far (a canary: tests assert nothing reached it)."""
+        return len(self._held)
 
     def stop(self) -> None:
         self.sock.close()

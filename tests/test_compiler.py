@@ -57,10 +57,12 @@ def test_compiles_to_expected_pattern(text, where):
     assert same(valid(compile_(text)), where)
 
 
-def test_superlative_orders_limits_and_projects_the_key():
-    sparql = valid(compile_("which [film] has <director> [Jon Favreau] and has the highest <publication date>?"))
+def test_superlative_orders_limits_and_projects_the_focus():
+    text = "which [film] has <director> [Jon Favreau] and has the highest <publication date>?"
+    sparql = valid(compile_(text))
     assert "ORDER BY DESC(?publication_date)\nLIMIT 1" in sparql
-    assert "SELECT DISTINCT ?film ?publication_date" in sparql
+    assert "SELECT DISTINCT ?film WHERE" in sparql  # the film is asked for, not its date
+    assert "SELECT DISTINCT ?film ?publication_date" in valid(compile_(text, order_columns=True))
     sparql = valid(compile_("which [mountain] has the 2nd highest <elevation>?"))
     assert "OFFSET 1\nLIMIT 1" in sparql
     sparql = valid(compile_("which [mountain] has the 3rd to 5th highest <elevation>?"))

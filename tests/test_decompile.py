@@ -6,9 +6,10 @@ import sys
 import pytest
 
 import cnl
-from cnl.sparql.decompiler import decompile_to_ir
+from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.equivalence import equivalent
 from cnl.sparql.compiler import compile_query
+from cnl.datasets.ecai.preset import PRESET_NAME as ECAI_PRESET
 from cnl.errors import SPARQLParseError, UnsupportedSPARQLError
 from cnl.dialects.squall.printer import print_squall
 from cnl.dialects.squall.parser import parse_squall
@@ -163,6 +164,20 @@ def test_profile_options_follow_the_source():
     _, options = decompile_to_ir(
         "SELECT ?x WHERE { ?x wdt:P31 wd:Q8502 ; wdt:P2044 ?e } ORDER BY DESC(?e) LIMIT 1")
     assert options["projection"] == "focus" and options["order_columns"] is False
+
+
+def test_recompiling_does_not_depend_on_the_profile_defaults():
+    # The options state statements and projection, so a profile whose defaults are the other
+    # way round (wikidata: Wikidata practice; the ECAI data's conventions) compiles the same query.
+    wikidata_practice, ecai_conventions = "wikidata", ECAI_PRESET
+    defaults_matter = False
+    for sparql, _ in CASES:
+        query, options = decompile_to_ir(sparql)
+        assert options["statements"] in ("always", "qualified") and options["projection"] in ("all", "focus")
+        assert (compile_query(query, wikidata_practice, None, **options)
+                == compile_query(query, ecai_conventions, None, **options)), sparql
+        defaults_matter |= compile_query(query, wikidata_practice) != compile_query(query, ecai_conventions)
+    assert defaults_matter
 
 
 def test_labels_from_a_lexicon():

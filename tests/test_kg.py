@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cnl.cli import main as cli_main
-from cnl.errors import (EndpointError, EndpointUnreachable, QueryRejected, QueryTimeout,
+from cnl.errors import (CNLError, EndpointError, EndpointUnreachable, QueryRejected, QueryTimeout,
                         SPARQLSyntaxError, StoreError)
 from cnl.kg import open_kg, parse_sparql
 from cnl.kg.embedded import EmbeddedKG
@@ -289,3 +289,189 @@ def test_load_creates_missing_parent_folders(tmp_path):
     store = tmp_path / "not" / "yet" / "there"
     assert main(["kg", "load", str(data), "--store", str(store)]) == 0
     assert store.is_dir()
+
+
+# --- deadlines, caps, federation and store states (issues 16 and 17) -----------------------------
+
+# 19 triples to the 7th power: ~9e8 rows, minutes of work, whatever the machine (five factors ran in 0.4 s)
+HEAVY = ("SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o . "
+         "?p ?q ?r . ?s ?t ?u }")
+
+
+def test_embedded_query_stops_at_its_deadline(embedded):
+    import time
+
+    from cnl.kg.limits import query_limits
+
+    embedded.timeout = 0.5
+    try:
+        started = time.monotonic()
+        with pytest.raises(QueryTimeout, match="deadline"):
+            embedded.select(HEAVY)
+        assert time.monotonic() - started < 2
+        assert embedded.ask("ASK { wd:Q25188 wdt:P57 wd:Q25191 }")  # a fresh worker answers
+    finally:
+        embedded.timeout = 30.0
+    with query_limits(timeout=0.3), pytest.raises(QueryTimeout):  # a caller's deadline narrows it
+        embedded.select(HEAVY)
+    with query_limits(max_rows=2):
+        table = embedded.select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }")
+    assert len(table) == 2 and table.truncated
+
+
+def test_result_byte_cap(tiny_file, tmp_path):
+    from cnl.errors import ResultTooLarge
+
+    kg = EmbeddedKG(tmp_path / "s", max_bytes=200)
+    kg.load(tiny_file, progress=False)
+    with pytest.raises(ResultTooLarge, match="200-byte cap"):
+        kg.select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }")
+    kg.close()
+
+
+@pytest.mark.parametrize("query, construct", [
+    ("SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }", "SERVICE"),
+    ("select * where { service silent <http://127.0.0.1:9/> { ?s ?p ?o } }", "SERVICE"),
+    ("SELECT * WHERE { SERVICE wikibase:label { ?s ?p ?o } }", "SERVICE"),
+    ("SELECT * WHERE { VALUES ?e { <http://127.0.0.1:9/> } SERVICE ?e { ?s ?p ?o } }", "SERVICE"),
+    ("LOAD <http://127.0.0.1:9/data.ttl>", "LOAD"),
+])
+def test_federation_is_refused_before_running(embedded, query, construct):
+    from cnl.errors import FederationRefused
+
+    with pytest.raises(FederationRefused, match=f"^refused {construct}"):
+        embedded.query(query)
+
+
+@pytest.mark.parametrize("query", [
+    'SELECT ?x WHERE { ?x ?p "customer service" }', "SELECT ?service WHERE { ?service ?p ?o } # SERVICE <http://e/>",
+    "SELECT ?x WHERE { ?x <http://e/SERVICE> ?o }", 'SELECT ?x WHERE { ?x ?p """LOAD <http://e/>""" }',
+])
+def test_the_words_service_and_load_elsewhere_are_fine(query):
+    assert parse_sparql(query).remote == ()
+
+
+def test_allowed_service_target(tiny_file, tmp_path):
+    from cnl.errors import FederationRefused
+
+    kg = EmbeddedKG(tmp_path / "s", allow_service=["http://127.0.0.1:9/sparql"])
+    kg.load(tiny_file, progress=False)
+    # allowed, so it runs (and fails to connect: nothing listens on port 9) — a KG error, not a refusal
+    with pytest.raises(CNLError) as caught:
+        kg.select("SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }")
+    assert not isinstance(caught.value, FederationRefused)
+    with pytest.raises(FederationRefused):
+        kg.select("SELECT * WHERE { SERVICE <http://127.0.0.1:9/other> { ?s ?p ?o } }")
+    kg.close()
+
+
+def test_interrupted_load_is_refused_then_resumed(tiny_file, tmp_path, capsys):
+    store = tmp_path / "s"
+    kg = EmbeddedKG(store)
+    kg._write_record({"state": "loading", "files": [], "loading": {"file": str(tiny_file)}})
+    kg.close()
+    with pytest.raises(StoreError, match="incomplete: loading .* did not finish; run `cnl2sparql kg load"):
+        open_kg(store=store)
+    assert cli_main(["query", "ASK {}", "--store", str(store)]) == 17
+    assert cli_main(["kg", "load", str(tiny_file), "--store", str(store), "--quiet"]) == 0
+    assert "complete" in capsys.readouterr().err
+    assert open_kg(store=store).ask("ASK { wd:Q25188 wdt:P57 wd:Q25191 }")
+
+
+def test_second_load_of_the_same_file_is_skipped(tiny_file, tmp_path, capsys):
+    store = str(tmp_path / "s")
+    assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet"]) == 0
+    capsys.readouterr()
+    assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet"]) == 0
+    assert "already loaded" in capsys.readouterr().err
+    assert cli_main(["kg", "load", str(tiny_file), "--store", store, "--quiet", "--force"]) == 0
+    with open_kg(store=store) as kg:
+        assert kg.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").values() == [("19",)]  # replaced, not added
+        record = kg.load_record()
+    assert record["state"] == "complete" and len(record["files"]) == 1
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.write_text("x"), "is a file, not a store folder"),
+    (lambda p: p.mkdir(), "not a store"),
+])
+def test_bad_store_paths(tmp_path, make, message):
+    path = tmp_path / "store"
+    make(path)
+    proc = run_cli("query", "ASK {}", "--store", str(path))
+    assert proc.returncode == 17 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_store_written_by_another_process_is_reported(tiny_file, tmp_path):
+    store = tmp_path / "s"
+    writer = EmbeddedKG(store)
+    writer.load(tiny_file, progress=False)
+    try:
+        proc = run_cli("kg", "load", str(tiny_file), "--store", str(store), "--force", "--quiet")
+        assert proc.returncode == 17 and "another process" in proc.stderr and "Traceback" not in proc.stderr
+        # readers are fine meanwhile
+        assert run_cli("query", "ASK { wd:Q25188 wdt:P57 wd:Q25191 }", "--store", str(store)).returncode == 0
+    finally:
+        writer.close()
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["query", "", "--store", "{store}"], 14, "empty SPARQL"),
+    (["query", "SELECT * WHERE { ?s ?p ?o } #" + "x" * 100_001, "--store", "{store}"], 14, "the limit is 100,000"),
+    (["query", "SELECT * WHERE { ?s ?p ?o }", "--endpoint", "not a url"], 11, "not an http"),
+    (["query", "SELECT * WHERE { ?s ?p ?o }", "--store", "{store}", "--timeout", "-1"], 2, "positive number"),
+    (["run", "", "--store", "{store}"], 2, "empty query"),
+])
+def test_cli_bad_input_is_one_line(tiny_file, tmp_path, args, code, message):
+    store = tmp_path / "s"
+    EmbeddedKG(store).load(tiny_file, progress=False)
+    proc = run_cli(*[a.replace("{store}", str(store)) for a in args])
+    assert proc.returncode == code and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_binary_stdin(tiny_file, tmp_path):
+    store = tmp_path / "s"
+    EmbeddedKG(store).load(tiny_file, progress=False)
+    proc = subprocess.run([sys.executable, "-m", "cnl", "query", "-", "--store", str(store)],
+                          input=b"\xff\xfe\x00\x01", capture_output=True, timeout=60)
+    assert proc.returncode in (2, 14) and b"Traceback" not in proc.stderr and proc.stderr.count(b"\n") == 1
+
+
+def test_remote_timeout_covers_a_slow_drip():
+    """A server that sends one byte a second cannot hold a query past its timeout."""
+    import socket
+    import threading
+    import time
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+
+    def drip():
+        conn, _ = listener.accept()
+        conn.recv(65536)
+        try:
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/sparql-results+json\r\n\r\n" + b" " * 100:
+                conn.sendall(bytes([byte]))
+                time.sleep(0.1)
+        except OSError:
+            pass
+        conn.close()
+
+    threading.Thread(target=drip, daemon=True).start()
+    started = time.monotonic()
+    with pytest.raises(QueryTimeout, match="within 1 s"):
+        RemoteKG(f"http://127.0.0.1:{listener.getsockname()[1]}/sparql", timeout=1, retries=0).select(
+            "SELECT * WHERE { ?s ?p ?o }")
+    assert time.monotonic() - started < 1.5
+    listener.close()
+
+
+def test_query_runner_uses_the_same_deadline(tiny_file, tmp_path):
+    from cnl.eval.execution import QueryRunner
+
+    store = tmp_path / "s"
+    EmbeddedKG(store).load(tiny_file, progress=False)
+    with QueryRunner(store, timeout=0.5) as runner:
+        assert runner.run(HEAVY) == (None, "timeout after 0.5 s") and runner.timeouts == 1
+        assert runner.run("ASK { wd:Q25188 wdt:P57 wd:Q25191 }") == (True, None)

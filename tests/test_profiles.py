@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import cnl
-from cnl.sparql.profiles import FileProfile, get_profile
+from cnl.sparql.profiles import FileProfile, WikidataProfile, get_profile
 from cnl.errors import GrammarTestFailed, GrammarTestFileError, ProfileFileError
 from cnl.eval.grammar_test import load_cases, run_cases
 
@@ -139,3 +139,51 @@ def cnl_lexicon():
     from cnl.linking.lexicon import Lexicon
 
     return Lexicon.from_file(EXAMPLE / "lexicon.json")
+
+
+def test_options_override_a_profile_instance():
+    base = WikidataProfile(statements="always")
+    profile = get_profile(base, projection="all")
+    assert (profile.statements, profile.projection) == ("always", "all") and base.projection == "focus"
+
+
+# --- typed options (issue 17): nothing a caller passes can change the query's structure ----------
+
+@pytest.mark.parametrize("options, message", [
+    ({"default_limit": "1 OFFSET 5"}, "default_limit must be a whole number"),
+    ({"default_limit": True}, "default_limit must be a whole number"),
+    ({"label_language": 'en") } #'}, "BCP 47"),
+    ({"label_language": "en\n"}, "BCP 47"),
+    ({"label_predicate": "?anything"}, "label_predicate must be a predicate"),
+    ({"label_predicate": "nope:label"}, "label_predicate must be a predicate"),
+    ({"class_path": "wdt:P31 } ?x ?y ?z {"}, "class_path must be a property path"),
+    ({"prefixes": {"x": "http://a> } #"}}, "prefixes must be"),
+    ({"subclasses": "yes"}, "subclasses must be true or false"),
+])
+def test_profile_options_are_typed(options, message):
+    from cnl.errors import CompileError
+
+    with pytest.raises(CompileError, match=message):
+        get_profile("wikidata", **options)
+
+
+def test_good_options_and_the_registry():
+    from cnl.errors import CompileError
+    from cnl.sparql.profiles import named_profile
+
+    profile = get_profile("wikidata", default_limit=5, label_language="pt-BR", class_path="wdt:P31/wdt:P279*",
+                          label_predicate="<http://www.w3.org/2004/02/skos/core#prefLabel>")
+    assert profile.default_limit == 5 and get_profile(profile, default_limit=7).default_limit == 7
+    assert named_profile("wikidata", {"default_limit": 3}).default_limit == 3
+    with pytest.raises(CompileError, match="unknown KG profile"):
+        named_profile(str(EXAMPLE / "profile.toml"))  # a server never reads a file named by a request
+
+
+def test_lexicon_iris_with_control_characters_are_refused():
+    from cnl.errors import CompileError
+    from cnl.linking.lexicon import Lexicon
+
+    lexicon = Lexicon()
+    lexicon.add("Bad Thing", "http://example.org/a\x01b")
+    with pytest.raises(CompileError, match="not a valid entity IRI"):
+        cnl.compile("What has <P57> [Bad Thing]?", lexicon=lexicon)

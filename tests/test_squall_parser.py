@@ -183,3 +183,28 @@ def test_a_final_full_stop_after_a_keyword_ends_the_sentence():
     for text in ("Give me which <Q5> that is a <P161> of something.",
                  "Give me which <Q5> that has <P569> the lowest-to-highest thing whose year is what."):
         assert cnl.parse(text).subject.noun.cls.id == "Q5"
+
+
+# --- input limits (issue 17): a clear error at the limit, never a RecursionError -------------------
+
+@pytest.mark.parametrize("dialect", ["squall", "sparklis"])
+def test_size_and_depth_limits(dialect):
+    from cnl.dialects import get_dialect
+    from cnl.dialects.limits import MAX_CNL_CHARS
+
+    parse = get_dialect(dialect).parse
+    with pytest.raises(CNLSyntaxError, match="characters long; the limit is 10,000"):
+        parse("What has <P57> " + "x" * MAX_CNL_CHARS + "?")
+    deep = ("What is " + "the <P57> of " * 250 + "<Q25188>?" if dialect == "squall"
+            else "give me every film " + "that has a director that has a spouse " * 200)
+    with pytest.raises(CNLSyntaxError, match="nests too deeply"):
+        parse(deep)
+    for bad in ("What has <P57> \x01?", "What has <P57> \ud800?"):
+        with pytest.raises(CNLSyntaxError, match="cannot appear in a query"):
+            parse(bad)
+
+
+def test_nesting_below_the_limit_compiles():
+    import cnl
+
+    assert "wdt:P57" in cnl.compile("What is " + "the <P57> of " * 45 + "<Q25188>?")

@@ -21,11 +21,12 @@ import re
 import threading
 import types
 import typing
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
-from cnl.errors import (CNLError, CNLSyntaxError, OptionalDependencyMissing, ToolCallError, TranslatorUnavailable,
-                        UnknownIRIError)
+from cnl.errors import (CNLError, CNLSyntaxError, ModelError, OptionalDependencyMissing, ToolCallError,
+                        TranslatorUnavailable, UnknownIRIError)
 from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.syntax import NOT_IRI_CHAR, sparql_string
 
 WD = PREFIXES["wd"]
 WIKIDATA_NAMESPACES = {name: PREFIXES[name] for name in ("wd", "wdt", "p", "ps", "pq")}
@@ -38,6 +39,12 @@ PREFIXED_ID = re.compile(r"\b(wd|wdt|p|ps|pq|psv|pqv|wdno):([PQ][0-9]+)\b")
 FULL_IRI = re.compile(r"<(https?://[^>\s]*)>")
 
 SPARQL_MODE, CNL_MODE, ALL_MODE = "sparql", "cnl", "all"
+MAX_ARGUMENT_CHARS = 20_000
+_UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
+# an RDF literal as a model writes it: "text", "text"@en, "12"^^xsd:integer, "x"^^<http://…>
+_LITERAL = re.compile(r'^"((?:[^"\\]|\\.)*)"(?:@([a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*)|\^\^(<[^<>]*>|[A-Za-z][\w-]*:[\w.-]+))?$',
+                      re.S)
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "b": "\b", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 MODES = (SPARQL_MODE, CNL_MODE, ALL_MODE)
 
 
@@ -53,9 +60,12 @@ class ToolResult:
     sparql: str | None = None
     cnl: str | None = None
     answer: str | None = None
+    # the error behind a failed call (not shown to the model; a server maps it to a status)
+    error: Exception | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "error" and getattr(self, f.name) is not None}
 
 
 def tool(name: str | None = None, *, modes: tuple[str, ...] = (SPARQL_MODE, CNL_MODE, ALL_MODE)):
@@ -200,13 +210,20 @@ class Toolbox:
         self._property_by_id = {p.id: p for p in properties.properties} if properties is not None else {}
 
     @classmethod
-    def for_store(cls, store, *, rebuild_indices: bool = False, **kwargs) -> "Toolbox":
-        """A toolbox over an embedded store (opened read-only), with its cached search indices."""
+    def for_store(cls, store, *, rebuild_indices: bool = False, kg_options: dict | None = None,
+                  **kwargs) -> "Toolbox":
+        """A toolbox over an embedded store (opened read-only), with its cached search indices;
+        ``kg_options`` go to :func:`cnl.kg.open_kg` (timeout, max_rows, workers, allow_service)."""
         from cnl.kg import open_kg
         from cnl.linking.indices import indices_for_store
 
-        entities, properties = indices_for_store(store, rebuild=rebuild_indices, verbose=False)
-        return cls(open_kg(store=store), entities=entities, properties=properties, **kwargs)
+        kg = open_kg(store=store, **(kg_options or {}))  # first: a bad store fails before indexing
+        try:
+            entities, properties = indices_for_store(store, rebuild=rebuild_indices, verbose=False)
+        except BaseException:
+            kg.close()
+            raise
+        return cls(kg, entities=entities, properties=properties, **kwargs)
 
     # --- registry ---------------------------------------------------------------------------
 
@@ -244,7 +261,7 @@ class Toolbox:
             kwargs = self._check_arguments(name, func, arguments)
             result = func(self, **kwargs)
         except CNLError as err:
-            result = ToolResult(name, False, f"error: {err}")
+            result = ToolResult(name, False, f"error: {err}", error=err)
         result.text = self._bound(result.text)
         return result
 
@@ -272,7 +289,13 @@ class Toolbox:
                 value = int(value)  # models often quote numbers
             python_type = {"string": str, "integer": int, "number": (int, float), "boolean": bool}[expected]
             if not isinstance(value, python_type) or (expected == "integer" and isinstance(value, bool)):
-                raise ToolCallError(f"argument {key!r} of {name} must be a {expected}, not {value!r}")
+                raise ToolCallError(f"argument {key!r} of {name} must be a {expected}, not {value!r}"[:300])
+            if isinstance(value, str):
+                if len(value) > MAX_ARGUMENT_CHARS:
+                    raise ToolCallError(f"argument {key!r} of {name} is {len(value):,} characters long; "
+                                        f"the limit is {MAX_ARGUMENT_CHARS:,}")
+                if _UNWRITABLE.search(value):
+                    raise ToolCallError(f"argument {key!r} of {name} contains a NUL or an unpaired surrogate")
             checked[key] = value
         return checked
 
@@ -362,18 +385,41 @@ class Toolbox:
         if value.startswith("<") and value.endswith(">"):
             value = value[1:-1]
         if value.startswith(("http://", "https://")):
-            if any(c in value for c in ' <>"{}|\\^`'):
-                raise ToolCallError(f"not a valid IRI: {value!r}")
+            if NOT_IRI_CHAR.search(value):
+                raise ToolCallError(f"not a valid IRI: {value!r}"[:300])
             return value
         if ":" in value:
             prefix, local = value.split(":", 1)
             if prefix in PREFIXES and re.match(r"^[\w-]+$", local):
                 return PREFIXES[prefix] + local
             raise ToolCallError(f"unknown prefix in {value!r}; use wd:, wdt:, a bare ID or a full IRI")
-        if ID_PATTERN.match(value):
+        if ID_PATTERN.fullmatch(value):
             base = WIKIDATA_NAMESPACES["wdt"] if kind == "property" else WD
             return base + value
         raise ToolCallError(f"not an ID or IRI: {value!r} (search for it first)")
+
+    def _literal(self, text: str) -> str:
+        """A literal the model wrote, rewritten through the one escaping path: its text, language
+        tag and datatype are checked and re-escaped, so it cannot end the pattern around it."""
+        match = _LITERAL.fullmatch(text)
+        if match is None:
+            raise ToolCallError(f"not a literal: {text[:100]!r}; write \"text\", \"text\"@en or "
+                                f"\"12\"^^xsd:integer")
+        body, lang, datatype = match.groups()
+        try:
+            value = re.sub(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)",
+                           lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] in "uU" else _ESCAPES[m.group(1)],
+                           body, flags=re.S)
+        except (KeyError, ValueError):
+            raise ToolCallError(f"bad escape in the literal {text[:100]!r}") from None
+        if _UNWRITABLE.search(value):
+            raise ToolCallError("the literal contains a NUL or an unpaired surrogate")
+        out = sparql_string(value)
+        if lang:
+            return f"{out}@{lang}"
+        if datatype:
+            return f"{out}^^<{self._iri(datatype)}>"
+        return out
 
     def _require_known(self, iris) -> None:
         if not self.options.know_before_use:
@@ -561,7 +607,7 @@ class Toolbox:
         s = f"<{self._iri(subject)}>" if subject else "?s"
         p = f"<{self._iri(property, 'property')}>" if property else "?p"
         if object and object.strip().startswith('"'):
-            o = object.strip()  # a literal, checked by the SPARQL parser
+            o = self._literal(object.strip())
         else:
             o = f"<{self._iri(object)}>" if object else "?o"
         self._require_known([t[1:-1] for t in (s, p, o) if t.startswith("<")])
@@ -625,7 +671,7 @@ class Toolbox:
         try:
             sparql = self._compile(cnl)
         except CNLSyntaxError as err:
-            return ToolResult("execute_cnl", False, f"syntax error in the CNL: {err}", cnl=cnl)
+            return ToolResult("execute_cnl", False, f"syntax error in the CNL: {err}", cnl=cnl, error=err)
         text = self._run_sparql(sparql)
         return ToolResult("execute_cnl", True, f"SPARQL:\n{sparql}\n\nresult:\n{text}", sparql=sparql, cnl=cnl)
 
@@ -676,7 +722,7 @@ class Toolbox:
         try:
             sparql = self._compile(cnl)
         except CNLSyntaxError as err:
-            return ToolResult("answer", False, f"syntax error in the CNL: {err}", cnl=cnl)
+            return ToolResult("answer", False, f"syntax error in the CNL: {err}", cnl=cnl, error=err)
         return ToolResult("answer", True, "answer recorded", final=True, status="answered",
                           sparql=sparql, cnl=cnl, answer=answer)
 
@@ -716,10 +762,17 @@ def load_translator():
         try:
             from cnl.learn.inference import get_translator
 
-            return get_translator().translate(question)
-        except CNLError:
-            raise
+            translator = get_translator()
+        except ModelError as err:  # not installed, or a failed load (tried again next time)
+            raise TranslatorUnavailable(str(err)) from None
         except (ImportError, OSError) as err:
             raise TranslatorUnavailable(f"the learned parser cannot be loaded: {err}") from None
+        try:
+            return translator.translate(question)
+        except CNLError:
+            raise
+        except Exception as err:  # a model that fails mid-generation: an answer, not a crash
+            raise TranslatorUnavailable(f"the learned parser failed on this question "
+                                        f"({type(err).__name__}: {str(err)[:200]})") from None
 
     return run

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from cnl.errors import CNLError
@@ -55,7 +56,32 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except UnicodeDecodeError:
+        print("error: the input is not UTF-8 text", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("error: the input nests too deeply to be processed", file=sys.stderr)
+        return 2
+    except Exception as err:  # a bug: one line, the traceback only on request
+        if os.environ.get("CNL_DEBUG"):
+            raise
+        print(f"error: internal error ({type(err).__name__}: {str(err)[:300]}); "
+              f"set CNL_DEBUG=1 to see the traceback", file=sys.stderr)
+        return 1
+
+
+def console() -> None:
+    """The ``cnl2sparql`` executable: :func:`main`, then exit. A process that loaded PyTorch
+    (translate, ask, train, agent) skips the interpreter's teardown, which spends about 0.8 s
+    unloading torch and transformers after the work is done; every command has closed its
+    files and stores by then, and query workers end with their parent."""
+    code = main()
+    if "torch" in sys.modules:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console()

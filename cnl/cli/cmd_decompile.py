@@ -29,7 +29,7 @@ def run(args) -> int:
     sparql = sys.stdin.read() if args.sparql == "-" else args.sparql
     print(cnl.decompile(sparql, dialect=args.to, notation=args.notation, lexicon=args.lexicon))
     if args.options:
-        from cnl.sparql.decompiler import decompile_to_ir
+        from cnl.sparql.decompile import decompile_to_ir
 
         print(json.dumps(decompile_to_ir(sparql)[1], sort_keys=True))
     return 0

@@ -16,6 +16,9 @@ def register(subparsers) -> None:
     load.add_argument("file", help="RDF file to load")
     load.add_argument("--store", required=True, help="store folder (created when missing)")
     load.add_argument("--quiet", action="store_true", help="no progress bar")
+    load.add_argument("--force", action="store_true",
+                      help="replace the store's content with this file, even if it is already loaded "
+                           "(refused when the store also holds other files)")
     load.set_defaults(func=run_load)
 
     query = subparsers.add_parser("query", help="run a SPARQL query on a store or an endpoint")
@@ -40,17 +43,42 @@ def add_kg_options(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--store", help="embedded store folder (see `kg load`)")
     where.add_argument("--endpoint", help="SPARQL endpoint URL, e.g. https://query.wikidata.org/sparql")
     parser.add_argument("--format", choices=["table", "json", "csv"], default="table")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per request (endpoint only)")
-    parser.add_argument("--max-rows", type=int, default=10_000, help="truncate results after this many rows")
+    parser.add_argument("--timeout", type=positive_float, default=30.0,
+                        help="seconds a query may run, on a store or an endpoint (default 30); exit 12 past it")
+    parser.add_argument("--max-rows", type=positive_int, default=10_000,
+                        help="truncate results after this many rows (the output says so)")
     parser.add_argument("--no-labels", action="store_true", help="do not look up labels for IRIs")
     parser.add_argument("--allow-updates", action="store_true", help="allow SPARQL Update (refused by default)")
+    add_allow_service(parser)
+
+
+def add_allow_service(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--allow-service", action="append", default=[], metavar="IRI",
+                        help="allow SERVICE (and LOAD) to this exact endpoint IRI; repeatable. Federation is "
+                             "refused by default (exit 13)")
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return int(text)
 
 
 def open_from_args(args):
     from cnl.kg import open_kg
 
     return open_kg(store=args.store, endpoint=args.endpoint, timeout=args.timeout,
-                   allow_updates=args.allow_updates, max_rows=args.max_rows)
+                   allow_updates=args.allow_updates, max_rows=args.max_rows, allow_service=args.allow_service)
 
 
 def execute_and_print(kg, sparql: str, args) -> int:
@@ -67,6 +95,8 @@ def execute_and_print(kg, sparql: str, args) -> int:
         if not args.no_labels:
             kg.add_labels(result)
         print(result.render(args.format).rstrip("\n"))
+        if result.truncated and args.format != "table":  # the table says so in its footer
+            print(f"warning: the result was truncated at {len(result)} rows (--max-rows)", file=sys.stderr)
     return 0
 
 
@@ -81,10 +111,19 @@ def run_load(args) -> int:
 
     start = time.perf_counter()
     with EmbeddedKG(args.store) as kg:
-        added = kg.load(args.file, progress=not args.quiet)
+        try:
+            added = kg.load(args.file, progress=not args.quiet, force=args.force)
+        except KeyboardInterrupt:
+            print(f"interrupted: the store at {args.store} is incomplete and will be refused until the load "
+                  f"finishes; run the same command again to complete it", file=sys.stderr)
+            return 130
         total = len(kg)
+    if added < 0:
+        print(f"{args.file} is already loaded in {args.store} ({total:,} triples); nothing done "
+              f"(--force loads it again)", file=sys.stderr)
+        return 0
     print(f"loaded {added:,} triples into {args.store} in {time.perf_counter() - start:.1f} s "
-          f"({total:,} in the store)", file=sys.stderr)
+          f"({total:,} in the store; complete)", file=sys.stderr)
     return 0
 
 

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 
+from cnl.cli.cmd_kg import add_allow_service, positive_float
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("mcp", help="serve the KG tools to MCP clients over stdio")
     where = parser.add_mutually_exclusive_group(required=True)
@@ -9,6 +12,9 @@ def register(subparsers) -> None:
     where.add_argument("--endpoint", help="SPARQL endpoint URL (no search indices)")
     parser.add_argument("--know-before-use", action="store_true",
                         help="refuse IDs that no earlier tool call showed")
+    parser.add_argument("--timeout", type=positive_float, default=30.0,
+                        help="seconds a tool's queries may run (default 30)")
+    add_allow_service(parser)
     parser.set_defaults(func=run)
 
 
@@ -22,10 +28,11 @@ def run(args) -> int:
         import mcp  # noqa: F401
     except ImportError:
         raise OptionalDependencyMissing("the MCP server", "mcp", "pip install 'cnl2sparql[agent]'") from None
+    kg_options = {"timeout": args.timeout, "allow_service": args.allow_service}
     if args.store:
-        toolbox = Toolbox.for_store(args.store, know_before_use=args.know_before_use)
+        toolbox = Toolbox.for_store(args.store, know_before_use=args.know_before_use, kg_options=kg_options)
     else:
-        toolbox = Toolbox(open_kg(endpoint=args.endpoint), know_before_use=args.know_before_use)
+        toolbox = Toolbox(open_kg(endpoint=args.endpoint, **kg_options), know_before_use=args.know_before_use)
     try:
         run_stdio(toolbox)
     finally:

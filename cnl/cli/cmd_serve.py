@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 
+from cnl.cli.cmd_kg import add_allow_service, positive_float, positive_int
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("serve", help="serve the Text2SPARQL / compile / run / tools HTTP API")
     source = parser.add_mutually_exclusive_group(required=True)
@@ -11,7 +14,13 @@ def register(subparsers) -> None:
                         help="the IRI of the --store dataset (default: http://www.wikidata.org/)")
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback only)")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per request (default 30)")
+    parser.add_argument("--timeout", type=positive_float, default=None,
+                        help="seconds per request, its queries included (default 30; 504 past it)")
+    parser.add_argument("--query-workers", type=positive_int, default=None,
+                        help="query processes per store: queries that run at once (default 2)")
+    parser.add_argument("--preload", action="store_true",
+                        help="load the learned parser at start-up instead of on the first question")
+    add_allow_service(parser)
     parser.add_argument("--fallback-status", type=int, default=None,
                         help="HTTP status of /text2sparql when no query can be produced (default 503)")
     parser.add_argument("--log-level", default="info")
@@ -28,6 +37,12 @@ def config_from_args(args):
         config = ServerConfig.from_dict({"datasets": {iri: {"store": args.store}}})
     if args.timeout is not None:
         config.timeout_s = args.timeout
+    if args.query_workers is not None:
+        config.query_workers = args.query_workers
+    if args.preload:
+        config.preload_translator = True
+    for ds in config.datasets.values():
+        ds.allow_service = list(ds.allow_service) + list(args.allow_service)
     if args.fallback_status is not None:
         config.fallback_status = args.fallback_status
     config.validate()

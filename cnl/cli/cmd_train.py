@@ -10,8 +10,7 @@ def register(subparsers) -> None:
                               description="Fine-tune a LoRA adapter on the ECAI training questions (and, with "
                                           "--extra-data, others). An "
                                           "interrupted run resumes from its checkpoint in --out.")
-    from cnl.learn.examples import SQUALL_SOURCES
-    from cnl.learn.prompts import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, TARGETS
+    from cnl.learn.prompts import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, SQUALL_SOURCES, TARGETS
     from cnl.learn.train import TrainConfig
 
     d = TrainConfig()

@@ -30,6 +30,8 @@ def _add_model_options(p) -> None:
     p.add_argument("--property-constraint", choices=["known", "candidates"], default="known",
                    help="constrained decoding writes inside <...> any known Wikidata property label (known), or "
                         "only the question's property candidates and the adapter's training properties")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="print where the time went (load, link, generate) to standard error")
 
 
 def register(subparsers) -> None:
@@ -79,13 +81,18 @@ def _questions(args) -> list[str]:
 
 
 def _translator(args):
+    import time
+
     from cnl.learn.base_model import require_model_stack
 
+    started = time.perf_counter()
     require_model_stack()
     from cnl.learn.inference import Translator
 
     translator = Translator.load(args.adapter, args.base_model)
     translator.property_constraint = args.property_constraint
+    if getattr(args, "verbose", False):
+        print(f"load: {time.perf_counter() - started:.2f} s (libraries, base model, adapter)", file=sys.stderr)
     return translator
 
 
@@ -103,10 +110,19 @@ def _translate_all(translator, questions, args, kg=None, store=None):
     batch_size = args.batch_size or (1 if beams > 1 else 8)
     options = dict(el=args.el, kg=kg, lexicon=args.lexicon, constrained=not args.unconstrained, validate=validate,
                    num_beams=beams, store=store, profile=_profile(args))
-    if not args.batch:
-        yield from translator.translate_batch(questions, **options)
-        return
     import time
+
+    if not args.batch:
+        for question in questions:
+            started = time.perf_counter()
+            candidates = translator.candidates_for(question, store, kg)
+            linked = time.perf_counter()
+            yield from translator.translate_batch([question], candidates=[candidates], **options)
+            if getattr(args, "verbose", False):
+                print(f"link: {linked - started:.2f} s ({len(candidates)} entity candidates); "
+                      f"generate, compile{' and validate' if kg is not None else ''}: "
+                      f"{time.perf_counter() - linked:.2f} s", file=sys.stderr)
+        return
 
     from tqdm import tqdm
 

@@ -81,3 +81,16 @@ def has_unlabelled_term(node) -> bool:
     """Whether a term under ``node`` has an ID but no label (so it cannot be written in the
     label notation)."""
     return any(term.id and not term.label for term in terms(node))
+
+def depth(node) -> int:
+    """How deeply ``node`` nests (a leaf is 1), counted without recursion so that any input,
+    however deep, can be measured before something recursive walks it."""
+    best, stack = 0, [(node, 1)]
+    while stack:
+        current, level = stack.pop()
+        best = max(best, level)
+        if is_dataclass(current):
+            stack.extend((getattr(current, f.name), level + 1) for f in fields(current) if f.name != "span")
+        elif isinstance(current, tuple):
+            stack.extend((item, level + 1) for item in current)
+    return best

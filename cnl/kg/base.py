@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from cnl.errors import QueryRejected
+from cnl.errors import FederationRefused, QueryRejected
 from cnl.kg.results import ResultTable
+from cnl.sparql.syntax import LANGUAGE_TAG, NOT_IRI_CHAR
 from cnl.kg.sparql import ASK, SELECT, UPDATE, ParsedSPARQL, parse_sparql
 
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -15,6 +16,9 @@ class KnowledgeGraph(ABC):
 
     allow_updates: bool = False
     max_rows: int | None = None
+    # SERVICE/LOAD targets (exact IRIs) an operator allows; every other federated or remote
+    # operation is refused before the query runs.
+    allow_service: frozenset[str] = frozenset()
     # IRIs per label lookup; remote backends lower it to keep request URLs short.
     label_batch: int = 10_000
 
@@ -38,6 +42,9 @@ class KnowledgeGraph(ABC):
 
     def _parse(self, sparql: str, expected: str | None) -> ParsedSPARQL:
         parsed = parse_sparql(sparql)
+        for construct, target in parsed.remote:
+            if target is None or target not in self.allow_service:
+                raise FederationRefused(construct, target)
         if parsed.is_update and not self.allow_updates:
             raise QueryRejected(
                 "refused a SPARQL Update: the connection is read-only "
@@ -69,7 +76,9 @@ class KnowledgeGraph(ABC):
 
     def labels(self, iris, lang: str = "en") -> dict[str, str]:
         """English ``rdfs:label`` of each IRI that has one, in as few queries as batching allows."""
-        iris = sorted(set(iris))
+        if not LANGUAGE_TAG.fullmatch(lang):
+            raise QueryRejected(f"not a BCP 47 language tag: {lang!r}")
+        iris = sorted(i for i in set(iris) if not NOT_IRI_CHAR.search(i))  # IRIs an endpoint sent us
         found: dict[str, str] = {}
         for start in range(0, len(iris), self.label_batch):
             values = " ".join(f"<{i}>" for i in iris[start:start + self.label_batch])

@@ -5,9 +5,13 @@ a read-only connection must refuse.
 """
 from __future__ import annotations
 
+import re
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.syntax import IRI_FORBIDDEN_CHARS
 from cnl.errors import SPARQLSyntaxError
 
 SELECT, ASK, CONSTRUCT, DESCRIBE, UPDATE = "SELECT", "ASK", "CONSTRUCT", "DESCRIBE", "UPDATE"
@@ -18,34 +22,125 @@ _FORMS = {"SelectQuery": SELECT, "AskQuery": ASK, "ConstructQuery": CONSTRUCT, "
 class ParsedSPARQL:
     form: str  # SELECT, ASK, CONSTRUCT, DESCRIBE or UPDATE
     declared_prefixes: frozenset[str]
+    # What the query would fetch from elsewhere: ("SERVICE", IRI or None for a variable) and
+    # ("LOAD", IRI) pairs, from the parse tree and, as a second opinion, a lexical scan.
+    remote: tuple[tuple[str, str | None], ...] = ()
 
     @property
     def is_update(self) -> bool:
         return self.form == UPDATE
 
 
+_PARSE_LOCK = threading.Lock()  # rdflib's pyparsing grammar is not safe to use from two threads at once
+
+
 def parse_sparql(sparql: str) -> ParsedSPARQL:
-    """The form and declared prefixes of a query or update; SPARQLSyntaxError if neither parses."""
+    """The form, declared prefixes and remote operations of a query or update;
+    SPARQLSyntaxError if neither parses. Thread-safe; recent results are remembered."""
+    if not isinstance(sparql, str):
+        raise SPARQLSyntaxError(f"expected SPARQL text, got {type(sparql).__name__}")
+    with _PARSE_LOCK:
+        return _parse_cached(sparql) if len(sparql) <= 10_000 else _parse(sparql)
+
+
+@lru_cache(maxsize=512)
+def _parse_cached(sparql: str) -> ParsedSPARQL:
+    return _parse(sparql)
+
+
+def _parse(sparql: str) -> ParsedSPARQL:
     from pyparsing import ParseException
     from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 
+    if not sparql.strip():
+        raise SPARQLSyntaxError("empty SPARQL query")
+    if len(sparql) > MAX_SPARQL_CHARS:
+        raise SPARQLSyntaxError(f"the SPARQL query is {len(sparql):,} characters long; "
+                                f"the limit is {MAX_SPARQL_CHARS:,}")
+    if _SURROGATE.search(sparql) or "\x00" in sparql:
+        raise SPARQLSyntaxError("the SPARQL query contains a NUL or an unpaired surrogate character")
     try:
-        parsed = parseQuery(sparql)
-        prologue, body = parsed[0], parsed[1]
-        return ParsedSPARQL(_FORMS[body.name], _declared(prologue))
-    except ParseException as query_err:
         try:
-            parsed = parseUpdate(sparql)
-        except ParseException:
-            # Report the query parse error: most people typing SPARQL here mean a query.
-            raise _syntax_error(sparql, query_err) from None
-        prologues = parsed.get("prologue") or []
-        declared = frozenset().union(*(_declared(p) for p in prologues)) if prologues else frozenset()
-        return ParsedSPARQL(UPDATE, declared)
+            parsed = parseQuery(sparql)
+            prologue, body = parsed[0], parsed[1]
+            return ParsedSPARQL(_FORMS[body.name], _declared(prologue),
+                                _remote_operations(sparql, parsed, _namespaces(prologue)))
+        except ParseException as query_err:
+            try:
+                parsed = parseUpdate(sparql)
+            except ParseException:
+                # Report the query parse error: most people typing SPARQL here mean a query.
+                raise _syntax_error(sparql, query_err) from None
+            prologues = parsed.get("prologue") or []
+            declared = frozenset().union(*(_declared(p) for p in prologues)) if prologues else frozenset()
+            namespaces = {}
+            for p in prologues:
+                namespaces.update(_namespaces(p))
+            return ParsedSPARQL(UPDATE, declared, _remote_operations(sparql, parsed, namespaces))
+    except RecursionError:
+        raise SPARQLSyntaxError("the SPARQL query is nested too deeply to be parsed") from None
 
 
 def _declared(prologue) -> frozenset[str]:
     return frozenset(p.get("prefix") or "" for p in prologue if getattr(p, "name", "") == "PrefixDecl")
+
+
+def _namespaces(prologue) -> dict[str, str]:
+    return {p.get("prefix") or "": str(p.get("iri")) for p in prologue if getattr(p, "name", "") == "PrefixDecl"}
+
+
+# --- federation: SERVICE and LOAD make the store fetch URLs ------------------------------------------
+
+MAX_SPARQL_CHARS = 100_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# strings, IRIs and comments: blanked out before looking for the keywords
+_NOT_KEYWORDS = re.compile("|".join([
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""', r"'{3}(?:[^'\\]|\\.|'(?!''))*'{3}",  # long strings
+    r'"(?:[^"\\\n\r]|\\.)*"', r"'(?:[^'\\\n\r]|\\.)*'",                    # strings
+    f"<[^{IRI_FORBIDDEN_CHARS}]*>",                                          # IRIs
+    r"#[^\n\r]*",                                                           # comments
+]), re.S)
+_REMOTE_KEYWORD = re.compile(r"(?<![\w:?$\-.])(SERVICE|LOAD)(?![\w:\-])", re.I)
+
+
+def remote_keywords(sparql: str) -> set[str]:
+    """SERVICE/LOAD used as keywords (outside strings, IRIs and comments): a conservative scan
+    that does not depend on any parser."""
+    return {m.group(1).upper() for m in _REMOTE_KEYWORD.finditer(_NOT_KEYWORDS.sub(" ", sparql))}
+
+
+def _remote_operations(sparql: str, tree, namespaces: dict[str, str]) -> tuple:
+    from pyparsing import ParseResults
+    from rdflib.plugins.sparql.parserutils import CompValue
+    from rdflib.term import URIRef
+
+    def iri(term) -> str | None:
+        if isinstance(term, URIRef):
+            return str(term)
+        if isinstance(term, CompValue) and term.name == "pname":
+            prefix = term.get("prefix") or ""
+            base = namespaces.get(prefix, PREFIXES.get(prefix))
+            return None if base is None else base + (term.get("localname") or "")
+        return None  # a variable: the target is only known while the query runs
+
+    found: list[tuple[str, str | None]] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CompValue):
+            if node.name == "ServiceGraphPattern":
+                found.append(("SERVICE", iri(node.get("term"))))
+            elif node.name == "Load":
+                found.append(("LOAD", iri(node.get("iri"))))
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple, ParseResults)):  # ParseResults is not a list
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    seen = {kind for kind, _ in found}
+    # the lexical scan catches what the tree walk might miss; the target is then unknown
+    found += [(kind, None) for kind in sorted(remote_keywords(sparql) - seen)]
+    return tuple(dict.fromkeys(found))
 
 
 def _syntax_error(sparql: str, err) -> SPARQLSyntaxError:

@@ -7,29 +7,24 @@ Any other causal LM is accepted by local path or hub id.
 """
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 
+from cnl.cache import cache_dir
 from cnl.errors import ModelNotFound, OptionalDependencyMissing
 
 DEFAULT_BASE_MODEL = "smollm2-135m-instruct"
 _GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-def cache_dir() -> Path:
-    """Where converted models live: ``$CNL_CACHE_DIR`` or ``~/.cache/cnl2sparql``."""
-    root = os.environ.get("CNL_CACHE_DIR")
-    return Path(root) if root else Path.home() / ".cache" / "cnl2sparql"
-
-
 def require_model_stack() -> None:
+    import importlib.util
+
+    # find_spec, not import: importing peft alone takes seconds, and only training needs it
     for module, package in (("torch", "torch"), ("transformers", "transformers"), ("peft", "peft")):
-        try:
-            __import__(module)
-        except ImportError:
+        if importlib.util.find_spec(module) is None:
             raise OptionalDependencyMissing(
-                "the learned parser", package, "install the 'model' extra: pip install 'cnl2sparql[model]'") from None
+                "the learned parser", package, "install the 'model' extra: pip install 'cnl2sparql[model]'")
 
 
 def smollm2_gguf() -> Path:

@@ -33,7 +33,8 @@ from cnl.errors import CNLError, DataError
 from cnl.learn.demos import DemoPool
 from cnl.datasets.wwq.loader import load_wwq
 from cnl.datasets.wwq.targets import wwq_targets
-from cnl.learn.prompts import EL_VARIANTS, NOTATIONS, TARGETS, build_prompt, candidate_field, prompt_candidates
+from cnl.learn.prompts import (EL_VARIANTS, NOTATIONS, SQUALL_SOURCES, TARGETS, build_prompt, candidate_field,
+                               prompt_candidates)
 from cnl.kg import open_kg
 from cnl.learn.targets import labelled_sparql, one_line, strip_prefixes
 from cnl.linking.indices import indices_for_store
@@ -41,13 +42,8 @@ from cnl.linking.linker import BuiltinLinker
 from cnl.linking.property_candidates import PropertyRetriever, Solved, properties_around
 from cnl.linking.resolver import ChainResolver
 from cnl.sparql.compiler import compile_query, resolve_query
-from cnl.sparql.decompiler import decompile_to_ir, with_labels
+from cnl.sparql.decompile import decompile_to_ir, with_labels
 from cnl.sparql.equivalence import equivalent
-
-# Where a SQUALL target comes from: the data's SQUALL annotation, or the gold SPARQL (the
-# annotation where it compiles to the gold, else the gold decompiled and printed; see
-# gold_squall). The two disagree for about a third of the questions.
-SQUALL_SOURCES = ("annotation", "gold")
 
 log = logging.getLogger(__name__)
 

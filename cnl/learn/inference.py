@@ -8,6 +8,7 @@ entity candidates -> prompt -> generation -> explicit EL correction -> n-best va
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -17,6 +18,7 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
+from cnl.learn.lora import merge_lora
 from cnl.learn.prompts import build_prompt
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -26,6 +28,9 @@ from cnl.linking.linker import BuiltinLinker, LabelLinker
 from cnl.linking.resolver import ChainResolver, IndexResolver, KGLabelResolver, property_table
 from cnl.sparql.wikidata_properties import known_property_labels
 from cnl.sparql.compiler import compile_query
+from cnl.kg.limits import query_limits
+
+VALIDATION_TIMEOUT = 5.0
 
 
 def default_adapter_dir() -> Path:
@@ -82,6 +87,8 @@ class Translator:
         # question's property candidates and the properties of the adapter's training targets)
         self.constrain_properties = True
         self.property_constraint = "known"
+        # seconds each candidate's validation query may run (a timed-out candidate is skipped)
+        self.validation_timeout = VALIDATION_TIMEOUT
 
     # -- loading ---------------------------------------------------------------------------
     @classmethod
@@ -108,10 +115,11 @@ class Translator:
         if threads:
             torch.set_num_threads(threads)
         model, tokenizer = load_base_model(base_model or config.get("base_model"), device)
-        from peft import PeftModel
+        # plain weights generate faster; a plain LoRA merges without importing peft (seconds)
+        if not merge_lora(model, adapter):
+            from peft import PeftModel
 
-        model = PeftModel.from_pretrained(model, str(adapter))
-        model = model.merge_and_unload()  # plain weights: faster generation
+            model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
         if dtype is None:
             dtype = "bfloat16" if model.device.type == "cpu" else None
         if dtype is not None:
@@ -401,7 +409,9 @@ class Translator:
             if kg is None or not validate:
                 return text, sparql, None
             try:
-                result = kg.query(sparql)
+                # a candidate only needs one row to count, and may not stall the question
+                with query_limits(timeout=self.validation_timeout, max_rows=1):
+                    result = kg.query(sparql)
             except CNLError as err:
                 error = error or f"{text!r}: {str(err).splitlines()[0]}"
                 continue
@@ -418,14 +428,65 @@ def has_answers(result) -> bool:
 
 
 _TRANSLATORS: dict = {}
+_LOAD_LOCK = threading.Lock()
+_LOADING: dict = {}       # key -> the load in progress (threads arriving meanwhile wait for it)
+_LOAD_ERRORS: dict = {}   # key -> why the last load failed (cleared by the next success)
+
+
+class _Load:
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.error: CNLError | None = None
 
 
 def get_translator(adapter_dir=None, base_model=None) -> Translator:
-    """A cached Translator (loading the model takes seconds)."""
+    """A cached Translator (loading the model takes seconds).
+
+    Loaded once per process: concurrent first callers wait for the one load (loading the model
+    from several threads at once corrupts it) and all get its result. A failed load is never
+    cached: its callers get a ModelError and the next call tries again."""
     key = (str(adapter_dir) if adapter_dir else None, base_model)
-    if key not in _TRANSLATORS:
-        _TRANSLATORS[key] = Translator.load(adapter_dir, base_model)
-    return _TRANSLATORS[key]
+    translator = _TRANSLATORS.get(key)
+    if translator is not None:
+        return translator
+    with _LOAD_LOCK:
+        if key in _TRANSLATORS:
+            return _TRANSLATORS[key]
+        load = _LOADING.get(key)
+        owner = load is None
+        if owner:
+            load = _LOADING[key] = _Load()
+    if not owner:
+        load.done.wait()
+        if load.error is not None:
+            raise load.error
+        return _TRANSLATORS[key]
+    try:
+        translator = Translator.load(adapter_dir, base_model)
+    except Exception as err:  # torch/transformers errors too: none may leave a broken translator
+        error = err if isinstance(err, CNLError) else ModelError(
+            f"the learned parser could not be loaded ({type(err).__name__}: {err}); "
+            f"it is tried again on the next request")
+        with _LOAD_LOCK:
+            _LOAD_ERRORS[key] = str(error)
+            load.error = error
+            del _LOADING[key]
+        load.done.set()
+        raise error from None
+    with _LOAD_LOCK:
+        _TRANSLATORS[key] = translator
+        _LOAD_ERRORS.pop(key, None)
+        del _LOADING[key]
+    load.done.set()
+    return translator
 
 
-__all__ = ["Translator", "Translation", "get_translator", "default_adapter_dir", "has_answers"]
+def translator_status(adapter_dir=None, base_model=None) -> dict:
+    """Whether the translator is loaded, being loaded, or failed to load last time (and why),
+    without loading it."""
+    key = (str(adapter_dir) if adapter_dir else None, base_model)
+    with _LOAD_LOCK:
+        return {"loaded": key in _TRANSLATORS, "loading": key in _LOADING, "error": _LOAD_ERRORS.get(key)}
+
+
+__all__ = ["Translator", "Translation", "get_translator", "translator_status", "default_adapter_dir", "has_answers"]

@@ -22,7 +22,8 @@ def indices_for_store(store_dir, *, rebuild: bool = False, verbose: bool = True)
 
     folder = cache_dir_for(str(store_dir))
     entity_file, property_file, meta_file = folder / "entities.json", folder / "properties.json", folder / "meta.json"
-    with EmbeddedKG(store_dir, read_only=True) as kg:
+    # our own fixed queries over every label: trusted, so in this process and without a deadline
+    with EmbeddedKG(store_dir, read_only=True, isolate=False, timeout=None) as kg:
         kg.max_rows = None
         fingerprint = _fingerprint(kg)
         meta = json.loads(meta_file.read_text()) if meta_file.exists() else {}

@@ -19,6 +19,7 @@ from cnl import ir
 from cnl.dialects import get_dialect
 from cnl.errors import CompileError, LexiconError
 from cnl.sparql.profiles import KGProfile, get_profile
+from cnl.sparql.syntax import LANGUAGE_TAG, sparql_string  # noqa: F401 (sparql_string: re-exported)
 
 _VAR_SAFE = re.compile(r"[^A-Za-z0-9_]+")
 _PREFIX_USE = re.compile(r"(?<![\w?])([A-Za-z][\w-]*):")
@@ -37,52 +38,26 @@ class Resolver(Protocol):
 
 def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:
     """Fill in the ID of every term written by label; raise LexiconError when one cannot be.
-    The same rule as the compiler's (``SparqlCompiler._id``), with its per-label cache."""
+    The same rules as the compiler's (``SparqlCompiler._id``, and a class noun written as a
+    property names the class its label names, if any), with its per-label cache."""
     ids = SparqlCompiler(KGProfile(), resolver)
 
     def fix(term):
+        if isinstance(term, ir.Class) and (term.id or "").startswith("P") and term.label:
+            try:
+                return replace(term, id=ids._id(replace(term, id=None)))
+            except LexiconError:
+                return term  # the property's values (see SparqlCompiler.noun)
         ident = ids._id(term)
         return term if ident == term.id else replace(term, id=ident)
 
     return ir.map_terms(query, fix)
 
 
-def sparql_string(value: str) -> str:
-    """A SPARQL string literal; every character that could end or bend it is escaped."""
-    out = ['"']
-    previous = ""
-    for ch in value:
-        if previous == "\\" and ch in "uU":
-            # "\\u0022" would read as an escaped quote where \u escapes are decoded before
-            # parsing (SPARQL 1.1, 19.2). Writing this "u" as the fixed-length \U00000075 (so
-            # no following hex digit can join it) keeps the value intact for both readings.
-            out.append("\\U00000075" if ch == "u" else "\\U00000055")
-            previous = ch
-            continue
-        previous = ch
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ch in "\u2028\u2029":
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
 _INT = re.compile(r"^[0-9]+$")
 _YEAR = re.compile(r"^[0-9]{3,4}$")
 _DEC = re.compile(r"^[0-9]+\.[0-9]+$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-_LANG = re.compile(r"^[a-zA-Z]+(-[a-zA-Z0-9]+)*$")
 _DATETIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 
 
@@ -97,7 +72,7 @@ def sparql_literal(lit: ir.Literal) -> str:
         return f'"{lit.value}"^^xsd:dateTime'
     if lit.datatype == "string" and lit.lang is None:
         return sparql_string(lit.value)
-    if lit.datatype == "string" and _LANG.match(lit.lang):
+    if lit.datatype == "string" and LANGUAGE_TAG.fullmatch(lit.lang):
         return sparql_string(lit.value) + "@" + lit.lang
     raise CompileError(f"invalid {lit.datatype} literal {lit.value!r}")
 
@@ -205,15 +180,12 @@ class SparqlCompiler:
     def _id(self, term) -> str:
         """The term's ID; a label is resolved through the resolver (once per label)."""
         ident = term.id
-        if ident and not (isinstance(term, ir.Class) and ident[0] == "P"):
+        if ident:
             return ident
-        # ECAI data writes some classes as <P17:country>: the label names the class.
         kind = _KINDS[type(term)]
         key = (kind, term.label)
         found = self.resolved.get(key)
         if found is None:
-            if term.label is None:
-                raise LexiconError(f"{ident} is a property ID used as a class", label=ident or "", kind=kind)
             if self.resolver is None:
                 raise LexiconError(
                     f"{kind} label {term.label!r} has no ID: pass a lexicon, or write it by ID (<Q…>/<P…>)",
@@ -463,7 +435,19 @@ class SparqlCompiler:
     def noun(self, noun, v: str) -> None:
         if noun is None:
             return
-        if isinstance(noun, ir.ClassNoun):
+        if isinstance(noun, ir.ClassNoun) and (noun.cls.id or "").startswith("P"):
+            # A noun written as a property (<P17:country>): its label names a class when the
+            # lexicon knows one (writers give the property whose values are the class); else it
+            # is the property's values, a relational noun without "of".
+            try:
+                cls = self.term(ir.Class(None, noun.cls.label, noun.cls.span)) if noun.cls.label else None
+            except LexiconError:
+                cls = None
+            if cls is None:
+                self.noun(ir.RelNoun(ir.Property(noun.cls.id, noun.cls.label, noun.cls.span)), v)
+            else:
+                self.group.triples.append(self.profile.class_test(v, cls))
+        elif isinstance(noun, ir.ClassNoun):
             self.group.triples.append(self.profile.class_test(v, self.term(noun.cls)))
         elif isinstance(noun, ir.RelNoun):
             if noun.of is None:

@@ -27,7 +27,8 @@ from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.namespace import XSD
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from cnl.sparql.namespaces import PREFIXES, declare_missing
+from cnl.sparql.algebra import parse_algebra
+from cnl.sparql.namespaces import PREFIXES
 from cnl.errors import SPARQLParseError
 
 DEFAULT_LIMIT = 200
@@ -358,24 +359,7 @@ class _Query:
 
 
 def _parse(sparql: str, default_limit: int | None) -> _Query:
-    from pyparsing import ParseException
-    from rdflib.plugins.sparql.algebra import translateQuery
-    from rdflib.plugins.sparql.parser import parseQuery
-
-    if not isinstance(sparql, str) or not sparql.strip():
-        raise SPARQLParseError("empty SPARQL query", text=sparql or "")
-    text = declare_missing(sparql)
-    offset_lines = text.count("\n") - sparql.count("\n")
-    try:
-        algebra = translateQuery(parseQuery(text)).algebra
-    except ParseException as exc:
-        raise SPARQLParseError(
-            f"SPARQL syntax error: {exc.msg}", text=sparql,
-            line=max(1, exc.lineno - offset_lines), column=exc.col,
-        ) from None
-    except Exception as exc:  # noqa: BLE001 — rdflib raises plain Exceptions for bad prefixes etc.
-        raise SPARQLParseError(f"invalid SPARQL: {exc}", text=sparql) from None
-
+    algebra = parse_algebra(sparql)
     conv = _Converter()
     form = {"SelectQuery": "SELECT", "AskQuery": "ASK"}.get(algebra.name)
     if form is None:

@@ -8,19 +8,95 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 
 from cnl.errors import CompileError
 from cnl.sparql.namespaces import PREFIXES
 from cnl.sparql.wikidata_properties import property_labels
+from cnl.sparql.syntax import IRI_FORBIDDEN_CHARS, LANGUAGE_TAG
 
 _QID = re.compile(r"^Q[1-9][0-9]*$")
 _PID = re.compile(r"^P[1-9][0-9]*$")
-_IRI = re.compile(r"^<?([a-zA-Z][a-zA-Z0-9+.-]*:[^<>\"{}|^`\\\s]*)>?$")
+# SPARQL's IRIREF: no spaces, no control characters, none of <>"{}|^`\
+_IRI = re.compile(f"^<?([a-zA-Z][a-zA-Z0-9+.-]*:[^{IRI_FORBIDDEN_CHARS}]*)>?$")
 _CURIE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*):([A-Za-z0-9_][A-Za-z0-9_.-]*)?$")
 
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+
+# --- typed options: every value that reaches the SPARQL text is checked here ----------------------
+
+MAX_LIMIT = 1_000_000
+_PREFIX_NAME = re.compile(r"^([A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?)?$")
+_NAMESPACE = re.compile(f"^[a-zA-Z][a-zA-Z0-9+.-]*:[^{IRI_FORBIDDEN_CHARS}]*$")
+# a property path: IRIs, prefixed names, `a` and the path operators / | ^ * + ? ! ( )
+_PATH_TOKEN = re.compile(f"\\s*(?:(<[^{IRI_FORBIDDEN_CHARS}]*>)|"
+                         r"([A-Za-z][A-Za-z0-9_.-]*|):"
+                         r"([A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?)?|(\ba\b)|([/|^*+?!()]))")
+
+
+def _option_error(profile: str, option: str, value, expected: str) -> CompileError:
+    return CompileError(f"profile option {option} must be {expected}, not {value!r}" +
+                        (f" (profile {profile!r})" if profile else ""))
+
+
+def check_path(profile: "KGProfile", option: str, value, *, single: bool = False) -> None:
+    """``value`` is a property path (``single``: one predicate) made of IRIs and prefixed names
+    with the profile's prefixes, so it cannot change the query around it."""
+    expected = ("a predicate: an IRI in <> or a prefixed name with a declared prefix" if single
+                else "a property path of IRIs and prefixed names with declared prefixes")
+    if not isinstance(value, str) or not value.strip() or len(value) > 500:
+        raise _option_error(profile.name, option, value, expected)
+    pos, predicates, depth = 0, 0, 0
+    text = value.strip()
+    while pos < len(text):
+        match = _PATH_TOKEN.match(text, pos)
+        if match is None or match.end() == pos:
+            raise _option_error(profile.name, option, value, expected)
+        iri, prefix, _, _, keyword, operator = match.groups()
+        if prefix is not None and prefix not in profile.prefixes:
+            raise _option_error(profile.name, option, value, expected)
+        if operator:
+            if single:
+                raise _option_error(profile.name, option, value, expected)
+            depth += {"(": 1, ")": -1}.get(operator, 0)
+            if depth < 0:
+                raise _option_error(profile.name, option, value, expected)
+        elif iri is not None or prefix is not None or keyword:
+            predicates += 1
+        pos = match.end()
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    if depth or not predicates or (single and predicates != 1):
+        raise _option_error(profile.name, option, value, expected)
+
+
+def _check_options(profile: "KGProfile") -> None:
+    name = profile.name
+    if not isinstance(name, str) or not name or len(name) > 100:
+        raise _option_error("", "name", name, "a short name")
+    prefixes = profile.prefixes
+    if not isinstance(prefixes, dict) or len(prefixes) > 200:
+        raise _option_error(name, "prefixes", prefixes, "a table of prefix names and namespace IRIs")
+    for key, namespace in prefixes.items():
+        if not isinstance(key, str) or not _PREFIX_NAME.fullmatch(key) or not isinstance(namespace, str) \
+                or not _NAMESPACE.fullmatch(namespace):
+            raise _option_error(name, "prefixes", {key: namespace}, "a prefix name and a namespace IRI")
+    for option in ("label_columns", "order_columns", "numeric_cast", "year_cast"):
+        if not isinstance(getattr(profile, option), bool):
+            raise _option_error(name, option, getattr(profile, option), "true or false")
+    limit = profile.default_limit
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT):
+        raise _option_error(name, "default_limit", limit, f"a whole number from 1 to {MAX_LIMIT:,}")
+    language = profile.label_language
+    if language is not None and (not isinstance(language, str) or not LANGUAGE_TAG.fullmatch(language)):
+        raise _option_error(name, "label_language", language, "a BCP 47 language tag such as en or pt-BR")
+    check_path(profile, "class_predicate", profile.class_predicate)
+    if profile.class_path is not None:
+        check_path(profile, "class_path", profile.class_path)
+    check_path(profile, "label_predicate", profile.label_predicate, single=True)
+    if profile.projection not in ("all", "focus"):
+        raise CompileError(f"projection must be 'all' or 'focus', not {profile.projection!r}")
 
 
 @lru_cache(maxsize=1)
@@ -54,9 +130,10 @@ class KGProfile:
     # queries written for Wikidata do; "all": every variable in scope (what Sparklis and the
     # ECAI gold queries do: the wikidata-ecai preset).
     projection: str = "focus"
-    # Under projection "focus": also list the ordering keys (False: only the focus, as
-    # hand-written queries that order by a value they do not show).
-    order_columns: bool = True
+    # Under projection "focus": also list the ordering keys. False by default: "which film
+    # has the earliest <publication date>" asks for the film, and hand-written Wikidata queries
+    # (WikiWebQuestions, QALD) order by a value they do not show.
+    order_columns: bool = False
     # True: compare with a number as xsd:double(STR(x)) (Sparklis' form, also in the ECAI
     # golds: it also matches values typed as strings or with units); False: x itself.
     numeric_cast: bool = False
@@ -64,8 +141,7 @@ class KGProfile:
     year_cast: bool = False
 
     def __post_init__(self):
-        if self.projection not in ("all", "focus"):
-            raise CompileError(f"projection must be 'all' or 'focus', not {self.projection!r}")
+        _check_options(self)
 
     # -- terms
     def iri(self, ident: str, role: str) -> str:
@@ -76,10 +152,10 @@ class KGProfile:
         return self._iri_or_curie(ident, "property")
 
     def _iri_or_curie(self, ident: str, role: str) -> str:
-        curie = _CURIE.match(ident)
+        curie = _CURIE.fullmatch(ident)
         if curie and curie.group(1) in self.prefixes and not ident.startswith(("http:", "https:", "urn:")):
             return ident
-        iri = _IRI.match(ident)
+        iri = _IRI.fullmatch(ident)
         if iri and ":" in iri.group(1):
             return f"<{iri.group(1)}>"
         raise CompileError(f"{ident!r} is not a valid {role} IRI for profile {self.name!r}")
@@ -117,6 +193,8 @@ class WikidataProfile(KGProfile):
         super().__post_init__()
         if self.statements not in ("always", "qualified"):
             raise CompileError(f"statements must be 'always' or 'qualified', not {self.statements!r}")
+        if not isinstance(self.subclasses, bool):
+            raise _option_error(self.name, "subclasses", self.subclasses, "true or false")
 
     def iri(self, ident: str, role: str) -> str:
         if _QID.match(ident):
@@ -175,6 +253,16 @@ class FileProfile(KGProfile):
         super().__post_init__()
         if self.statement_scheme not in ("direct", "wikibase"):
             raise CompileError(f"statement scheme must be 'direct' or 'wikibase', not {self.statement_scheme!r}")
+        if self.statement_scheme == "wikibase" and (
+                len(self.statement_prefixes) != 3 or any(p not in self.prefixes for p in self.statement_prefixes)):
+            raise _option_error(self.name, "statement_prefixes", self.statement_prefixes,
+                                "the three declared prefixes of the p:, ps: and pq: namespaces")
+        if not isinstance(self.label_predicates, tuple):
+            raise _option_error(self.name, "label_predicates", self.label_predicates, "a list of predicates")
+        for predicate in self.label_predicates:
+            check_path(self, "label_predicates", predicate, single=True)
+        if self.default_prefix is not None and self.default_prefix not in self.prefixes:
+            raise _option_error(self.name, "default_prefix", self.default_prefix, "a declared prefix")
 
     def _iri_or_curie(self, ident: str, role: str) -> str:
         if self.default_prefix and _LOCAL_NAME.match(ident) and ":" not in ident:
@@ -197,6 +285,9 @@ class FileProfile(KGProfile):
         return f"{subject} {p}:{name} [ {' ; '.join(parts)} ] ."
 
 
+MAX_PROFILE_BYTES = 1_000_000
+
+
 def load_profile_file(path, **options) -> FileProfile:
     """A :class:`FileProfile` from a TOML file; ``options`` override the file's settings.
 
@@ -211,9 +302,19 @@ def load_profile_file(path, **options) -> FileProfile:
 
     file = Path(path)
     try:
-        data = tomllib.loads(file.read_text("utf-8"))
+        if not file.exists():
+            raise ProfileFileError(f"cannot read profile file {file}: no such file")
+        if not file.is_file():  # not a device, a FIFO or a folder
+            raise ProfileFileError(f"cannot read profile file {file}: not a regular file")
+        with open(file, "rb") as handle:
+            raw = handle.read(MAX_PROFILE_BYTES + 1)
+        if len(raw) > MAX_PROFILE_BYTES:
+            raise ProfileFileError(f"profile file {file} is larger than {MAX_PROFILE_BYTES:,} bytes")
+        data = tomllib.loads(raw.decode("utf-8"))
     except OSError as err:
         raise ProfileFileError(f"cannot read profile file {file}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise ProfileFileError(f"profile file {file} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         raise ProfileFileError(f"profile file {file} is not valid TOML: {err}") from None
     known = {"name", "prefixes", "class_predicate", "class_path", "label_predicates", "label_language",
@@ -290,13 +391,24 @@ def profile_names() -> list[str]:
     return sorted(PROFILES)
 
 
+def named_profile(name, options: dict | None = None) -> KGProfile:
+    """A registered profile by name (``wikidata``, ``rdf``, a preset), never a file: what a
+    server lets its requests choose. ``options`` are checked like every profile's."""
+    if not isinstance(name, str) or name not in PROFILES:
+        shown = name if isinstance(name, str) and len(name) <= 60 else "that"
+        raise CompileError(f"unknown KG profile {shown!r}; choose one of {', '.join(profile_names())}")
+    if options is not None and not isinstance(options, dict):
+        raise CompileError("profile options must be a table of option names and values")
+    return get_profile(name, **(options or {}))
+
+
 def get_profile(kg, **options) -> KGProfile:
     """A profile by name (``wikidata``, ``rdf``, a registered preset), a TOML profile file's
     path, or an instance; ``options`` override its settings."""
     if isinstance(kg, KGProfile):
         if not options:
             return kg
-        factory, kg = (lambda **o: replace(kg, **o)), kg.name
+        factory, kg = partial(replace, kg), kg.name
     elif kg not in PROFILES and (str(kg).endswith(".toml") or "/" in str(kg) or hasattr(kg, "is_file")):
         return load_profile_file(kg, **options)
     elif kg in PROFILES:

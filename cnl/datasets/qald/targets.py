@@ -15,7 +15,7 @@ from cnl.datasets.targets import CNLTarget
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLError
 from cnl.sparql.wikidata_properties import property_names
-from cnl.sparql.decompiler import decompile_to_ir, with_labels
+from cnl.sparql.decompile import decompile_to_ir, with_labels
 from cnl.sparql.namespaces import WD
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from cnl.dialects import get_dialect
 from cnl.errors import CNLError, SPARQLParseError, UnsupportedSPARQLError
 from cnl.linking.resolver import ChainResolver
 from cnl.sparql.compiler import compile_query
-from cnl.sparql.decompiler import check_says, decompile_to_ir, with_labels
+from cnl.sparql.decompile import check_says, decompile_to_ir, with_labels
 from cnl.sparql.equivalence import equivalent
 from cnl.sparql.namespaces import WD
 from cnl.sparql.wikidata_properties import property_names

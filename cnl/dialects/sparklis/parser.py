@@ -29,7 +29,9 @@ from lark.lexer import Lexer
 
 from cnl.errors import CNLSyntaxError
 from cnl import ir
+from cnl.dialects.grammar_cache import cached_lark
 from cnl.dialects.notation import ID_RE, NOTATIONS, split_angle, unescape
+from cnl.dialects.limits import check_depth, check_text, too_deep
 
 _notation: contextvars.ContextVar[str] = contextvars.ContextVar("sparklis_notation", default="ecai")
 # Property label (lower case) -> PID or None, for the bare-label style: "has as a genre romance film".
@@ -923,7 +925,8 @@ def _apply_extra(query: ir.Query, extra: _Extra) -> ir.Query:
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = resources.files("cnl.dialects.sparklis").joinpath("sparklis.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", lexer=SparklisLexer, transformer=_ToIR(), maybe_placeholders=False)
+    return cached_lark("sparklis", grammar, parser="lalr", lexer=SparklisLexer, transformer=_ToIR(),
+                       maybe_placeholders=False)
 
 
 _TOKEN_NAMES = {
@@ -964,15 +967,18 @@ def parse_sparklis(text: str, notation: str | None = None, properties=None, enti
         raise CNLSyntaxError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
     if not text or not text.strip():
         raise CNLSyntaxError("empty Sparklis query", text=text or "")
+    check_text(text, "Sparklis")
     reset = _notation.set(notation or "ecai")
     lexicon = ({k.lower(): v for k, v in properties.items()} if isinstance(properties, dict)
                else {k.lower(): None for k in properties or ()})
     reset_props = _properties.set(lexicon)
     reset_entities = _entities.set(frozenset(str(e).lower() for e in entities or ()))
     try:
-        return _parser().parse(text.strip().rstrip(".?").rstrip())
+        return check_depth(_parser().parse(text.strip().rstrip(".?").rstrip()), "Sparklis")
     except CNLSyntaxError:
         raise
+    except RecursionError:
+        raise too_deep("Sparklis") from None
     except _Refused as inner:
         pos = inner.token.start_pos if inner.token is not None else 0
         raise _syntax_error(text, pos, inner.reason, str(inner.token) if inner.token else None) from None

@@ -20,6 +20,8 @@ from lark.lexer import Lexer
 from cnl.errors import CNLSyntaxError
 from cnl import ir
 from cnl.dialects.notation import ID_RE, NOTATIONS, detect_notation, split_angle, unescape
+from cnl.dialects.grammar_cache import cached_lark
+from cnl.dialects.limits import check_depth, check_text, too_deep
 
 _notation: contextvars.ContextVar[str] = contextvars.ContextVar("squall_notation", default="ecai")
 _text: contextvars.ContextVar[str] = contextvars.ContextVar("squall_text", default="")
@@ -584,7 +586,8 @@ def reading_notation(notation: str):
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
     grammar = resources.files("cnl.dialects.squall").joinpath("squall.lark").read_text(encoding="utf-8")
-    return Lark(
+    return cached_lark(
+        "squall",
         grammar,
         parser="lalr",
         lexer=SquallLexer,
@@ -592,7 +595,6 @@ def lark_parser() -> Lark:
         transformer=_ToIR(),
         propagate_positions=False,
         maybe_placeholders=False,
-        cache=False,
     )
 
 
@@ -728,6 +730,7 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     stripped = text.strip()
     if not stripped:
         raise CNLSyntaxError("empty query", text=text)
+    check_text(stripped, "SQUALL")
     if notation is None:
         notation = detect_notation(stripped)
     elif notation not in NOTATIONS:
@@ -735,9 +738,11 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     tok_n = _notation.set(notation)
     tok_t = _text.set(stripped)
     try:
-        return _parse_raw(stripped)
+        return check_depth(_parse_raw(stripped), "SQUALL")
     except UnexpectedInput as err:
         raise _to_syntax_error(err, stripped) from None
+    except RecursionError:
+        raise too_deep("SQUALL") from None
     except CNLSyntaxError as err:
         if err.hint is None and _SPARKLIS_HINT.search(stripped):
             err.with_hint("this looks like Sparklis, not SQUALL: try dialect 'sparklis'")

@@ -1,0 +1,29 @@
+"""SPARQL text -> rdflib's algebra: the reading the decompiler and the equivalence checker share.
+
+Queries written for Wikidata rarely declare their prefixes, so the namespace table's missing
+declarations are added first; a syntax error still points at the line of the text given.
+"""
+from __future__ import annotations
+
+from pyparsing import ParseException
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery
+
+from cnl.errors import SPARQLParseError
+from cnl.sparql.namespaces import declare_missing
+
+
+def parse_algebra(sparql: str):
+    """The algebra of ``sparql`` (an rdflib CompValue named ``SelectQuery``, ``AskQuery``...);
+    :class:`SPARQLParseError` for text that is not SPARQL."""
+    if not isinstance(sparql, str) or not sparql.strip():
+        raise SPARQLParseError("empty SPARQL query", text=sparql or "")
+    text = declare_missing(sparql)
+    declaration_lines = text.count("\n") - sparql.count("\n")
+    try:
+        return translateQuery(parseQuery(text)).algebra
+    except ParseException as exc:
+        raise SPARQLParseError(f"SPARQL syntax error: {exc.msg}", text=sparql,
+                               line=max(1, exc.lineno - declaration_lines), column=exc.col) from None
+    except Exception as exc:  # noqa: BLE001 — rdflib raises plain Exceptions for bad prefixes etc.
+        raise SPARQLParseError(f"invalid SPARQL: {exc}", text=sparql) from None

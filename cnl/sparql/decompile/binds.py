@@ -1,0 +1,99 @@
+"""Stage: the top group's BINDs, each read as something CNL can say, else refused.
+
+Two years BIND'd and compared by one FILTER are one comparison, "whose year is greater than
+the year of ..."; a year BIND'd and only tested is a test of the year, "whose year is ...";
+what is left must be one BIND whose value is an answer column (``YEAR(?d)``,
+``2023 - YEAR(?d)``), said as the answer's NP by :func:`bind_np`. The compiler writes each of
+these with the same BINDs.
+"""
+from __future__ import annotations
+
+from rdflib import Literal, Variable
+from rdflib.plugins.sparql.parserutils import CompValue
+
+from cnl import ir
+from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.expressions import FLIP, subexpressions, var_comparison, variables, year_arg
+from cnl.sparql.decompile.flatten import Group
+from cnl.sparql.decompile.state import AnswerBind, Decompilation
+from cnl.sparql.decompile.terms import ir_term
+
+
+def read_binds(state: Decompilation) -> None:
+    top, ordered = state.top, variables(state.order_conditions or [])
+    years = {v: e for v, e in top.binds if getattr(e, "name", None) == "Builtin_YEAR" and v not in state.select_vars
+             and isinstance(year_arg(e, set()), Variable)}
+    state.first_year = _compare_years(top, years, ordered)
+    _test_years(top, years, ordered)
+    if top.binds:
+        state.answer_bind = _answer_bind(state)
+
+
+def _compare_years(top: Group, years: dict, ordered: set):
+    """``BIND(YEAR(?d) AS ?y) BIND(YEAR(?e) AS ?z) FILTER(?y > ?z)``, the years used nowhere
+    else: one FILTER comparing the two years. Returns the input of the first such BIND (the
+    compiler BINDs the subject's year first)."""
+    first_year = None
+    for i, f in enumerate(top.filters):
+        pair = var_comparison(f)
+        if pair and all(v in years for v in pair) and f.op in FLIP and all(
+                sum(v in variables(g) for g in top.filters) == 1 and v not in ordered for v in pair):
+            top.filters[i] = CompValue("YearComparison", expr=years[pair[0]], op=f.op, other=years[pair[1]])
+            first = next(v for v, _ in top.binds if v in pair)
+            first_year = first_year or year_arg(years[first], set())
+            top.binds = [(v, e) for v, e in top.binds if v not in pair]
+    return first_year
+
+
+def _test_years(top: Group, years: dict, ordered: set) -> None:
+    """``BIND(YEAR(?d) AS ?y) FILTER(?y > 1950)``, ?y not an answer: one test of the year."""
+    for v, e in list(top.binds):
+        tests = [f for f in top.filters if v in variables(f)]
+        if (v in years and tests and all(variables(f) == {v} for f in tests) and v not in ordered
+                and not any(v in variables(other) for u, other in top.binds if u != v)):
+            top.filters = [f for f in top.filters if v not in variables(f)]
+            top.filters.append(CompValue("YearTest", expr=e, year=v, tests=tests))
+            top.binds = [(u, x) for u, x in top.binds if u != v]
+
+
+def _answer_bind(state: Decompilation) -> AnswerBind:
+    top = state.top
+    for _, e in top.binds:
+        if any(getattr(n, "name", None) == "Builtin_ABS" for n in subexpressions(e)):
+            raise UnsupportedSPARQLError("BIND of ABS()", "CNL has no absolute value")
+    if len(top.binds) > 1:
+        raise UnsupportedSPARQLError("several BINDs")
+    var, expr = top.binds[0]
+    if state.form != "SelectQuery" or state.counted is not None or var not in state.select_vars:
+        raise UnsupportedSPARQLError("BIND", "only a BIND whose value is an answer column is supported")
+    inputs = variables(expr)
+    if len(inputs) > 1:
+        raise UnsupportedSPARQLError("BIND with arithmetic over two variables")
+    if not inputs:
+        raise UnsupportedSPARQLError("BIND of a constant")
+    top.binds = []
+    # FILTERs on the BIND's value ("... that is less than 1950") go on the answer NP
+    filters = [f for f in top.filters if variables(f) == {var}]
+    top.filters = [f for f in top.filters if variables(f) != {var}]
+    return AnswerBind(var, expr, next(iter(inputs)), filters)
+
+
+def bind_np(expr, var, root_np, casts: set):
+    """The NP of a BIND expression over one variable (the query's root)."""
+    if isinstance(expr, Variable):
+        return root_np
+    if isinstance(expr, Literal):
+        return ir.Ref(ir_term(expr))
+    name = getattr(expr, "name", None)
+    if name == "Builtin_YEAR":
+        return ir.Quant("the", ir.YearOf(bind_np(year_arg(expr, casts), var, root_np, casts)))
+    if name == "AdditiveExpression":
+        left = bind_np(expr.expr, var, root_np, casts)
+        for op, other in zip(expr.op or [], expr.other or []):
+            left = ir.Arith(op, left, bind_np(other, var, root_np, casts))
+        return left
+    if name == "RelationalExpression":
+        raise UnsupportedSPARQLError("BIND of a comparison (a true/false answer)")
+    if name and name.startswith("Builtin_"):
+        raise UnsupportedSPARQLError(f"BIND of {name[len('Builtin_'):]}()", "the function has no CNL form")
+    raise UnsupportedSPARQLError("BIND", f"the expression {name or expr} has no CNL form")

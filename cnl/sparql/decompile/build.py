@@ -1,0 +1,440 @@
+"""Stage: edges and FILTERs -> the IR's noun phrases and verb phrases.
+
+The triple graph must be a tree rooted at the query's root: each variable becomes a quantified
+noun phrase (``a <P>``, a class noun for ``wdt:P31 wd:C``), each edge a statement with its
+qualifiers, each constant a ``Ref``; OPTIONAL, UNION, MINUS, VALUES and FILTERs hang on the one
+variable that joins them to the tree. The :class:`Builder` records along the way what the
+profile options are read from (statement forms, casts, subclass tests, the variables in scope).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rdflib import Literal, URIRef, Variable
+from rdflib.namespace import XSD
+from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
+
+from cnl import ir
+from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.expressions import (
+    FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
+from cnl.sparql.decompile.flatten import Group, flatten, group_vars
+from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.state import Decompilation
+from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
+
+_YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
+
+
+def build(state: Decompilation) -> None:
+    """The VPs the query says about its root."""
+    builder = state.builder = Builder(state.which, state.orders)
+    builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
+    if is_node(state.root):
+        builder.visited.add(state.root)
+        classes: dict = {}
+        # The root's class (first wdt:P31 test) becomes its noun.
+        fold(state.top.triples, classes, set())
+        state.root_classes = classes.get(state.root, [])
+        state.vps = builder.group_vps(state.top, state.root, {state.root}, top=True)
+    else:
+        state.vps = builder.group_vps(state.top, state.root, set(), top=True)
+
+
+class Builder:
+    """Builds the VPs of a group about its anchor, node by node from the edges not yet used."""
+
+    def __init__(self, which: set, orders: dict):
+        self.visited: set = set()
+        self.which = which          # variables written "which" (answer columns)
+        self.projected: set = set()
+        self.orders = orders        # variable -> ir.Order
+        self.forms: set = set()
+        self.subclasses: set = set()
+        self.all_nodes: list = []   # variables in scope at the top (for projection "all")
+        self.casts: set = set()     # numeric comparisons: True written xsd:double(STR(?x)), False plain
+        self.year_casts: set = set()  # YEAR(...): True written YEAR(xsd:dateTime(?x)), False plain
+
+    def note_forms(self, edges):
+        for e in edges:
+            self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
+
+    # A "scope" is the group being read plus the nodes of the groups around it.
+    def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
+                  visible: bool | None = None):
+        """The VPs saying what ``group`` says about ``anchor`` (already in scope)."""
+        if group.binds:
+            raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
+        classes: dict = {}
+        reserved = variables(group.filters) | {v for v, _ in group.values} | self.projected
+        edges = fold(group.triples, classes, reserved)
+        self.note_forms(edges)
+        for cs in classes.values():
+            for _, sub in cs:
+                self.subclasses.add(sub)
+        nodes = set()
+        for e in edges:
+            nodes |= {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if is_node(t)}
+        nodes |= set(classes)
+        inner_scope = scope | nodes | {anchor}
+        extras: dict = {}
+
+        def attach(vars_, what, make):
+            anchors = [v for v in vars_ if v in inner_scope]
+            if len(anchors) != 1:
+                if not anchors:
+                    raise UnsupportedSPARQLError(f"{what} not connected to the rest of the query")
+                raise UnsupportedSPARQLError(f"{what} joined to the query on several variables",
+                                             " ".join(sorted(a.n3() for a in anchors)))
+            extras.setdefault(anchors[0], []).append(make)
+
+        for sub in group.optionals:
+            attach(group_vars(sub) & inner_scope, "an OPTIONAL",
+                   lambda x, sub=sub: self.optional_vp(sub, x, inner_scope, top))
+        for branches in group.unions:
+            shared = set.intersection(*[group_vars(b) for b in branches]) if branches else set()
+            attach(shared & inner_scope or set.union(*[group_vars(b) for b in branches]) & inner_scope,
+                   "a UNION", lambda x, bs=branches: _disjunction(
+                       [conj(self.group_vps(b, x, inner_scope, visible=top)) for b in bs]))
+        for sub in group.minus:
+            attach(group_vars(sub) & inner_scope, "a MINUS",
+                   lambda x, sub=sub: ir.Not(conj(self.group_vps(sub, x, inner_scope))))
+        for var, terms in group.values:
+            refs = tuple(ir.Ref(ir_term(t)) for t in terms)
+            np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
+            attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
+        holder: dict = {}   # the group's context, for FILTERs that name a second variable
+        reach = _reachable(edges, anchor, scope)
+        for expr in group.filters:
+            if not variables(expr):
+                raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
+                                             str(getattr(expr, "name", expr)))
+            pair = var_comparison(expr)
+            if pair and pair[0] in inner_scope and pair[1] in inner_scope:
+                # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
+                # "greater than the <P> of X", with ?b's own description as the NP
+                a, b = pair
+                if (b in reach) == (a in reach):
+                    raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
+                                                 f"{a.n3()} {b.n3()}")
+                near, far = (a, b) if a in reach else (b, a)
+                extras.setdefault(near, []).append(
+                    lambda x, expr=expr, far=far: self.compare_vars(expr, x, far, holder["ctx"]))
+                continue
+            attach(variables(expr) & inner_scope or variables(expr), "a FILTER",
+                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope))
+
+        ctx = _Context(edges, classes, extras, det)
+        ctx.const_extras = _constant_components(edges, anchor, scope)
+        holder["ctx"] = ctx
+        if visible if visible is not None else top:
+            # blank nodes too: the compiler names every value it introduces
+            self.all_nodes.extend(n for n in nodes if is_node(n))
+        vps = self.node_vps(ctx, anchor, None, root_noun=False)
+        if not is_node(anchor) and anchor in ctx.const_extras:
+            vps += self.const_vps(ctx, anchor, ctx.const_extras.pop(anchor))
+        left = [e for e in edges if id(e) not in ctx.used]
+        if left:
+            raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)",
+                                         f"{node_text(left[0].subject)} {left[0].prop} {node_text(left[0].obj)}")
+        for n in nodes:
+            if n not in self.visited and n != anchor:
+                raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
+        return vps
+
+    def node_vps(self, ctx, node, via, root_noun: bool):
+        """VPs about ``node`` from the edges not yet used; marks the node visited."""
+        if is_node(node):
+            if node in self.visited and via is not None:
+                raise UnsupportedSPARQLError("a cycle in the triple patterns", node.n3())
+            self.visited.add(node)
+        vps = []
+        if not root_noun:
+            for cls, _ in ctx.classes.pop(node, []):
+                vps.append(ir.Be(ir.Quant("a", class_noun(cls))))
+        for e in ctx.edges:
+            if id(e) in ctx.used:
+                continue
+            if same(e.subject, node):
+                ctx.used.add(id(e))
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e, attach=True),
+                                   self.quals(ctx, e.quals, e)))
+            elif same(e.obj, node) and is_node(node):
+                ctx.used.add(id(e))
+                # "X P node" is said of the node as "is a <P> of X".
+                vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
+            elif is_node(node) and any(same(v, node) for _, v in e.quals):
+                ctx.used.add(id(e))
+                qid = next(q for q, v in e.quals if same(v, node))
+                rest = [(q, v) for q, v in e.quals if not same(v, node)]
+                vps.append(ir.QualifierOf(
+                    ir.Property(qid), self.np(ctx, e.subject, e),
+                    ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e))))
+        for make in ctx.extras.pop(node, []):
+            vps.append(make(node))
+        return vps
+
+    def np(self, ctx, term, via, attach: bool = False):
+        if not is_node(term):
+            if attach and term in ctx.const_extras:
+                # what the query says of a constant elsewhere: "the thing that is <Q> and that ..."
+                vps = self.const_vps(ctx, term, ctx.const_extras.pop(term))
+                return ir.Quant("the", None, (ir.Be(ir.Ref(ir_term(term))), *vps))
+            return ir.Ref(ir_term(term))
+        noun, vps = self.noun_and_vps(ctx, term, via)
+        det = "which" if term in self.which else ctx.det
+        return ir.Quant(det, noun, tuple(vps), order=self.orders.get(term))
+
+    def rel_noun(self, ctx, e):
+        return ir.RelNoun(ir.Property(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
+
+    def const_vps(self, ctx, const, component):
+        """VPs about a constant from triple patterns joined to the query only through it."""
+        vps = []
+        for e in component:
+            if id(e) in ctx.used:
+                continue
+            if same(e.subject, const):
+                ctx.used.add(id(e))
+                vps.append(ir.Stmt(ir.Property(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
+            elif same(e.obj, const):
+                ctx.used.add(id(e))
+                vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
+        return vps
+
+    def noun_and_vps(self, ctx, node, via):
+        if node in self.visited:
+            raise UnsupportedSPARQLError("a cycle in the triple patterns", node.n3())
+        self.visited.add(node)
+        classes = ctx.classes.pop(node, [])
+        noun = class_noun(classes[0][0]) if classes else None
+        if classes[1:]:
+            ctx.classes[node] = classes[1:]
+        if noun is None:
+            # No class: name the node by an edge into it, "the <P> of X".
+            for e in ctx.edges:
+                if id(e) not in ctx.used and same(e.obj, node):
+                    ctx.used.add(id(e))
+                    noun = self.rel_noun(ctx, e)
+                    break
+        vps = self.node_vps(ctx, node, None, root_noun=False)
+        return noun, vps
+
+    def quals(self, ctx, quals, via):
+        return tuple(ir.Qual(ir.Property(q), self.np(ctx, v, via)) for q, v in quals)
+
+    def optional_vp(self, sub: Group, x, scope, visible):
+        classes: dict = {}
+        edges = fold(sub.triples, classes, variables(sub.filters))
+        linking = [e for e in edges if same(e.subject, x) or same(e.obj, x)]
+        if len(linking) != 1 or sub.optionals or sub.unions or sub.minus:
+            raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
+        vps = self.group_vps(sub, x, scope, det="maybe", visible=visible)
+        # The single statement from x: its value NP becomes "maybe".
+        (vp,) = vps if len(vps) == 1 else (None,)
+        if not isinstance(vp, ir.Stmt) or not isinstance(vp.obj, ir.Quant):
+            raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
+        return ir.Stmt(vp.prop, ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order), vp.quals, vp.inverse)
+
+    def filter_vp(self, expr, x, scope):
+        name = getattr(expr, "name", None)
+        if name == "ConditionalAndExpression":
+            items = [self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]]
+            ops = [(i.op, i.args) for i in items if isinstance(i, ir.Compare) and not i.temporal]
+            if len(items) == 2 and len(ops) == 2 and ops[0][0] == ">=" and ops[1][0] == "<=":
+                # x >= a && x <= b is what "between a and b" compiles to
+                return ir.Compare("between", (ops[0][1][0], ops[1][1][0]))
+            return conj(items)
+        if name == "ConditionalOrExpression":
+            items = tuple(self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other])
+            if all(isinstance(i, ir.Compare) and i.op == "=" and not i.temporal and len(i.args) == 1
+                   and isinstance(i.args[0], ir.Ref) for i in items):
+                # ?x = A || ?x = B: one FILTER, "is equal to (A or B)" (an Or VP is a UNION)
+                return ir.Compare("=", (ir.Coord("or", tuple(i.args[0] for i in items)),))
+            return ir.Or(items)
+        if name == "UnaryNot":
+            return ir.Not(self.filter_vp(expr.expr, x, scope))
+        if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
+            graph = expr.graph
+            if graph.name.startswith("GroupGraph"):
+                graph = translateGroupGraphPattern(graph)
+            inner = flatten(graph)
+            if name == "Builtin_NOTEXISTS" and inner.filters and not (
+                    inner.triples or inner.optionals or inner.unions or inner.minus or inner.values):
+                # the compiler writes a negated test as FILTER(!(...)), another algebra
+                raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
+            vp = conj(self.group_vps(inner, x, scope))
+            return ir.Not(vp) if name == "Builtin_NOTEXISTS" else vp
+        if name == "RelationalExpression":
+            left, op, right = expr.expr, expr.op, expr.other
+            if op in ("IN", "NOT IN"):
+                refs = tuple(ir.Ref(ir_term(t)) for t in right)
+                vp = ir.Be(refs[0] if len(refs) == 1 else ir.Coord("or", refs))
+                return self._on(left, x, vp if op == "IN" else ir.Not(vp))
+            if is_subject(right, x) and not is_subject(left, x):
+                left, right, op = right, left, FLIP[op]
+            if not isinstance(right, (URIRef, Literal)):
+                raise UnsupportedSPARQLError("a comparison between two variables or expressions")
+            vp = _comparison(op, right)
+            if has_cast(left):
+                # xsd:double(STR(?x)) < 5: the profile's numeric_cast form, for numbers only
+                if not (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
+                        and right.datatype in NUMERIC_TYPES):
+                    raise UnsupportedSPARQLError("a numeric cast compared with something other than a number")
+                if not isinstance(unwrap_str(left.expr[0]), Variable):
+                    raise UnsupportedSPARQLError("a numeric cast of an expression", "xsd:double(STR(YEAR(...)))")
+                self.casts.add(True)
+            elif (isinstance(vp, ir.Compare) and vp.op in ("<", ">", "<=", ">=") and isinstance(right, Literal)
+                  and right.datatype in NUMERIC_TYPES):
+                self.casts.add(False)
+            return self._on(left, x, vp)
+        # The CNL's string tests are case-insensitive: the compiler writes
+        # CONTAINS(LCASE(STR(?x)), LCASE("v")) and REGEX(STR(?x), "v", "i"); other forms differ.
+        if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS"):
+            if not (is_call(expr.arg1, "Builtin_LCASE") and is_call(expr.arg1.arg, "Builtin_STR")
+                    and is_call(expr.arg2, "Builtin_LCASE")):
+                raise UnsupportedSPARQLError("a case-sensitive string test", name[len("Builtin_"):])
+            value = string_arg(expr.arg2)
+            return self._on(unwrap_str(expr.arg1), x, ir.StrTest(
+                "contains" if name == "Builtin_CONTAINS" else "starts", value))
+        if name == "Builtin_REGEX":
+            if not (str(expr.flags or "") == "i" and is_call(expr.text, "Builtin_STR")):
+                raise UnsupportedSPARQLError("a case-sensitive string test", "REGEX without the flag \"i\"")
+            return self._on(unwrap_str(expr.text), x, ir.StrTest("matches", string_arg(expr.pattern)))
+        if name == "YearComparison":
+            raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
+        if name == "YearTest":
+            if year_arg(expr.expr, self.year_casts) != x:
+                raise UnsupportedSPARQLError("BIND", "a year BIND tested apart from its date")
+            tests = tuple(self.filter_vp(f, expr.year, scope) for f in expr.tests)
+            return ir.YearIs(ir.Be(ir.Quant("a", None, tests)))
+        raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
+
+    def compare_vars(self, expr, x, other, ctx):
+        left, op, right = expr.expr, expr.op, expr.other
+        if expr.name == "YearComparison":
+            if year_arg(right, self.year_casts) == x:
+                left, right, op = right, left, FLIP[op]
+            year_arg(left, self.year_casts)
+        elif right == x:
+            left, right, op = right, left, FLIP[op]
+        if op not in ("<", ">", "<=", ">=", "!="):
+            raise UnsupportedSPARQLError("a comparison between two variables or expressions")
+        if expr.name == "YearComparison":
+            return ir.YearIs(ir.Compare(op, (ir.Quant("the", ir.YearOf(self.np(ctx, other, None))),)))
+        return ir.Compare(op, (self.np(ctx, other, None),))
+
+    def _on(self, operand, x, vp):
+        # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.
+        while (getattr(operand, "name", None) == "Function" and operand.iri in NUMERIC_TYPES
+               and len(operand.expr or []) == 1):
+            operand = unwrap_str(operand.expr[0])
+        if operand == x:
+            return vp
+        if getattr(operand, "name", None) == "Builtin_YEAR" and year_arg(operand, self.year_casts) == x:
+            return ir.YearIs(vp)
+        raise UnsupportedSPARQLError("a FILTER on an expression", getattr(operand, "name", str(operand)))
+
+
+@dataclass
+class _Context:
+    edges: list
+    classes: dict
+    extras: dict
+    det: str
+    used: set = field(default_factory=set)
+    const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
+
+
+def _reachable(edges, anchor, scope) -> set:
+    """The variables joined to ``anchor`` through triple patterns."""
+    reached = {anchor} | set(scope)
+    changed = True
+    while changed:
+        changed = False
+        for e in edges:
+            ends = {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
+            if ends & reached and not ends <= reached:
+                reached |= ends
+                changed = True
+    return reached
+
+
+def _constant_components(edges, anchor, scope) -> dict:
+    """Edges not reachable from ``anchor`` through variables, grouped into connected parts,
+    each keyed by a constant it shares with the reachable part (``wd:Q1 p:P31 wd:Q5 .
+    wd:Q1 p:P527 ?x``: the first triple is a condition on wd:Q1). Parts sharing none are left
+    out (a real cross product)."""
+    def key(t):
+        return (type(t), t)
+
+    def node_ends(e):
+        return [key(t) for t in (e.subject, e.obj, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)]
+
+    reached = {key(anchor)} | {key(n) for n in scope}
+    main, changed = set(), True
+    while changed:
+        changed = False
+        for e in edges:
+            if id(e) not in main and any(k in reached for k in node_ends(e)):
+                main.add(id(e))
+                reached |= set(node_ends(e))
+                changed = True
+    constants = {t for e in edges if id(e) in main for t in (e.subject, e.obj) if isinstance(t, URIRef)}
+    if isinstance(anchor, URIRef):
+        constants.add(anchor)
+    parts: list = []   # [(node keys, edges)]
+    for e in edges:
+        if id(e) in main:
+            continue
+        ends = set(node_ends(e))
+        joined = [p for p in parts if p[0] & ends]
+        merged = (ends.union(*(p[0] for p in joined)), [x for p in joined for x in p[1]] + [e])
+        parts = [p for p in parts if all(p is not j for j in joined)] + [merged]
+    out: dict = {}
+    for _, part in parts:
+        shared = [t for e in part for t in (e.subject, e.obj) if isinstance(t, URIRef) and t in constants]
+        if shared:
+            out.setdefault(shared[0], []).extend(part)
+    return out
+
+
+def _comparison(op: str, value):
+    if isinstance(value, Literal) and value.datatype == XSD.dateTime:
+        year = _YEAR_START.match(str(value))
+        # The compiler writes "earlier than Y" as < Y-01-01 and "later than Y" as >= (Y+1)-01-01.
+        if year and op == "<":
+            return ir.Compare("<", (ir.Ref(ir.Literal(year.group(1), "integer")),), temporal=True)
+        if year and op == ">=":
+            return ir.Compare(">", (ir.Ref(ir.Literal(str(int(year.group(1)) - 1), "integer")),), temporal=True)
+    ref = ir.Ref(ir_term(value))
+    if op == "=" and isinstance(value, URIRef):
+        # FILTER(?x = wd:Q) stays a FILTER ("is equal to <Q>"); "is <Q>" compiles to VALUES
+        return ir.Compare("=", (ref,))
+    if op == "=":
+        return ir.Be(ref)
+    # "is different from X" is FILTER(?x != X); "is not X" would be FILTER NOT EXISTS / !(=)
+    return ir.Compare(op, (ref,))
+
+
+def _bind_detail(expr) -> str:
+    if getattr(expr, "name", "") in ("AdditiveExpression", "MultiplicativeExpression") and len(variables(expr)) >= 2:
+        return "arithmetic over two variables"
+    return "only filters and statements can be written in CNL"
+
+
+def _disjunction(items):
+    """``has <P> A or has <P> B`` is written ``has <P> (A or B)`` (SQUALL cannot nest a VP
+    disjunction inside a conjunction)."""
+    if all(isinstance(i, ir.Stmt) and not i.quals and not i.inverse and isinstance(i.obj, ir.Ref)
+           for i in items) and len({i.prop for i in items}) == 1:
+        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)))
+    return ir.Or(tuple(items))
+
+
+def conj(vps):
+    vps = list(vps)
+    if not vps:
+        return ir.Exists()
+    return vps[0] if len(vps) == 1 else ir.And(tuple(vps))

@@ -1,0 +1,38 @@
+"""The decompiler's pipeline: SPARQL text -> (IR query, profile options), one stage at a time
+over a :class:`Decompilation`."""
+from __future__ import annotations
+
+from cnl import ir
+from cnl.sparql.decompile.binds import read_binds
+from cnl.sparql.decompile.build import build
+from cnl.sparql.decompile.flatten import flatten
+from cnl.sparql.decompile.modifiers import read_columns, read_modifiers, read_orders
+from cnl.sparql.decompile.options import profile_options
+from cnl.sparql.decompile.parse import parse
+from cnl.sparql.decompile.sentence import choose_root, write_query
+from cnl.sparql.decompile.state import Decompilation
+
+
+def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
+    """SPARQL text -> (IR query, Wikidata profile options that recompile it equivalently)."""
+    reading = _read(sparql, focus_columns=False)
+    if reading.options["projection"] == "focus":
+        # Not every variable is an answer column: mark the columns "which".
+        reading = _read(sparql, focus_columns=True)
+        reading.options["projection"] = "focus"
+    return reading.query, reading.options
+
+
+def _read(sparql: str, focus_columns: bool) -> Decompilation:
+    state = Decompilation(sparql, focus_columns)
+    parse(state)
+    read_modifiers(state)
+    read_columns(state)
+    state.top = flatten(state.pattern)
+    read_binds(state)
+    read_orders(state)
+    choose_root(state)
+    build(state)
+    write_query(state)
+    state.options = profile_options(state)
+    return state

@@ -1,0 +1,133 @@
+"""Stages around the tree: what the sentence is about, and the sentence.
+
+:func:`choose_root` picks the term the tree hangs from (the counted variable, the first answer
+column, a BIND's input, an ASK's subject), its determiner ("which", "how many") and the other
+answer columns written "which". Once the tree is built, :func:`write_query` makes the sentence:
+the root's noun taken from its VPs, a question about a qualifier ("At which <Q> does S <P> O?"),
+"whose year ..." as relative clauses, or an answer computed by a BIND.
+"""
+from __future__ import annotations
+
+from rdflib import URIRef, Variable
+
+from cnl import ir
+from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.binds import bind_np
+from cnl.sparql.decompile.build import conj
+from cnl.sparql.decompile.flatten import Group, group_vars
+from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.state import Decompilation
+from cnl.sparql.decompile.terms import class_noun, ir_term, is_node, same
+
+
+def choose_root(state: Decompilation) -> None:
+    if state.form == "AskQuery":
+        state.root, state.det, state.which = ask_root(state.top, state.first_year), "a", set()
+        return
+    counted, select_vars = state.counted, state.select_vars
+    root = counted if counted is not None else (select_vars[0] if select_vars else None)
+    if state.answer_bind is not None:
+        root = state.answer_bind.input
+    if root is None:
+        raise UnsupportedSPARQLError("a SELECT without a variable to answer")
+    state.root = root
+    state.det = "how_many" if counted is not None else "which"
+    # ordering keys need no "which": the compiler lists them under projection "focus" anyway
+    if state.focus_columns or counted is not None:
+        state.which = set(select_vars) - {root} - set(state.orders)
+    if counted is None and not state.order_conditions and state.limit is not None:
+        if state.offset:
+            raise UnsupportedSPARQLError("OFFSET without ORDER BY")
+        state.default_limit = state.limit
+
+
+def ask_root(top: Group, prefer=None):
+    """An ASK query's subject: the first triple's subject (a constant or a variable); with
+    ``prefer``, the constant whose statement's value it is."""
+    if prefer is not None:
+        for e in fold(top.triples, {}, set()):
+            if same(e.obj, prefer) and isinstance(e.subject, URIRef):
+                return e.subject
+    for s, _, _ in top.triples:
+        if isinstance(s, Variable):
+            return s
+        if isinstance(s, URIRef):
+            return s
+    vars_ = sorted(group_vars(top), key=str)
+    if not vars_:
+        raise UnsupportedSPARQLError("an ASK without a subject")
+    return vars_[0]
+
+
+def write_query(state: Decompilation) -> None:
+    if is_node(state.root):
+        subject, vps = _root_subject(state)
+    else:
+        subject, vps = ir.Ref(ir_term(state.root)), state.vps
+    if isinstance(subject, ir.Quant) and state.answer_bind is None:
+        # SQUALL writes "whose year ..." and "at which <Q> ..." only as relative clauses.
+        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)))
+        if clauses:
+            subject = ir.Quant(subject.det, subject.noun, subject.rels + clauses, order=subject.order)
+            vps = [v for v in vps if not isinstance(v, (ir.YearIs, ir.QualifierOf))]
+    if state.answer_bind is not None:
+        state.query = ir.Query(_bind_answer(state, subject, vps), None)
+    elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
+        # keep the relative clauses ("whose year is ..." moved there above)
+        state.query = ir.Query(ir.Quant("a", subject.noun, subject.rels, order=subject.order), None)
+    else:
+        state.query = ir.Query(subject, conj(vps) if vps else ir.Exists())
+
+
+def _root_subject(state: Decompilation):
+    """(the root's NP, the VPs left to say about it)."""
+    root, det, orders = state.root, state.det, state.orders
+    noun, vps = _root_noun(state.root_classes, state.vps, det)
+    subject = ir.Quant(det, noun, order=orders.get(root))
+    if (noun is None and det in ("which", "how_many") and state.answer_bind is None and len(vps) == 1
+            and isinstance(vps[0], ir.QualifierOf) and isinstance(vps[0].subject, ir.Ref)
+            and isinstance(vps[0].vp, ir.Stmt) and not (det == "how_many" and orders.get(root))):
+        # "At which <Q> does S <P> O?" / "At how many <Q> ...?": the answer is a qualifier
+        # of S's statement.
+        qof, stmt = vps[0], vps[0].vp
+        wh = ir.Qual(qof.prop, ir.Quant(det, order=orders.get(root)))
+        subject, vps = qof.subject, [ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (wh,), stmt.inverse)]
+    return subject, vps
+
+
+def _root_noun(root_classes: list, vps: list, det: str):
+    """(the root's noun, the VPs without the one it was taken from): its first class, else
+    "a <P> of X" said of it, else for "how many" a statement read backwards; None if none."""
+    if root_classes:
+        first = ir.Be(ir.Quant("a", class_noun(root_classes[0][0])))
+        if vps and vps[0] == first:
+            return first.np.noun, vps[1:]
+    for i, vp in enumerate(vps):
+        if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Quant) and vp.np.det == "a"
+                and isinstance(vp.np.noun, ir.RelNoun) and not vp.np.rels and vp.np.order is None):
+            return vp.np.noun, vps[:i] + vps[i + 1:]
+    if det == "how_many":
+        for i, vp in enumerate(vps):
+            if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and vp.prop.id:
+                # "How many <^P> of X": the things that have P X.
+                return ir.RelNoun(ir.Property("^" + vp.prop.id), vp.obj, vp.quals), vps[:i] + vps[i + 1:]
+    return None, vps
+
+
+def _bind_answer(state: Decompilation, subject, vps):
+    """The answer of a BIND over the root: an expression whose input is the root's NP."""
+    bind, builder, orders = state.answer_bind, state.builder, state.orders
+    if not isinstance(subject, ir.Quant):
+        raise UnsupportedSPARQLError("BIND over a constant")
+    root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
+    answer = bind_np(bind.expr, bind.input, root_np, builder.year_casts)
+    if bind.filters:
+        if not isinstance(answer, ir.Quant):
+            raise UnsupportedSPARQLError("a FILTER on an arithmetic BIND")
+        tests = tuple(builder.filter_vp(f, bind.var, set()) for f in bind.filters)
+        answer = ir.Quant(answer.det, answer.noun, answer.rels + tests, order=answer.order)
+    if bind.var in orders:
+        if not isinstance(answer, ir.Quant):
+            raise UnsupportedSPARQLError("ORDER BY an arithmetic BIND")
+        answer = ir.Quant(answer.det, answer.noun, answer.rels, order=orders[bind.var])
+    return answer

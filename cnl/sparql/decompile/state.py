@@ -1,0 +1,69 @@
+"""The state one reading of a query carries from stage to stage: each stage fills its part."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from cnl import ir
+from cnl.sparql.decompile.flatten import Group
+
+if TYPE_CHECKING:  # build imports this module; the type is for readers and checkers only
+    from cnl.sparql.decompile.build import Builder
+
+
+@dataclass
+class AnswerBind:
+    """``BIND(expr AS var)`` whose value is an answer column (``YEAR(?d)``, ``2023 - YEAR(?d)``)."""
+
+    var: object
+    expr: object
+    input: object  # the one variable it reads: the root of the tree
+    filters: list = field(default_factory=list)  # FILTERs on its value, said of the answer
+
+
+@dataclass
+class Decompilation:
+    """One reading of a SPARQL query, filled in stage by stage (see ``pipeline``)."""
+
+    sparql: str
+    # The second reading under projection "focus": the answer columns are written "which".
+    focus_columns: bool = False
+
+    # parse
+    algebra: object = None               # rdflib's algebra of the whole query
+    form: str = ""                       # SelectQuery or AskQuery
+
+    # modifiers: the query's head and what wraps the WHERE clause
+    pattern: object = None               # the WHERE clause's algebra
+    limit: int | None = None
+    offset: int | None = None
+    order_conditions: list | None = None
+    projected: list | None = None        # SELECT's variables, the aggregates' aliases among them
+    aggregates: dict = field(default_factory=dict)       # alias -> rdflib's __agg variable
+    aggregate_calls: dict = field(default_factory=dict)  # __agg variable -> its Aggregate_* call
+    group_keys: list | None = None
+    select_vars: list = field(default_factory=list)      # the answer columns but a count
+    counted: object = None               # ?x of COUNT(DISTINCT ?x); None once the groups are the answers
+    count_alias: object = None           # the count's column
+    orders: dict = field(default_factory=dict)           # variable -> ir.Order
+    counted_order: object = None         # ORDER BY the count: the counted variable
+
+    # flatten, then binds
+    top: Group | None = None
+    answer_bind: AnswerBind | None = None
+    first_year: object = None            # the input of the first of two compared years' BINDs
+
+    # sentence: the root, and what it is said with
+    root: object = None
+    det: str = "a"
+    which: set = field(default_factory=set)
+    default_limit: int | None = None
+
+    # build
+    builder: Builder | None = None
+    root_classes: list = field(default_factory=list)     # (class, subclass-closed) of the root
+    vps: list = field(default_factory=list)              # what the query says about the root
+
+    # sentence, options
+    query: ir.Query | None = None
+    options: dict = field(default_factory=dict)

@@ -1,0 +1,71 @@
+"""Terms: Wikidata's IRIs and rdflib's literals as IR terms, and how refusals name them."""
+from __future__ import annotations
+
+import re
+
+from rdflib import BNode, Literal, URIRef, Variable
+from rdflib.namespace import XSD
+
+from cnl import ir
+from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.namespaces import PREFIXES, WD
+
+INTEGER_TYPES = {XSD.integer, XSD.int, XSD.long, XSD.short, XSD.nonNegativeInteger, XSD.positiveInteger}
+NUMERIC_TYPES = INTEGER_TYPES | {XSD.decimal, XSD.double, XSD.float}
+_QID = re.compile(r"^Q[1-9][0-9]*$")
+_DATE = re.compile(r"^-?[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_DATE_TIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
+
+
+def short(iri) -> str:
+    """``iri`` with the longest prefix of the namespace table, else in angle brackets."""
+    for name, base in sorted(PREFIXES.items(), key=lambda kv: -len(kv[1])):
+        if str(iri).startswith(base):
+            return f"{name}:{str(iri)[len(base):]}"
+    return f"<{iri}>"
+
+
+def ir_term(t):
+    """A Wikidata item or a literal as an IR term."""
+    if isinstance(t, URIRef):
+        iri = str(t)
+        if iri.startswith(WD) and _QID.match(iri[len(WD):]):
+            return ir.Entity(id=iri[len(WD):])
+        raise UnsupportedSPARQLError("an IRI that is not a Wikidata item", short(t))
+    if isinstance(t, Literal):
+        if t.language:
+            return ir.Literal(str(t), "string", t.language.lower())
+        dt = t.datatype
+        if dt in INTEGER_TYPES:
+            return ir.Literal(str(int(str(t))), "integer")
+        if dt in NUMERIC_TYPES:
+            return ir.Literal(str(t), "decimal")
+        if dt == XSD.date:
+            return ir.Literal(str(t), "date")
+        if dt == XSD.dateTime and _DATE.match(str(t)):
+            # xsd:dateTime needs a time: "2000-01-01"^^xsd:dateTime is not a valid literal
+            raise UnsupportedSPARQLError("an ill-formed xsd:dateTime literal (a date without a time)", t.n3())
+        if dt == XSD.dateTime and _DATE_TIME.match(str(t)):
+            return ir.Literal(str(t), "dateTime")
+        if dt is None or dt == XSD.string:
+            return ir.Literal(str(t), "string")
+        raise UnsupportedSPARQLError(f"a {short(dt)} literal", str(t))
+    raise UnsupportedSPARQLError("an unexpected term", str(t))
+
+
+def class_noun(o) -> ir.ClassNoun:
+    """The class ``wd:C`` of a class test, as a noun."""
+    return ir.ClassNoun(ir.Class(id=str(o)[len(WD):]))
+
+
+def is_node(term) -> bool:
+    """A variable or a blank node: something the query names, not a constant."""
+    return isinstance(term, (Variable, BNode))
+
+
+def same(a, b) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def node_text(t) -> str:
+    return t.n3() if isinstance(t, (Variable, BNode)) else short(t) if isinstance(t, URIRef) else str(t)
