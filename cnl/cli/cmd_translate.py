@@ -18,8 +18,9 @@ def _add_model_options(p) -> None:
     p.add_argument("--base-model", default=None, help="base model folder or hub id")
     p.add_argument("--el", choices=EL_VARIANTS, default="hybrid", help="entity-linking variant")
     p.add_argument("--unconstrained", action="store_true", help="no grammar-constrained decoding")
-    p.add_argument("--no-validate", action="store_true", help="no n-best validation (greedy, first output)")
-    p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 4, 1 without validation)")
+    p.add_argument("--no-validate", action="store_true", help="no validation: the first output, compiled")
+    p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 1: greedy; 4: the first of 4 beams that compiles and, "
+                        "with a KG, answers)")
     p.add_argument("--lexicon", default=None, help="label → ID lexicon for the generated labels")
     from cnl.sparql.profiles import profile_names
 
@@ -105,8 +106,10 @@ def _profile(args):
 def _translate_all(translator, questions, args, kg=None, store=None):
     """Translations of ``questions`` (model, indices and pools loaded once); a batch shows a
     progress bar and its questions per second on stderr."""
+    from cnl.learn.inference import DEFAULT_BEAMS
+
     validate = not args.no_validate
-    beams = args.beams if args.beams is not None else (4 if validate else 1)
+    beams = args.beams if args.beams is not None else (DEFAULT_BEAMS if validate else 1)
     batch_size = args.batch_size or (1 if beams > 1 else 8)
     options = dict(el=args.el, kg=kg, lexicon=args.lexicon, constrained=not args.unconstrained, validate=validate,
                    num_beams=beams, store=store, profile=_profile(args))
@@ -190,16 +193,26 @@ def run_ask(args) -> int:
     with open_from_args(args) as kg:
         for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
             if args.batch:
+                import time
+
+                from cnl.errors import CNLError
+
                 row = result.to_json()
                 row["answers"] = None
+                started = time.perf_counter()
                 if result.sparql:
-                    answer = kg.query(result.sparql)
+                    try:
+                        answer = kg.query(result.sparql)
+                    except CNLError as err:  # a query cut at its deadline: reported, the batch goes on
+                        answer, row["error"] = None, str(err).splitlines()[0]
                     if isinstance(answer, bool):
                         row["answers"] = answer
                     elif answer is not None:
                         if not args.no_labels:
                             kg.add_labels(answer)
                         row["answers"] = json.loads(answer.render("json"))
+                # this question's share of the batch's generation, its compile and its query
+                row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
                 continue
             if args.show_sparql or not result.sparql:

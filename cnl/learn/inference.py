@@ -31,6 +31,10 @@ from cnl.sparql.compiler import compile_query
 from cnl.kg.limits import query_limits
 
 VALIDATION_TIMEOUT = 5.0
+# beams of the default pipeline: greedy. 4-beam n-best validation gained +0.008 TA-offline on
+# the WikiWebQuestions dev split (0.350 -> 0.358) at 5x the time per question (0.38 -> 1.94 s):
+# far less accuracy per second (docs/model.md, "Greedy or n-best"); ``num_beams=4`` opts in.
+DEFAULT_BEAMS = 1
 
 
 def default_adapter_dir() -> Path:
@@ -357,7 +361,7 @@ class Translator:
         finally:
             if opened is not None:
                 opened.close()
-        beams = num_beams if num_beams is not None else (4 if validate else 1)
+        beams = num_beams if num_beams is not None else (DEFAULT_BEAMS if validate else 1)
         prompts = [self.prompt(q, cands, el, props) for q, cands, props in zip(questions, candidates, properties)]
         allowed = [self.allowed_properties(props) for props in properties]
         nbests = self.generate(prompts, constrained=constrained, num_beams=beams, n_best=beams,
@@ -406,7 +410,7 @@ class Translator:
                 continue
             if first_compiled is None:
                 first_compiled = (text, sparql)
-            if kg is None or not validate:
+            if kg is None or not validate or len(nbest) == 1:  # one candidate: nothing to choose
                 return text, sparql, None
             try:
                 # a candidate only needs one row to count, and may not stall the question
