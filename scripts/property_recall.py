@@ -7,7 +7,7 @@ train without the dev split), as `cnl2sparql train --property-candidates K` buil
 --store, the properties around the question's linked entities count too (the project's linker
 over the store for WikiWebQuestions, the data's recorded candidates for ECAI).
 
-    python scripts/property_recall.py --store .cache/slice [--k 5 10 20] [--no-pool]
+    python scripts/property_recall.py --store .cache/slice [--k 5 10 20] [--no-pool] [--descriptions]
 """
 from __future__ import annotations
 
@@ -42,6 +42,8 @@ def main(argv=None) -> int:
     ap.add_argument("--store", default=None, help="embedded store of the Wikidata slice")
     ap.add_argument("--k", type=int, nargs="+", default=[5, 10, 20])
     ap.add_argument("--no-pool", action="store_true", help="embedding similarity only (no solved questions)")
+    ap.add_argument("--descriptions", action="store_true",
+                    help="the properties' descriptions in the embedded text too (label + aliases + description)")
     args = ap.parse_args(argv)
     if not args.store:
         ap.error("--store is needed to label and link the WikiWebQuestions targets")
@@ -52,6 +54,7 @@ def main(argv=None) -> int:
 
     train = build_examples("train", "squall", "label", "hybrid") + wwq_examples(args.store, "train")
     retriever = PropertyRetriever() if args.no_pool else property_pool(train)
+    retriever.descriptions = args.descriptions
     sets = {"WikiWebQuestions dev": wwq_examples(args.store, "dev"),
             "ECAI test": [e for e in build_examples("test", "squall", "label", "hybrid") if e.record is not None]}
     print(f"pool: {'none' if args.no_pool else f'{len(retriever.pool)} solved training questions'}; "

@@ -60,7 +60,10 @@ class PropertyRetriever:
     """Top-k property candidates of a question (see the module). ``pool``: solved questions
     (their properties as PIDs; an inverse ``^P`` counts as P)."""
 
-    def __init__(self, pool=(), properties=None, *, cache_dir: Path | None = None):
+    def __init__(self, pool=(), properties=None, *, cache_dir: Path | None = None, descriptions: bool = False):
+        """``descriptions``: the label-with-aliases text also carries the property's description
+        (measured in scripts/property_recall.py --descriptions; not what the shipped adapter was
+        trained with)."""
         from cnl.sparql.wikidata_properties import wikidata_properties
 
         if properties is None:
@@ -71,6 +74,7 @@ class PropertyRetriever:
         counts = Counter(pid for s in self.pool for pid in s.properties)
         self.prior = [math.log1p(counts.get(p.id, 0)) for p in self.properties]
         self.cache_dir = cache_dir or cache_root() / "property-candidates"
+        self.descriptions = descriptions
         self._names = None
         self._owner = None
         self._whole = None
@@ -88,7 +92,8 @@ class PropertyRetriever:
                 for name in (p.label, *p.aliases[:MAX_ALIASES]):
                     texts.append(name)
                     owner.append(i)
-            whole = [p.label + (" (" + ", ".join(p.aliases[:8]) + ")" if p.aliases else "") for p in self.properties]
+            whole = [p.label + (" (" + ", ".join(p.aliases[:8]) + ")" if p.aliases else "")
+                     + (": " + p.description if self.descriptions and p.description else "") for p in self.properties]
             self._names = embed_cached(texts, self.cache_dir / "names.npy")
             self._owner = np.array(owner)
             self._whole = embed_cached(whole, self.cache_dir / "whole.npy")
