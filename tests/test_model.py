@@ -340,6 +340,48 @@ def test_label_linker_finds_entities_by_name_in_any_kg(nolan_store):
         assert KGLabelResolver(kg).resolve("Christopher Nolan", "entity") == "Q25191"
 
 
+@pytest.fixture(scope="module")
+def slice_store(tmp_path_factory):
+    """The whole Wikidata slice (1.48M triples) in an embedded store: $CNL_SLICE_STORE or
+    .cache/slice when one is loaded there, else loaded now (a minute or two)."""
+    import os
+
+    from cnl.datasets.paths import data_dir
+
+    for given in (os.environ.get("CNL_SLICE_STORE"), Path(__file__).resolve().parents[1] / ".cache" / "slice"):
+        if given and (Path(given) / "CURRENT").is_file():
+            return Path(given)
+    root = data_dir(required=False)
+    if root is None or not (root / "wikidata" / "wikidata-slice.nt.gz").is_file():
+        pytest.skip("the Wikidata slice is not in the shared data")
+    from cnl.kg.embedded import EmbeddedKG
+
+    store = tmp_path_factory.mktemp("slice") / "store"
+    with EmbeddedKG(store) as kg:
+        kg.load(root / "wikidata" / "wikidata-slice.nt.gz", progress=False)
+    return store
+
+
+@pytest.mark.slow
+def test_a_new_question_is_linked_over_the_whole_slice(slice_store, capsys):
+    """Questions from no data set, linked by the project's linker over the 1.48M-triple slice:
+    the right items among the candidates, and translate --store compiles them into the SPARQL."""
+    _model_stack_or_skip()
+    from cnl.cli import main
+    from cnl.learn.inference import Translator
+
+    translator = Translator.load()
+    for question, qid in (("Which films did Christopher Nolan direct?", "Q25191"),
+                          ("Who is the mother of Barack Obama?", "Q76")):
+        candidates = translator.candidates_for(question, slice_store)
+        assert qid in [c["id"] for c in candidates[:3]], (question, candidates[:5])
+    assert main(["translate", "Which films did Christopher Nolan direct?", "--store", str(slice_store),
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    row = json.loads(captured.out)
+    assert "wd:Q25191" in row["sparql"] and "entities are linked over the store" in captured.err
+
+
 @pytest.mark.slow
 def test_full_training_run(shared_data, tmp_path):
     """The shipped adapter's recipe from its train_config.json (ECAI train + WikiWebQuestions
