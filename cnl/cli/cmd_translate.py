@@ -28,6 +28,8 @@ def _add_model_options(p) -> None:
                                                     "or a TOML file); default: %(default)s")
     p.add_argument("--batch-size", type=int, default=None,
                    help="questions generated together with --batch (default: 1 with beams, 8 greedy)")
+    p.add_argument("--no-property-candidates", action="store_true",
+                   help="prompts without property candidates (for an adapter trained with them: to measure them)")
     p.add_argument("--property-constraint", choices=["known", "candidates"], default="known",
                    help="constrained decoding writes inside <...> any known Wikidata property label (known), or "
                         "only the question's property candidates and the adapter's training properties")
@@ -92,6 +94,8 @@ def _translator(args):
 
     translator = Translator.load(args.adapter, args.base_model)
     translator.property_constraint = args.property_constraint
+    if args.no_property_candidates:
+        translator.config["property_candidates"] = 0
     if getattr(args, "verbose", False):
         print(f"load: {time.perf_counter() - started:.2f} s (libraries, base model, adapter)", file=sys.stderr)
     return translator
