@@ -88,6 +88,11 @@ def main(argv=None) -> int:
                          "SQUALL that says what the gold SPARQL says (default: what the adapter was trained on)")
     ap.add_argument("--any-property", action="store_true",
                     help="constrained decoding without the known-property-label constraint inside <...>")
+    ap.add_argument("--no-properties", action="store_true",
+                    help="prompts without property candidates, even for an adapter trained with them")
+    ap.add_argument("--property-constraint", choices=["known", "candidates"], default="known",
+                    help="constrained decoding: <...> any known property label, or only the question's candidates "
+                         "and the adapter's training properties")
     ap.add_argument("--dtype", choices=["float32", "bfloat16"], default=None,
                     help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
@@ -102,8 +107,11 @@ def main(argv=None) -> int:
     translator = Translator.load(args.adapter, threads=args.threads, dtype=args.dtype,
                                  known_properties=known_property_labels(), entity_map=data_entity_map())
     translator.constrain_properties = not args.any_property
+    translator.property_constraint = args.property_constraint
+    if args.no_properties:
+        translator.config["property_candidates"] = 0
     kg = None
-    if args.store and "nbest" in args.modes:
+    if args.store:
         from cnl.kg import open_kg
 
         kg = open_kg(store=args.store)
@@ -118,17 +126,26 @@ def main(argv=None) -> int:
                 for kind in {prompt_kind[e] for e in args.el}}
     references = {kind: [r.completion for r in build_examples("test", "squall", "label", kind, squall_from=squall_from)[: args.limit]]
                   for kind in examples}
-    generated, timings = {}, {}
+    generated, timings, prompts, allowed = {}, {}, {}, {}
+    for kind, exs in examples.items():
+        # the adapter's own prompts: property candidates (around the recorded entity candidates with --store)
+        props = translator.properties_for([e.question for e in exs], [e.candidates for e in exs], kg)
+        prompts[kind] = [translator.prompt(e.question, e.candidates, kind, p) for e, p in zip(exs, props)]
+        allowed[kind] = [translator.allowed_properties(p) for p in props]
+        if all(a is None for a in allowed[kind]):
+            allowed[kind] = None
+    print(f"prompt example:\n{prompts[next(iter(prompts))][0]}", file=sys.stderr)
     for kind, exs in examples.items():
         for mode in args.modes:
             start = time.perf_counter()
             beams = args.beams if mode == "nbest" else 1
-            outs = translator.generate([e.prompt for e in exs], constrained=mode != "unconstrained",
+            outs = translator.generate(prompts[kind], constrained=mode != "unconstrained",
                                        batch_size=args.batch_size, max_new_tokens=args.max_new_tokens,
-                                       num_beams=beams, n_best=beams)
+                                       num_beams=beams, n_best=beams, properties=allowed[kind])
             timings[(kind, mode)] = time.perf_counter() - start
             # n-best validation is the Translator's own, with the example's resolver
-            generated[(kind, mode)] = [translator.choose(o, resolver_for(ex), kg=kg, profile=ECAI_PROFILE)[0]
+            generated[(kind, mode)] = [translator.choose(o, resolver_for(ex), kg=kg if mode == "nbest" else None,
+                                                         profile=ECAI_PROFILE)[0]
                                        if mode == "nbest" else o[0] for ex, o in zip(exs, outs)]
             print(f"generated {len(exs)} ({kind} prompts, {mode}) in {timings[(kind, mode)]:.1f} s",
                   file=sys.stderr, flush=True)
@@ -155,11 +172,16 @@ def main(argv=None) -> int:
             n = len(scores)
             usable = sum(1 for ex in exs if ex.gold_sparql is not None)
             em, parse, ta, ta_cnl = (sum(s[i] for s in scores) for i in range(4))
-            report[f"{el}/{mode}"] = {"n": n, "em": em / n, "parse": parse / n, "ta_offline": ta / n,
+            from cnl.eval.metrics import bleu, meteor, rouge2
+
+            refs = references[kind]
+            paper = {"bleu": bleu(preds, refs), "meteor": meteor(preds, refs), "rouge2": rouge2(preds, refs)}
+            report[f"{el}/{mode}"] = {"n": n, "em": em / n, "parse": parse / n, "ta_offline": ta / n, **paper,
                                       "ta_offline_vs_gold_squall": ta_cnl / n,
                                       "ta_usable_gold": ta / max(usable, 1), "usable_gold": usable,
                                       "generation_s": round(timings[(kind, mode)], 1)}
-            print(f"{el:9} {mode:13} {n:4d} {em / n:6.3f} {parse / n:6.3f} {ta / n:7.3f} {ta_cnl / n:14.3f}")
+            print(f"{el:9} {mode:13} {n:4d} {em / n:6.3f} {parse / n:6.3f} {ta / n:7.3f} {ta_cnl / n:14.3f}"
+                  f"  BLEU {paper['bleu']:.3f} METEOR {paper['meteor']:.3f} ROUGE-2 {paper['rouge2']:.3f}")
             rows += [{"el": el, "mode": mode, "question": ex.question, "gold": ref_text, "pred": p,
                       "em": s[0], "parses": s[1], "ta": s[2], "ta_vs_gold_squall": s[3]} for ex, p, s, ref_text in zip(exs, preds, scores, references[kind])]
     if args.out:

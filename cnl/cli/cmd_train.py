@@ -7,7 +7,8 @@ from pathlib import Path
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("train", help="fine-tune a LoRA adapter that translates questions into CNL",
-                              description="Fine-tune a LoRA adapter on the ECAI training questions. An "
+                              description="Fine-tune a LoRA adapter on the ECAI training questions (and, with "
+                                          "--extra-data, others). An "
                                           "interrupted run resumes from its checkpoint in --out.")
     from cnl.learn.prompts import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, SQUALL_SOURCES, TARGETS
     from cnl.learn.train import TrainConfig
@@ -29,8 +30,17 @@ def register(subparsers) -> None:
     p.add_argument("--squall-from", choices=SQUALL_SOURCES, default=d.squall_from,
                    help="SQUALL targets: the data's annotation, or the SQUALL that says what the gold SPARQL "
                         "says (the annotation where they agree, else the gold decompiled); default: %(default)s")
-    p.add_argument("--extra-data", nargs="+", choices=["qald"], default=[],
-                   help="more SQUALL examples: qald = QALD-9-plus train decompiled to SQUALL (needs --store)")
+    p.add_argument("--extra-data", nargs="+", choices=["qald", "wwq"], default=[],
+                   help="more SQUALL examples (need --store): qald = QALD-9-plus train, wwq = WikiWebQuestions "
+                        "train less its seeded dev split, both decompiled to SQUALL")
+    p.add_argument("--no-ecai", action="store_true", help="leave out the ECAI training questions (only --extra-data)")
+    p.add_argument("--ecai-repeat", type=int, default=d.ecai_repeat, metavar="N",
+                   help="each ECAI training question N times per epoch (beside more --extra-data); default: %(default)s")
+    p.add_argument("--property-candidates", type=int, default=d.property_candidates, metavar="K",
+                   help="show each prompt its K best property candidates (saved pool: property_pool.json); "
+                        "default: %(default)s")
+    p.add_argument("--autocast", choices=["bfloat16"], default=None,
+                   help="mixed precision (a CPU with bfloat16 instructions: about 1.5x the tokens/s)")
     p.add_argument("--store", default=None, help="embedded store of the Wikidata slice (labels and candidates "
                                                  "for --extra-data)")
     p.add_argument("--demos", type=int, default=d.demos,
@@ -53,7 +63,8 @@ def run_train(args) -> int:
                          batch_size=args.batch_size, seed=args.seed, base_model=args.base_model, out=args.out,
                          max_steps=args.max_steps, prompt_style=args.prompt_style, squall_from=args.squall_from, extra_data=args.extra_data,
                          store=args.store, device=args.device, demos=args.demos,
-                         threads=args.threads, checkpoint_every=args.checkpoint_every)
+                         threads=args.threads, checkpoint_every=args.checkpoint_every, ecai=not args.no_ecai, ecai_repeat=args.ecai_repeat,
+                         property_candidates=args.property_candidates, autocast=args.autocast)
     out = train(config, progress=not args.quiet)
     metrics = json.loads((out / "metrics.json").read_text())
     print(f"adapter saved in {out}")

@@ -18,9 +18,21 @@ def _add_model_options(p) -> None:
     p.add_argument("--base-model", default=None, help="base model folder or hub id")
     p.add_argument("--el", choices=EL_VARIANTS, default="hybrid", help="entity-linking variant")
     p.add_argument("--unconstrained", action="store_true", help="no grammar-constrained decoding")
-    p.add_argument("--no-validate", action="store_true", help="no n-best validation (greedy, first output)")
-    p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 4, 1 without validation)")
+    p.add_argument("--no-validate", action="store_true", help="no validation: the first output, compiled")
+    p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 1: greedy; 4: the first of 4 beams that compiles and, "
+                        "with a KG, answers)")
     p.add_argument("--lexicon", default=None, help="label → ID lexicon for the generated labels")
+    from cnl.sparql.profiles import profile_names
+
+    p.add_argument("--kg", default="wikidata", help=f"KG profile the CNL compiles with ({', '.join(profile_names())}, "
+                                                    "or a TOML file); default: %(default)s")
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="questions generated together with --batch (default: 1 with beams, 8 greedy)")
+    p.add_argument("--no-property-candidates", action="store_true",
+                   help="prompts without property candidates (for an adapter trained with them: to measure them)")
+    p.add_argument("--property-constraint", choices=["known", "candidates"], default="known",
+                   help="constrained decoding writes inside <...> any known Wikidata property label (known), or "
+                        "only the question's property candidates and the adapter's training properties")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="print where the time went (load, link, generate) to standard error")
 
@@ -28,8 +40,13 @@ def _add_model_options(p) -> None:
 def register(subparsers) -> None:
     t = subparsers.add_parser("translate", help="translate a question into CNL and SPARQL with the learned parser")
     _add_model_options(t)
-    t.add_argument("--store", default=None,
-                   help="embedded store whose labels link the question's entities and resolve the output's labels")
+    where = t.add_mutually_exclusive_group()
+    where.add_argument("--store", default=None,
+                       help="embedded store whose labels link the question's entities and resolve the output's labels")
+    where.add_argument("--endpoint", default=None,
+                       help="SPARQL endpoint whose labels link the question's entities (by exact name) and resolve "
+                            "the output's labels")
+    t.add_argument("--timeout", type=float, default=30.0, help="seconds per endpoint request")
     t.add_argument("--format", choices=["text", "json"], default="text")
     t.set_defaults(func=run_translate)
 
@@ -76,45 +93,94 @@ def _translator(args):
     from cnl.learn.inference import Translator
 
     translator = Translator.load(args.adapter, args.base_model)
+    translator.property_constraint = args.property_constraint
+    if args.no_property_candidates:
+        translator.config["property_candidates"] = 0
     if getattr(args, "verbose", False):
         print(f"load: {time.perf_counter() - started:.2f} s (libraries, base model, adapter)", file=sys.stderr)
     return translator
 
 
-def _translate(translator, question, args, kg=None, store=None):
+def _profile(args):
+    from cnl.sparql.profiles import get_profile
+
+    return get_profile(args.kg)
+
+
+def _translate_all(translator, questions, args, kg=None, store=None):
+    """Translations of ``questions`` (model, indices and pools loaded once); a batch shows a
+    progress bar and its questions per second on stderr."""
+    from cnl.learn.inference import DEFAULT_BEAMS
+
+    validate = not args.no_validate
+    beams = args.beams if args.beams is not None else (DEFAULT_BEAMS if validate else 1)
+    batch_size = args.batch_size or (1 if beams > 1 else 8)
+    options = dict(el=args.el, kg=kg, lexicon=args.lexicon, constrained=not args.unconstrained, validate=validate,
+                   num_beams=beams, store=store, profile=_profile(args))
     import time
 
+    if not args.batch:
+        for question in questions:
+            started = time.perf_counter()
+            candidates = translator.candidates_for(question, store, kg)
+            linked = time.perf_counter()
+            yield from translator.translate_batch([question], candidates=[candidates], **options)
+            if getattr(args, "verbose", False):
+                print(f"link: {linked - started:.2f} s ({len(candidates)} entity candidates); "
+                      f"generate, compile{' and validate' if kg is not None else ''}: "
+                      f"{time.perf_counter() - linked:.2f} s", file=sys.stderr)
+        return
+
+    from tqdm import tqdm
+
     started = time.perf_counter()
-    candidates = translator.candidates_for(question, store)
-    linked = time.perf_counter()
-    result = translator.translate(question, el=args.el, kg=kg, lexicon=args.lexicon,
-                                  constrained=not args.unconstrained, validate=not args.no_validate,
-                                  num_beams=args.beams, store=store, candidates=candidates)
-    if getattr(args, "verbose", False):
-        print(f"link: {linked - started:.2f} s ({len(candidates)} entity candidates); "
-              f"generate, compile{' and validate' if kg is not None else ''}: "
-              f"{time.perf_counter() - linked:.2f} s", file=sys.stderr)
-    return result
+    with tqdm(total=len(questions), unit="q", file=sys.stderr, dynamic_ncols=True, desc="translating") as bar:
+        for start in range(0, len(questions), 4 * batch_size):
+            chunk = questions[start:start + 4 * batch_size]
+            yield from translator.translate_batch(chunk, batch_size=batch_size, progress=bar.update, **options)
+    elapsed = time.perf_counter() - started
+    print(f"{len(questions)} questions in {elapsed:.1f} s: {len(questions) / max(elapsed, 1e-9):.2f} questions/s, "
+          f"{elapsed / max(len(questions), 1):.2f} s per question", file=sys.stderr)
+
+
+def _linking_note(args, store=None, endpoint=None) -> None:
+    if store:
+        print(f"note: entities are linked over the store {store} (its labels); output labels resolve through "
+              f"{'--lexicon, ' if args.lexicon else ''}the candidates, Wikidata's property names and the store's names",
+              file=sys.stderr)
+    elif endpoint:
+        print(f"note: entities are linked over {endpoint} by exact name (no fuzzy matching); output labels resolve "
+              f"through {'--lexicon, ' if args.lexicon else ''}the candidates, Wikidata's property names and the "
+              f"endpoint's labels", file=sys.stderr)
+    else:
+        print("note: no --store or --endpoint: no entities are linked, and labels resolve only through --lexicon "
+              "and Wikidata's property names", file=sys.stderr)
 
 
 def run_translate(args) -> int:
     questions = _questions(args)
     translator = _translator(args)
-    if args.store is None:
-        print("note: no --store: no entities are linked, and labels resolve only through --lexicon "
-              "and Wikidata's property names", file=sys.stderr)
-    failures = 0
-    for question in questions:
-        result = _translate(translator, question, args, store=args.store)
-        failures += result.sparql is None
-        if args.format == "json" or args.batch:
-            print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
-        else:
-            print(result.cnl if result.cnl is not None else "")
-            if result.sparql:
-                print(result.sparql)
+    _linking_note(args, args.store, args.endpoint)
+    kg = None
+    if args.endpoint:
+        from cnl.kg import open_kg
+
+        kg = open_kg(endpoint=args.endpoint, timeout=args.timeout)
+    failures, result = 0, None
+    try:
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
+            failures += result.sparql is None
+            if args.format == "json" or args.batch:
+                print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
             else:
-                print(f"error: no SPARQL: {result.error}", file=sys.stderr)
+                print(result.cnl if result.cnl is not None else "")
+                if result.sparql:
+                    print(result.sparql)
+                else:
+                    print(f"error: no SPARQL: {result.error}", file=sys.stderr)
+    finally:
+        if kg is not None:
+            kg.close()
     if failures and not args.batch:
         from cnl.errors import TranslationError
 
@@ -127,20 +193,30 @@ def run_ask(args) -> int:
 
     questions = _questions(args)
     translator = _translator(args)
+    _linking_note(args, args.store, getattr(args, "endpoint", None))
     with open_from_args(args) as kg:
-        for question in questions:
-            result = _translate(translator, question, args, kg=kg, store=args.store)
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
             if args.batch:
+                import time
+
+                from cnl.errors import CNLError
+
                 row = result.to_json()
                 row["answers"] = None
+                started = time.perf_counter()
                 if result.sparql:
-                    answer = kg.query(result.sparql)
+                    try:
+                        answer = kg.query(result.sparql)
+                    except CNLError as err:  # a query cut at its deadline: reported, the batch goes on
+                        answer, row["error"] = None, str(err).splitlines()[0]
                     if isinstance(answer, bool):
                         row["answers"] = answer
                     elif answer is not None:
                         if not args.no_labels:
                             kg.add_labels(answer)
                         row["answers"] = json.loads(answer.render("json"))
+                # this question's share of the batch's generation, its compile and its query
+                row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
                 continue
             if args.show_sparql or not result.sparql:

@@ -4,3 +4,4 @@ Importing this package registers the data sets' profile presets (``--kg wikidata
 reads no data file. Data is read at run time from ``$CNL_DATA_DIR`` or ``../shared/data``
 and only by reports, tests and evaluations, never by ``compile``/``translate``/``serve``."""
 from cnl.datasets import ecai  # noqa: F401  (registers presets)
+from cnl.datasets import wwq  # noqa: F401  (registers presets)

@@ -138,6 +138,13 @@ class SquallPrefixChecker:
         self._complete: dict = {}
         self.max_cache = max_cache
 
+    def with_properties(self, properties) -> "SquallPrefixChecker":
+        """A checker allowing only ``properties`` inside ``<...>`` that shares this one's parser
+        states (they do not depend on the property labels) but not its answers."""
+        other = SquallPrefixChecker(self.notation, self.max_cache, properties)
+        other._states, other._accepts = self._states, self._accepts
+        return other
+
     # -- public ------------------------------------------------------------------------
     def is_viable(self, text: str) -> bool:
         """True when ``text`` is a prefix of some text the grammar accepts."""
@@ -335,10 +342,14 @@ class SquallLogitsProcessor:
 
     def __init__(self, tokenizer, prompt_length: int, checker: SquallPrefixChecker | None = None,
                  top_k: int = 30, wider_k: int = 300, enough: int | None = None,
-                 max_new_tokens: int | None = None, num_beams: int = 1, reserve: int = 8):
+                 max_new_tokens: int | None = None, num_beams: int = 1, reserve: int = 8,
+                 row_checkers=None):
+        """``row_checkers``: one checker per input of the batch (its beams share it), when the
+        inputs allow different property labels; default: ``checker`` for all."""
         self.tokenizer = tokenizer
         self.prompt_length = prompt_length
         self.checker = checker or SquallPrefixChecker()
+        self.row_checkers = row_checkers
         self.top_k = top_k
         self.wider_k = wider_k
         # Greedy search needs only the best viable token; beam search a few per beam.
@@ -366,6 +377,8 @@ class SquallLogitsProcessor:
         self.calls += 1
         out = torch.full_like(scores, -math.inf)
         for row in range(input_ids.shape[0]):
+            if self.row_checkers is not None:
+                self.checker = self.row_checkers[row // self.num_beams]
             generated = input_ids[row, self.prompt_length:].tolist()
             text = self.tokenizer.decode(generated, skip_special_tokens=True)
             if generated and generated[-1] in self.eos_ids:

@@ -31,11 +31,15 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLError, DataError
 from cnl.learn.demos import DemoPool
-from cnl.learn.prompts import EL_VARIANTS, NOTATIONS, SQUALL_SOURCES, TARGETS, build_prompt
+from cnl.datasets.wwq.loader import load_wwq
+from cnl.datasets.wwq.targets import wwq_targets
+from cnl.learn.prompts import (EL_VARIANTS, NOTATIONS, SQUALL_SOURCES, TARGETS, build_prompt, candidate_field,
+                               prompt_candidates)
 from cnl.kg import open_kg
 from cnl.learn.targets import labelled_sparql, one_line, strip_prefixes
 from cnl.linking.indices import indices_for_store
 from cnl.linking.linker import BuiltinLinker
+from cnl.linking.property_candidates import PropertyRetriever, Solved, properties_around
 from cnl.linking.resolver import ChainResolver
 from cnl.sparql.compiler import compile_query, resolve_query
 from cnl.sparql.decompile import decompile_to_ir, with_labels
@@ -49,12 +53,19 @@ class Example:
     question: str
     prompt: str
     completion: str
-    record: object                 # the EcaiRecord (None for other data sets)
+    record: object                 # the EcaiRecord, or another data set's CNLTarget (or None)
     gold_sparql: str | None        # the normalized gold, None when unusable
     mapping: dict = field(default_factory=dict)  # (kind, label) -> ID, from the alignment
     target: str = "squall"
     notation: str = "label"
     el: str = "hybrid"
+    candidates: tuple = ()          # the entity candidates the prompt was built from
+    properties: tuple = ()          # the property candidates shown in the prompt
+
+    def property_ids(self) -> tuple[str, ...]:
+        """The PIDs of the target's properties (an inverse ``^P`` as P)."""
+        return tuple(dict.fromkeys(ident.lstrip("^") for (kind, _), ident in self.mapping.items()
+                                   if kind == "property" and ident.lstrip("^").startswith("P")))
 
 
 def completion(prep: PreparedRecord, target: str, notation: str) -> str | None:
@@ -168,7 +179,7 @@ def build_examples(split: str, target: str = "squall", notation: str = "label", 
             prompt=build_prompt(record.question, record.candidates, el=el, target=target,
                                 notation=notation, style=prompt_style),
             completion=text, record=record, gold_sparql=prep.gold, mapping=mapping,
-            target=target, notation=notation, el=el))
+            target=target, notation=notation, el=el, candidates=tuple(record.candidates)))
     if dropped:
         log.info("%s/%s/%s: %d of %d records %s (SQUALL not parsing or not aligning, or no target)",
                  split, target, notation, len(dropped), len(prepared(split)),
@@ -188,8 +199,33 @@ def with_demos(examples: list[Example], pool, k: int) -> list[Example]:
     """``examples`` with the ``k`` most similar solved questions of ``pool`` (never a
     question's own) in each compact prompt."""
     return [replace(e, prompt=build_prompt(
-        e.question, getattr(e.record, "candidates", ()), el=e.el, target=e.target,
-        notation=e.notation, demos=pool.nearest(e.question, k, exclude=e.question))) for e in examples]
+        e.question, e.candidates, el=e.el, target=e.target, notation=e.notation,
+        demos=pool.nearest(e.question, k, exclude=e.question), properties=e.properties)) for e in examples]
+
+
+def property_pool(examples) -> PropertyRetriever:
+    """A property retriever whose pool is ``examples``' questions and their targets' properties."""
+    return PropertyRetriever([Solved(e.question, e.property_ids()) for e in examples if e.property_ids()])
+
+
+def with_properties(examples: list[Example], retriever: PropertyRetriever, k: int, *, kg=None,
+                    exclude_own: bool = True, demo_pool=None, demos: int = 0) -> list[Example]:
+    """``examples`` with their ``k`` property candidates in each compact prompt (for training:
+    never from the question's own entry of the pool); with ``kg``, the properties around each
+    prompt's entity candidates count too."""
+    around = None
+    if kg is not None:
+        around = [properties_around(kg, [candidate_field(c, "id") for c in prompt_candidates(e.candidates)])
+                  if e.el in ("implicit", "hybrid") else set() for e in examples]
+    found = retriever.batch([e.question for e in examples], k, around=around,
+                            exclude=[e.question for e in examples] if exclude_own else None)
+    out = []
+    for e, props in zip(examples, found):
+        shown = demo_pool.nearest(e.question, demos, exclude=e.question) if demos else ()
+        out.append(replace(e, properties=tuple(props), prompt=build_prompt(
+            e.question, e.candidates, el=e.el, target=e.target, notation=e.notation, demos=shown,
+            properties=props)))
+    return out
 
 
 def example_resolver(example: Example) -> ChainResolver:
@@ -210,9 +246,23 @@ def target_examples(targets, *, notation: str = "label", el: str = "hybrid", lin
         examples.append(Example(
             question=target.question,
             prompt=build_prompt(target.question, candidates, el=el, target="squall", notation=notation),
-            completion=target.cnl, record=None, gold_sparql=target.gold_sparql, mapping=dict(target.mapping),
-            target="squall", notation=notation, el=el))
+            completion=target.cnl, record=target, gold_sparql=target.gold_sparql, mapping=dict(target.mapping),
+            target="squall", notation=notation, el=el, candidates=tuple(c.to_dict() for c in candidates)))
     return examples
+
+
+def wwq_examples(store, split: str = "train", *, notation: str = "label", el: str = "hybrid",
+                 preset_only: bool = False) -> list[Example]:
+    """Examples from WikiWebQuestions (``split``: train, dev or all; see
+    :mod:`cnl.datasets.wwq`), labelled over the embedded ``store`` (the Wikidata slice) and with
+    the project's linker's entity candidates over it, as ``translate --store`` gives a new
+    question. ``preset_only``: only targets equivalent to the gold under ``wikidata-wwq``."""
+    with open_kg(store=store) as kg:
+        targets = wwq_targets(load_wwq(split), kg, notation=notation)
+    if preset_only:
+        targets = [t for t in targets if t.preset_equivalent]
+    linker = BuiltinLinker(indices_for_store(store, verbose=False)[0]) if el in ("implicit", "hybrid") else None
+    return target_examples(targets, notation=notation, el=el, linker=linker)
 
 
 def qald_examples(store, *, notation: str = "label", el: str = "hybrid", path=None) -> list[Example]:

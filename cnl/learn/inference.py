@@ -24,13 +24,17 @@ from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
 from cnl.linking.indices import indices_for_store
 from cnl.linking.lexicon import as_lexicon
-from cnl.linking.linker import BuiltinLinker
-from cnl.linking.resolver import ChainResolver, IndexResolver, property_table
+from cnl.linking.linker import BuiltinLinker, LabelLinker
+from cnl.linking.resolver import ChainResolver, IndexResolver, KGLabelResolver, property_table
 from cnl.sparql.wikidata_properties import known_property_labels
 from cnl.sparql.compiler import compile_query
 from cnl.kg.limits import query_limits
 
 VALIDATION_TIMEOUT = 5.0
+# beams of the default pipeline: greedy. 4-beam n-best validation gained +0.008 TA-offline on
+# the WikiWebQuestions dev split (0.350 -> 0.358) at 5x the time per question (0.38 -> 1.94 s):
+# far less accuracy per second (docs/model.md, "Greedy or n-best"); ``num_beams=4`` opts in.
+DEFAULT_BEAMS = 1
 
 
 def default_adapter_dir() -> Path:
@@ -77,11 +81,16 @@ class Translator:
         self.known_properties = tuple(known_properties) if known_properties is not None else None
         self.entity_map = entity_map
         self._checker = None
+        self._checkers: dict = {}
         self._demo_pool = None
+        self._property_retriever = None
         self._indices: dict = {}
         self._properties: dict | None = None
-        # constrained decoding writes only known property labels inside <...> (label notation)
+        # constrained decoding writes only known property labels inside <...> (label notation):
+        # "known" (Wikidata's labels and aliases, or ``known_properties``), or "candidates" (the
+        # question's property candidates and the properties of the adapter's training targets)
         self.constrain_properties = True
+        self.property_constraint = "known"
         # seconds each candidate's validation query may run (a timed-out candidate is skipped)
         self.validation_timeout = VALIDATION_TIMEOUT
 
@@ -133,8 +142,10 @@ class Translator:
 
     # -- generation ------------------------------------------------------------------------
     def generate(self, prompts: list[str], *, constrained: bool = False, num_beams: int = 1, n_best: int = 1,
-                 max_new_tokens: int = 96, batch_size: int = 1) -> list[list[str]]:
-        """n-best completions per prompt. ``constrained`` keeps SQUALL outputs inside the grammar."""
+                 max_new_tokens: int = 96, batch_size: int = 1, properties=None, progress=None) -> list[list[str]]:
+        """n-best completions per prompt. ``constrained`` keeps SQUALL outputs inside the grammar;
+        ``properties``: per prompt, the property labels its ``<...>`` terms may be (None: the
+        translator's known labels). ``progress``: called with the number of prompts done."""
         import torch
         from transformers import LogitsProcessorList
 
@@ -149,11 +160,14 @@ class Translator:
             prompt_length = enc["input_ids"].shape[1]
             processors = LogitsProcessorList()
             constraint = None
+            chunk_checkers = None
             if constrained:
+                chunk_checkers = [self.checker(None if properties is None else properties[start + i])
+                                  for i in range(len(chunk))]
                 constraint = SquallLogitsProcessor(
-                    self.tokenizer, prompt_length, self.checker(),
+                    self.tokenizer, prompt_length, chunk_checkers[0],
                     enough=1 if num_beams == 1 else 2 * num_beams,
-                    max_new_tokens=max_new_tokens, num_beams=num_beams)
+                    max_new_tokens=max_new_tokens, num_beams=num_beams, row_checkers=chunk_checkers)
                 processors.append(constraint)
             with torch.no_grad():
                 generated = self.model.generate(
@@ -162,17 +176,19 @@ class Translator:
                     pad_token_id=self.tokenizer.pad_token_id, eos_token_id=self.tokenizer.eos_token_id)
             texts = self.tokenizer.batch_decode(generated[:, prompt_length:], skip_special_tokens=True)
             if constrained:
-                texts = [self._parsing_prefix(t, constraint.last_complete.get(j // n_best))
+                texts = [self._parsing_prefix(t, constraint.last_complete.get(j // n_best), chunk_checkers[j // n_best])
                          for j, t in enumerate(texts)]
             for i in range(len(chunk)):
                 out.append([" ".join(t.split()) for t in texts[i * n_best:(i + 1) * n_best]])
+            if progress is not None:
+                progress(len(chunk))
         return out
 
-    def _parsing_prefix(self, text: str, fallback: str | None = None) -> str:
+    def _parsing_prefix(self, text: str, fallback: str | None = None, checker=None) -> str:
         """A constrained output cut off by max_new_tokens: its longest prefix that parses
         (ending a word or a term), with "?" added when that is what it lacks; else the last
         complete text seen while decoding; else its shortest completion with fixed words."""
-        checker = self.checker()
+        checker = checker or self.checker()
         text = " ".join(text.split())
         if checker.is_complete(text):
             return text
@@ -190,23 +206,85 @@ class Translator:
         # nothing parsed at any point: close it with fixed words ("?", ")", "something")
         return checker.force_complete(text) or text
 
-    def checker(self):
+    def checker(self, properties=None):
+        """The grammar checker; with ``properties`` (labels), one whose ``<...>`` terms may only
+        be those (sharing the parser states of the main one)."""
         if self._checker is None:
-            properties = None
+            known = None
             if self.constrain_properties and self.notation == "label":
-                properties = self.known_properties or known_property_labels()
-            self._checker = SquallPrefixChecker(notation=self.notation, properties=properties)
-        return self._checker
+                known = self.known_properties or known_property_labels()
+            self._checker = SquallPrefixChecker(notation=self.notation, properties=known)
+        if properties is None or not self.constrain_properties or self.notation != "label":
+            return self._checker
+        key = frozenset(properties)
+        if key not in self._checkers:
+            if len(self._checkers) > 256:
+                self._checkers.clear()
+            self._checkers[key] = self._checker.with_properties(key)
+        return self._checkers[key]
+
+    # -- property candidates -----------------------------------------------------------------
+    @property
+    def property_candidates(self) -> int:
+        """How many property candidates the adapter's prompts show (0: none)."""
+        return int(self.config.get("property_candidates") or 0)
+
+    @property
+    def property_retriever(self):
+        if self._property_retriever is None and self.property_candidates:
+            from cnl.linking.property_candidates import PropertyRetriever
+
+            path = (self.adapter_dir or default_adapter_dir()) / "property_pool.json"
+            if not path.is_file():
+                raise ModelError(f"the adapter was trained with --property-candidates but {path} is missing")
+            self._property_retriever = PropertyRetriever.load_pool(path)
+        return self._property_retriever
+
+    def properties_for(self, questions: list[str], candidates: list, kg=None) -> list[list]:
+        """Per question, its property candidates (none when the adapter shows none); with a
+        ``kg``, the properties around each question's entity candidates count too."""
+        if not self.property_candidates:
+            return [[] for _ in questions]
+        around = None
+        if kg is not None:
+            from cnl.learn.prompts import candidate_field, prompt_candidates
+            from cnl.linking.property_candidates import properties_around
+
+            around = [properties_around(kg, [candidate_field(c, "id") for c in prompt_candidates(cands)])
+                      for cands in candidates]
+        return self.property_retriever.batch(questions, self.property_candidates, around=around)
+
+    def allowed_properties(self, properties) -> set | None:
+        """With ``property_constraint == "candidates"``: the labels and aliases of a question's
+        property candidates and of the properties the adapter was trained on; else None."""
+        if self.property_constraint != "candidates":
+            return None
+        from cnl.sparql.wikidata_properties import wikidata_properties
+
+        if not hasattr(self, "_trained_labels"):
+            trained = {pid for s in (self.property_retriever.pool if self.property_retriever else ()) for pid in s.properties}
+            self._trained_labels = {name for p in wikidata_properties() if p.id in trained
+                                    for name in (p.label, *p.aliases)}
+        allowed = set(self._trained_labels)
+        for p in properties:
+            allowed.add(p.label)
+            allowed.update(getattr(p, "aliases", ()))
+        return allowed
 
     # -- entity linking ----------------------------------------------------------------------
-    def candidates_for(self, question: str, store=None) -> list:
-        """Entity candidates from the project's linker over the store's labels (none without a
-        store)."""
-        if store is None:
+    def candidates_for(self, question: str, store=None, kg=None) -> list:
+        """Entity candidates from the project's linker: over the ``store``'s labels (or those of
+        ``kg`` when it is an embedded store); for another KG (an endpoint) by exact name
+        (:class:`cnl.linking.linker.LabelLinker`); none without either."""
+        store = store if store is not None else getattr(kg, "path", None)
+        if store is not None:
+            found = BuiltinLinker(self.entity_index(store)).link(question)
+        elif kg is not None:
+            found = LabelLinker(kg).link(question)
+        else:
             return []
-        index = self.entity_index(store)
         return [{"id": c.id, "label": c.label, "description": c.description, "probability": c.score,
-                 "mention": c.mention} for c in BuiltinLinker(index).link(question)]
+                 "mention": c.mention} for c in found]
 
     def entity_index(self, store):
         """The store's entity index (built on first use, then cached on disk and here)."""
@@ -230,10 +308,10 @@ class Translator:
             self._demo_pool = DemoPool.load(path)
         return self._demo_pool
 
-    def prompt(self, question: str, candidates, el: str) -> str:
+    def prompt(self, question: str, candidates, el: str, properties=()) -> str:
         demos = self.demo_pool.nearest(question, self.demos) if self.demos else ()
         return build_prompt(question, candidates, el=el, target=self.target, notation=self.notation,
-                            style=self.config.get("prompt_style", "compact"), demos=demos)
+                            style=self.config.get("prompt_style", "compact"), demos=demos, properties=properties)
 
     def postprocess(self, text: str, el: str, candidates=()) -> str:
         """Explicit EL: entity labels of the output replaced by their nearest EntityMap label
@@ -253,32 +331,68 @@ class Translator:
     def translate(self, question: str, *, el: str = "hybrid", kg=None, lexicon=None, constrained: bool = True,
                   validate: bool = True, num_beams: int | None = None, candidates=None, store=None,
                   profile: str = "wikidata", max_new_tokens: int = 96) -> Translation:
-        """Question -> CNL -> SPARQL (and, with ``validate`` and a ``kg``, a non-empty answer)."""
+        """Question -> CNL -> SPARQL (and, with ``validate`` and a ``kg``, a non-empty answer).
+        Entities are linked over ``store`` or ``kg`` unless ``candidates`` are given."""
+        return self.translate_batch([question], el=el, kg=kg, lexicon=lexicon, constrained=constrained,
+                                    validate=validate, num_beams=num_beams,
+                                    candidates=None if candidates is None else [candidates], store=store,
+                                    profile=profile, max_new_tokens=max_new_tokens)[0]
+
+    def translate_batch(self, questions: list[str], *, el: str = "hybrid", kg=None, lexicon=None,
+                        constrained: bool = True, validate: bool = True, num_beams: int | None = None,
+                        candidates=None, store=None, profile: str = "wikidata", max_new_tokens: int = 96,
+                        batch_size: int = 1, progress=None) -> list[Translation]:
+        """:meth:`translate` for many questions with the model, indices and pools loaded once;
+        generation runs ``batch_size`` prompts at a time. ``progress``: called with the number
+        of questions done after each batch."""
         started = time.perf_counter()
         if candidates is None:
-            candidates = self.candidates_for(question, store)
-        candidates = [_candidate_dict(c) for c in candidates]
-        beams = num_beams if num_beams is not None else (4 if validate else 1)
-        prompt = self.prompt(question, candidates, el)
-        nbest = self.generate([prompt], constrained=constrained, num_beams=beams, n_best=beams,
-                              max_new_tokens=max_new_tokens)[0]
-        nbest = [self.postprocess(t, el, candidates) for t in nbest]
-        chosen, sparql, error = self.choose(nbest, self.resolver(candidates, lexicon, store), kg=kg,
-                                            validate=validate, profile=profile)
-        return Translation(question, chosen, sparql, candidates, nbest, error,
-                           round(time.perf_counter() - started, 4))
+            candidates = [self.candidates_for(q, store, kg) for q in questions]
+        candidates = [[_candidate_dict(c) for c in cands] for cands in candidates]
+        around_kg = opened = None
+        if self.property_candidates:
+            around_kg = kg
+            if kg is None and store is not None:
+                from cnl.kg import open_kg
 
-    def resolver(self, candidates, lexicon=None, store=None) -> ChainResolver:
+                around_kg = opened = open_kg(store=store)
+        try:
+            properties = self.properties_for(questions, candidates, around_kg)
+        finally:
+            if opened is not None:
+                opened.close()
+        beams = num_beams if num_beams is not None else (DEFAULT_BEAMS if validate else 1)
+        prompts = [self.prompt(q, cands, el, props) for q, cands, props in zip(questions, candidates, properties)]
+        allowed = [self.allowed_properties(props) for props in properties]
+        nbests = self.generate(prompts, constrained=constrained, num_beams=beams, n_best=beams,
+                               max_new_tokens=max_new_tokens, batch_size=batch_size,
+                               properties=allowed if any(a is not None for a in allowed) else None,
+                               progress=progress)
+        out = []
+        per_question = (time.perf_counter() - started) / max(len(questions), 1)
+        for question, cands, nbest in zip(questions, candidates, nbests):
+            t0 = time.perf_counter()
+            nbest = [self.postprocess(t, el, cands) for t in nbest]
+            chosen, sparql, error = self.choose(nbest, self.resolver(cands, lexicon, store, kg), kg=kg,
+                                                validate=validate, profile=profile)
+            out.append(Translation(question, chosen, sparql, cands, nbest, error,
+                                   round(per_question + time.perf_counter() - t0, 4)))
+        return out
+
+    def resolver(self, candidates, lexicon=None, store=None, kg=None) -> ChainResolver:
         """Resolves the labels of a generated CNL: the ``lexicon`` (a Lexicon, a file or a dict),
         the question's entity candidates, Wikidata's property labels and aliases, then (with a
-        store) any entity or class of the store by its exact name."""
+        store, or a KG) any entity or class of it by its exact name."""
         sources = [as_lexicon(lexicon)] if lexicon is not None else []
         sources.append(ChainResolver.table(("entity", c["label"], c["id"]) for c in candidates if c.get("label")))
         if self._properties is None:
             self._properties = property_table()
         sources.append(self._properties)
+        store = store if store is not None else getattr(kg, "path", None)
         if store is not None:
             sources.append(IndexResolver(self.entity_index(store)))
+        elif kg is not None:
+            sources.append(KGLabelResolver(kg))
         return ChainResolver(*sources)
 
     def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata"):
@@ -296,7 +410,7 @@ class Translator:
                 continue
             if first_compiled is None:
                 first_compiled = (text, sparql)
-            if kg is None or not validate:
+            if kg is None or not validate or len(nbest) == 1:  # one candidate: nothing to choose
                 return text, sparql, None
             try:
                 # a candidate only needs one row to count, and may not stall the question

@@ -48,17 +48,21 @@ def prompt_candidates(candidates, threshold: float = CANDIDATE_THRESHOLD, limit:
 
 
 def build_prompt(question: str, candidates=(), *, el: str = "hybrid", target: str = "squall",
-                 notation: str = "label", style: str = "compact", demos=()) -> str:
+                 notation: str = "label", style: str = "compact", demos=(), properties=()) -> str:
     """The model's prompt. ``paper`` is the exact Figure 3/4 text
     (:func:`cnl.linking.el_variants.build_prompt`); ``compact`` keeps its sections (instruction,
     question, entity-linking information, answer) in about a quarter of the tokens, which
     matters for training on a CPU. ``demos``: solved similar questions
-    (:class:`cnl.learn.demos.Demo`) shown first, compact style only."""
+    (:class:`cnl.learn.demos.Demo`) shown first, compact style only. ``properties``: property
+    candidates (:class:`cnl.linking.property_candidates.PropertyCandidate`, best first), shown
+    as a ``Properties:`` line (compact style; labels in the label notation, IDs in the ID one)."""
     if el not in EL_VARIANTS:
         raise DataError(f"unknown EL variant {el!r}: use one of {', '.join(EL_VARIANTS)}")
     shown = prompt_candidates(candidates) if el in ("implicit", "hybrid") else []
     language = LANGUAGE_NAMES.get(target, target)
     if style == "paper":
+        if properties:
+            raise DataError("property candidates go into compact prompts only")
         cands = [{"mention": candidate_field(c, "mention") or candidate_field(c, "label"),
                   "label": candidate_field(c, "label"), "id": candidate_field(c, "id"),
                   "description": candidate_field(c, "description"), "score": candidate_score(c)} for c in shown]
@@ -77,6 +81,9 @@ def build_prompt(question: str, candidates=(), *, el: str = "hybrid", target: st
             name = candidate_field(c, "label") if notation == "label" else candidate_field(c, "id")
             items.append(f"[{name}] {_short(candidate_field(c, 'description') or '')}".rstrip())
         lines.append("Entities: " + ("; ".join(items) if items else "none"))
+    if properties:
+        names = [candidate_field(p, "label") if notation == "label" else candidate_field(p, "id") for p in properties]
+        lines.append("Properties: " + "; ".join(names))
     lines.append(f"{language} ({notation}):")
     return "\n".join(lines) + " "
 

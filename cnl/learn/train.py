@@ -19,6 +19,7 @@ from pathlib import Path
 from cnl.errors import TrainingError
 
 DEFAULT_OUT = Path("runs") / "adapter"
+EXTRA_DATA = ("qald", "wwq")
 LORA_TARGET_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj")
 
 
@@ -46,15 +47,25 @@ class TrainConfig:
     # similar solved training questions shown in each prompt (0: none); the pool is saved as
     # demos.json beside the adapter, for inference
     demos: int = 0
-    # more SQUALL examples beside the ECAI ones: "qald" (QALD-9-plus, labelled and linked
-    # over ``store``, an embedded store of the Wikidata slice)
+    # more SQUALL examples beside the ECAI ones: "qald" (QALD-9-plus), "wwq" (WikiWebQuestions
+    # train, less the seeded dev split), labelled and linked over ``store``, an embedded store
+    # of the Wikidata slice
     extra_data: list = field(default_factory=list)
     store: str | None = None
+    # the ECAI training questions too (False: only the extra data), each seen ``ecai_repeat``
+    # times per epoch (they are fewer and harder than the extra data's)
+    ecai: bool = True
+    ecai_repeat: int = 1
+    # property candidates in each prompt (0: none): the top k of cnl.linking.property_candidates,
+    # whose pool (the training questions' properties) is saved as property_pool.json
+    property_candidates: int = 0
     split: str = "train"
     warmup_ratio: float = 0.06
     checkpoint_every: int = 25
     device: str | None = None
     threads: int | None = None
+    # mixed precision on a CPU with bfloat16 instructions (AVX512-BF16/AMX): "bfloat16" or None
+    autocast: str | None = None
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -130,6 +141,18 @@ def _batches(lengths: list[int], batch_size: int, seed: int, epoch: int) -> list
     return batches
 
 
+def _autocast(kind: str | None, device):
+    import contextlib
+
+    import torch
+
+    if not kind:
+        return contextlib.nullcontext()
+    if kind not in ("bfloat16", "float16"):
+        raise TrainingError(f"unknown autocast type {kind!r}: use bfloat16")
+    return torch.autocast(device.type, dtype=getattr(torch, kind))
+
+
 def _seed_all(seed: int) -> None:
     import numpy as np
     import torch
@@ -144,20 +167,25 @@ def _examples_for(config: TrainConfig, examples=None):
         return list(examples)
     from cnl.learn.examples import build_examples
 
-    examples = build_examples(config.split, config.target, config.notation, config.el,
-                              train_size=config.train_size, seed=config.seed, prompt_style=config.prompt_style,
-                              keep_invalid=False, squall_from=config.squall_from)
+    examples = []
+    if config.ecai:
+        examples = build_examples(config.split, config.target, config.notation, config.el,
+                                  train_size=config.train_size, seed=config.seed, prompt_style=config.prompt_style,
+                                  keep_invalid=False, squall_from=config.squall_from)
     for name in config.extra_data:
-        if name != "qald":
-            raise TrainingError(f"unknown extra data {name!r}: use qald")
+        if name not in EXTRA_DATA:
+            raise TrainingError(f"unknown extra data {name!r}: use {' or '.join(EXTRA_DATA)}")
         if config.target != "squall" or config.prompt_style != "compact":
-            raise TrainingError("extra data 'qald' gives SQUALL targets with compact prompts only")
+            raise TrainingError(f"extra data {name!r} gives SQUALL targets with compact prompts only")
         if not config.store:
-            raise TrainingError("extra data 'qald' needs --store (an embedded store of the Wikidata slice) "
+            raise TrainingError(f"extra data {name!r} needs --store (an embedded store of the Wikidata slice) "
                                 "for its labels and entity candidates")
-        from cnl.learn.examples import qald_examples
+        from cnl.learn import examples as builders
 
-        examples += qald_examples(config.store, notation=config.notation, el=config.el)
+        if name == "qald":
+            examples += builders.qald_examples(config.store, notation=config.notation, el=config.el)
+        else:
+            examples += builders.wwq_examples(config.store, "train", notation=config.notation, el=config.el)
     return examples
 
 
@@ -191,10 +219,32 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     if not examples:
         raise TrainingError(f"no training examples for target={config.target} notation={config.notation}")
     pool = _demo_pool(config, examples)
-    if pool is not None:
+    retriever = None
+    if config.property_candidates:
+        if config.prompt_style != "compact":
+            raise TrainingError("--property-candidates goes with compact prompts only")
+        from cnl.learn.examples import property_pool, with_properties
+
+        retriever = property_pool(examples)
+        kg = None
+        if config.store:
+            from cnl.kg import open_kg
+
+            kg = open_kg(store=config.store)
+        try:
+            examples = with_properties(examples, retriever, config.property_candidates, kg=kg,
+                                       demo_pool=pool, demos=config.demos)
+        finally:
+            if kg is not None:
+                kg.close()
+    elif pool is not None:
         from cnl.learn.examples import with_demos
 
         examples = with_demos(examples, pool, config.demos)
+    if config.ecai_repeat > 1:
+        from cnl.datasets.ecai.loader import EcaiRecord
+
+        examples = examples + [e for e in examples if isinstance(e.record, EcaiRecord)] * (config.ecai_repeat - 1)
     out = Path(config.out)  # made only once the examples are there: a bad configuration writes nothing
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / "checkpoint"
@@ -267,13 +317,14 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     model.train()
     start = time.perf_counter()
     bar = tqdm(total=total_steps, initial=step, disable=not progress, unit="step", dynamic_ncols=True)
-    run_tokens = 0
+    run_tokens, first_step = 0, step
     while step < total_steps:
         epoch, index = divmod(step, steps_per_epoch)
         batch_ids = _batches(lengths, config.batch_size, config.seed, epoch)[index]
         input_ids, labels, mask, keep = _collate([encoded[i] for i in batch_ids], tokenizer.pad_token_id)
         input_ids, labels, mask = input_ids.to(device), labels.to(device), mask.to(device)
-        loss = completion_loss(model, input_ids, labels, mask, keep)
+        with _autocast(config.autocast, device):
+            loss = completion_loss(model, input_ids, labels, mask, keep)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         optimizer.step()
@@ -298,10 +349,12 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
         "examples": len(encoded), "steps": step, "epochs": round(step / steps_per_epoch, 3),
         "tokens": tokens_seen, "wall_time_s": round(wall_before + elapsed, 2),
         "tokens_per_s": round(run_tokens / max(elapsed, 1e-9), 1),
+        "steps_per_epoch": steps_per_epoch,
+        "epoch_wall_s": round(elapsed * steps_per_epoch / max(step - first_step, 1), 1),
         "peak_rss_mb": round(_peak_rss_mb(), 1),
         "final_loss": losses[-1] if losses else None,
         "final_epoch_mean_loss": round(sum(tail) / len(tail), 5) if tail else None,
-        "device": str(device), "torch_threads": torch.get_num_threads(),
+        "device": str(device), "torch_threads": torch.get_num_threads(), "autocast": config.autocast,
         "base_model": config.base_model or "smollm2-135m-instruct",
     }
     if device.type == "cuda":
@@ -309,6 +362,8 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     (out / "train_config.json").write_text(json.dumps(config.to_json(), indent=2))
     if pool is not None:
         pool.save(out / "demos.json")
+    if retriever is not None:
+        retriever.save_pool(out / "property_pool.json")
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2))
     (out / "losses.json").write_text(json.dumps(losses))
     if ckpt.exists():

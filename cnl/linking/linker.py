@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from rapidfuzz import fuzz, process
 
 from cnl.errors import LinkingError, OptionalDependencyMissing
-from cnl.linking.entity_index import EntityIndex
+from cnl.linking.entity_index import EntityIndex, short_id
 from cnl.linking.text import STOPWORDS, token_spans
 
 
@@ -221,3 +221,57 @@ def get_linker(name: str = "builtin", index: EntityIndex | None = None, **option
     if name == "refined":
         return ReFinEDLinker(**options)
     raise LinkingError(f"unknown linker {name!r}: use 'builtin' or 'refined'")
+
+
+class LabelLinker:
+    """Entity linking over any KG by exact name: the question's n-grams (as written, lower-case
+    and capitalised) looked up as English ``rdfs:label``/``skos:altLabel`` values in one query.
+    For an endpoint, where no local index is at hand; a longer mention and a label (rather than
+    an alias) score higher."""
+
+    def __init__(self, kg, *, max_ngram: int = 6, max_candidates: int = 30) -> None:
+        self.kg = kg
+        self.max_ngram = max_ngram
+        self.max_candidates = max_candidates
+
+    def mentions(self, question: str) -> dict[str, tuple[int, int, int]]:
+        """Name variant -> (start, end, number of words) of the n-grams worth looking up."""
+        words = token_spans(question)
+        out: dict[str, tuple[int, int, int]] = {}
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + self.max_ngram) + 1):
+                gram = words[i:j]
+                if _is_stop(gram[0]) and len(gram) == 1 or _is_stop(gram[-1]) or all(_is_stop(w) for w in gram):
+                    continue
+                start, end = gram[0][1], gram[-1][2]
+                text = question[start:end]
+                if len(text) < 3:
+                    continue
+                for variant in {text, text.lower(), " ".join(w[:1].upper() + w[1:] for w in text.split())}:
+                    out.setdefault(variant, (start, end, len(gram)))
+        return out
+
+    def link(self, question: str) -> list[Candidate]:
+        from cnl.sparql.namespaces import RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL
+
+        mentions = self.mentions(question)
+        if not mentions:
+            return []
+        values = " ".join('"' + m.replace("\\", "\\\\").replace('"', '\\"') + '"@en' for m in mentions)
+        sparql = (f"SELECT ?e ?name ?p ?d WHERE {{ VALUES ?name {{ {values} }} "
+                  f"VALUES ?p {{ <{RDFS_LABEL}> <{SKOS_ALT_LABEL}> }} ?e ?p ?name "
+                  f"OPTIONAL {{ ?e <{SCHEMA_DESCRIPTION}> ?d FILTER(LANGMATCHES(LANG(?d), \"en\")) }} }} LIMIT 500")
+        try:
+            rows = self.kg.select(sparql).rows
+        except Exception as err:  # noqa: BLE001 - an endpoint error is a linking error here
+            raise LinkingError(f"entity lookup failed: {err}") from None
+        best: dict[str, Candidate] = {}
+        for e, name, p, d in rows:
+            ident = short_id(getattr(e, "value", str(e)))
+            start, end, n = mentions[name.value]
+            alias = getattr(p, "value", "").endswith("altLabel")
+            score = round(1 / (1 + math.exp(-(0.8 * min(n, 4) - (0.6 if alias else 0.0) - 0.5))), 4)
+            cand = Candidate(question[start:end], start, end, ident, name.value, getattr(d, "value", "") if d else "", score)
+            if ident not in best or best[ident].score < score:
+                best[ident] = cand
+        return sorted(best.values(), key=lambda c: -c.score)[: self.max_candidates]

@@ -2,7 +2,7 @@
 the question's own terms, its entity candidates, wider tables)."""
 from __future__ import annotations
 
-from cnl.errors import LexiconError
+from cnl.errors import CNLError, LexiconError
 from cnl.linking.lexicon import normalize_label
 
 
@@ -68,3 +68,41 @@ def property_table() -> dict:
 
     return ChainResolver.table(("property", name, prop.id) for prop in wikidata_properties()
                                for name in (prop.label, *prop.aliases))
+
+
+class KGLabelResolver:
+    """Entity and class labels by exact English ``rdfs:label`` (then ``skos:altLabel``) in any
+    KG, an endpoint included: one query per label, remembered."""
+
+    def __init__(self, kg):
+        self.kg = kg
+        self._found: dict = {}
+
+    def resolve(self, label, kind, span=None):
+        if kind in ("entity", "class"):
+            if label not in self._found:
+                self._found[label] = self._lookup(label)
+            if self._found[label] is not None:
+                return self._found[label]
+        raise LexiconError(f"no {kind} named {label!r} in the knowledge graph", label=label, kind=kind,
+                           position=span[0] if span else None)
+
+    def _lookup(self, label: str):
+        from cnl.linking.entity_index import short_id
+        from cnl.sparql.namespaces import RDFS_LABEL, SKOS_ALT_LABEL
+
+        literal = '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"@en'
+        for predicate in (RDFS_LABEL, SKOS_ALT_LABEL):
+            try:
+                rows = self.kg.select(f"SELECT ?e WHERE {{ ?e <{predicate}> {literal} }} LIMIT 5").rows
+            except CNLError:
+                return None
+            ids = sorted((short_id(getattr(e, "value", str(e))) for (e,) in rows), key=_item_order)
+            if ids:
+                return ids[0]
+        return None
+
+
+def _item_order(ident: str):
+    """Wikidata items first, the oldest (smallest number) first: usually the most known."""
+    return (0, int(ident[1:])) if ident[:1] == "Q" and ident[1:].isdigit() else (1, 0)

@@ -1,0 +1,95 @@
+"""TA-offline of the learned parser on the WikiWebQuestions dev split (243 questions, seeded;
+never trained on), through the command a user runs:
+
+    cnl2sparql translate --batch FILE --store SLICE --kg wikidata-wwq [options]
+
+Entities come from the project's linker over the store (not from the data); the output SPARQL
+is compared with the gold by the canonical-form checker (cnl.sparql.equivalence). Figures over
+all 243 questions; the reference line says how many a perfect parser could reach this way (the
+gold queries that have a SQUALL target equivalent under wikidata-wwq, and those whose every
+item is in the store).
+
+    python scripts/eval_wwq.py --store .cache/slice [--adapter DIR] [--limit N] [--out FILE.json]
+        [-- extra translate options, e.g. --no-validate --el none --property-constraint candidates]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--store", required=True)
+    ap.add_argument("--adapter", default=None)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--kg", default="wikidata-wwq", help="profile translate compiles with (default: %(default)s)")
+    ap.add_argument("translate_options", nargs="*", help="more options for cnl2sparql translate (after --)")
+    args = ap.parse_args(argv)
+
+    from cnl.datasets.wwq.loader import load_wwq
+    from cnl.datasets.wwq.targets import wwq_targets
+    from cnl.kg import open_kg
+    from cnl.sparql.equivalence import equivalent
+    from cnl.sparql.namespaces import WD
+
+    records = load_wwq("dev")[: args.limit]
+    with open_kg(store=args.store) as kg:
+        targets = {t.source: t for t in wwq_targets(records, kg)}
+        qids = {q for r in records for q in re.findall(r"\bwd:(Q[0-9]+)", r.sparql)}
+        in_store = {iri[len(WD):] for iri in kg.labels({WD + q for q in qids})}
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+        for r in records:
+            handle.write(json.dumps({"question": r.question}) + "\n")
+    command = [str(Path(sys.executable).with_name("cnl2sparql")), "translate", "--batch", handle.name,
+               "--store", args.store, "--kg", args.kg, *(["--adapter", args.adapter] if args.adapter else []),
+               *args.translate_options]
+    print("$ " + " ".join(command), file=sys.stderr)
+    started = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+    wall = time.perf_counter() - started
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(rows) == len(records), (len(rows), len(records))
+    hits, compiled, results = 0, 0, []
+    for record, row in zip(records, rows):
+        ok = False
+        if row.get("sparql"):
+            compiled += 1
+            try:
+                ok = bool(equivalent(row["sparql"], record.sparql))
+            except Exception:  # noqa: BLE001 - an unreadable prediction is a miss
+                ok = False
+        hits += ok
+        target = targets.get(f"wwq:{record.id}")
+        results.append({"id": record.id, "question": record.question, "cnl": row.get("cnl"),
+                        "reference": target.cnl if target else None, "ta_offline": ok,
+                        "candidates": [c.get("label") for c in row.get("candidates", [])][:3]})
+    n = len(records)
+    reachable = sum(1 for t in targets.values() if t.preset_equivalent)
+    entities_known = sum(1 for r in records if all(q in in_store for q in re.findall(r"\bwd:(Q[0-9]+)", r.sparql)))
+    both = sum(1 for r in records if (t := targets.get(f"wwq:{r.id}")) is not None and t.preset_equivalent
+               and all(q in in_store for q in re.findall(r"\bwd:(Q[0-9]+)", r.sparql)))
+    figures = {"n": n, "ta_offline": hits / n, "compiles": compiled / n, "wall_s": round(wall, 1),
+               "s_per_question": round(wall / n, 2), "reference_reachable": reachable / n,
+               "entities_in_store": entities_known / n, "reachable_and_in_store": both / n,
+               "options": args.translate_options, "kg": args.kg}
+    print(f"WikiWebQuestions dev: {n} questions; TA-offline {hits}/{n} = {hits / n:.3f}; SPARQL for "
+          f"{compiled / n:.3f}; {wall:.0f} s ({wall / n:.2f} s per question, model load included)")
+    print(f"reference: a SQUALL target equivalent under {args.kg} for {reachable / n:.3f}; every item in the "
+          f"store for {entities_known / n:.3f}; both {both / n:.3f}")
+    if args.out:
+        args.out.write_text(json.dumps({"figures": figures, "predictions": results}, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
