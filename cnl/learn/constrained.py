@@ -49,8 +49,16 @@ def _terminal_patterns() -> dict:
     out["ANGLE"] = regex.compile(angle)
     out["BRACKET"] = regex.compile(bracket)
     out["ENT"] = regex.compile(f"{bracket}|<Q[0-9]+(?::[^<>\\[\\]?\\\\\\n]{{1,80}})?>")
-    out["PROP"] = regex.compile(angle)
-    out["VERB_PROP"] = regex.compile(f"(?i:is|are|was|were|has|have)-{angle}")
+    # The lexer merges a property path (<A>+, <A>/<B>, <A> or <B>, ^<A>, (<A>/<B>)*) into one
+    # PROP token (squall parser: _merge_paths), so a property term here is a whole path.
+    modifier = r"(?:[+*]|\{0,1\})?"
+    step = rf"\^?(?:{angle}|\(\s*(?&path)\s*\)){modifier}"
+    sequence = rf"{step}(?:/{step})*"
+    alternatives = rf"(?:\s+or\s+{sequence})*"
+    out["PROP"] = regex.compile(rf"(?P<path>{sequence}{alternatives})")
+    verb_step = rf"(?i:is|are|was|were|has|have)-{angle}{modifier}"
+    out["VERB_PROP"] = regex.compile(
+        rf"{verb_step}(?:/{step})*(?:\s+or\s+{sequence})*(?(DEFINE)(?P<path>{sequence}{alternatives}))")
     return out
 
 
@@ -311,6 +319,8 @@ class SquallPrefixChecker:
             pattern = patterns.get(name)
             if pattern is None:
                 continue
+            if pattern.fullmatch(text, pos, partial=True) is not None:
+                return True  # the rest is (the start of) one token: "<A> or <B" is a path being written
             m = pattern.match(text, pos, partial=True)
             if m is None:
                 continue
