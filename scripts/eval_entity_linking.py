@@ -20,12 +20,15 @@ from collections import defaultdict
 from cnl.datasets.paths import data_file
 from cnl.linking.indices import indices_for_store
 from cnl.linking.linker import BuiltinLinker
+from cnl.learn.prompts import prompt_candidates
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--store", required=True, help="embedded store holding the Wikidata slice")
     ap.add_argument("--dataset", default=None, help="Mintaka JSON (default: shared mintaka_dev_part1.json)")
+    ap.add_argument("--lowercase", action="store_true",
+                    help="lower-case every question first: writers who do not capitalise names (as in WebQuestions)")
     args = ap.parse_args()
     path = args.dataset or data_file("mintaka", "mintaka_dev_part1.json")
     with open(path) as f:
@@ -41,7 +44,7 @@ def main() -> int:
     for q in questions:
         gold = [e for e in q["questionEntity"] if e["entityType"] == "entity"]
         start = time.perf_counter()
-        cands = linker.link(q["question"])
+        cands = linker.link(q["question"].lower() if args.lowercase else q["question"])
         latencies.append((time.perf_counter() - start) * 1000)
         gold_ids = {g["name"] for g in gold}
         for c in cands:
@@ -66,16 +69,17 @@ def main() -> int:
                 s["r5"] += g["name"] in local[:5]
                 found = g["name"] in {c.id for c in cands}
                 s["cand_recall"] += found
+                s["in_prompt"] += g["name"] in {c.id for c in prompt_candidates(cands)}
                 all_found &= found
             s["all_found"] += all_found
 
     order = sorted(k for k in stats if k != "ALL") + ["ALL"]
-    print(f"\n{'type':<13}{'qs':>5}{'gold':>6}{'in idx':>8}{'R@1':>7}{'R@5':>7}{'cand R':>8}{'q ceil':>8}{'cands/q':>9}")
+    print(f"\n{'type':<13}{'qs':>5}{'gold':>6}{'in idx':>8}{'R@1':>7}{'R@5':>7}{'cand R':>8}{'prompt':>8}{'q ceil':>8}{'cands/q':>9}")
     for k in order:
         s = stats[k]
         g = s["gold"] or 1
         print(f"{k:<13}{int(s['questions']):>5}{int(s['gold']):>6}{s['in_index'] / g:>8.1%}{s['r1'] / g:>7.1%}"
-              f"{s['r5'] / g:>7.1%}{s['cand_recall'] / g:>8.1%}"
+              f"{s['r5'] / g:>7.1%}{s['cand_recall'] / g:>8.1%}{s['in_prompt'] / g:>8.1%}"
               f"{s['all_found'] / (s['questions_with_gold'] or 1):>8.1%}{s['candidates'] / s['questions']:>9.1f}")
     s = stats["ALL"]
     in_index = s["in_index"] or 1

@@ -50,6 +50,10 @@ class BuiltinLinker:
 
     def link(self, question: str) -> list[Candidate]:
         words = token_spans(question)
+        case_blind = is_case_blind(question)
+        if case_blind:
+            # no capitals to tell names from common words: every content word may start a name
+            words = [w if w[0] in STOPWORDS else (w[0], w[1], w[2], w[3][:1].upper() + w[3][1:]) for w in words]
         found: dict[tuple[int, int], list[tuple[int, float]]] = {}  # span → (name index, match quality)
         for i in range(len(words)):
             for j in range(i + 1, min(len(words), i + self.max_ngram) + 1):
@@ -71,7 +75,7 @@ class BuiltinLinker:
                     hits = hits + [(ni, q * 0.9) for ni, q in self._partial(key, gram) if ni not in exact][:4]
                 if hits:
                     found[(i, j)] = hits
-        return self._rank(question, words, found)
+        return self._rank(question, words, found, case_blind)
 
     def _exact(self, key: str, gram) -> list[tuple[int, float]]:
         acronym = len(gram) == 1 and gram[0][3].isupper() and len(key) >= 2
@@ -132,7 +136,7 @@ class BuiltinLinker:
         matches = process.extract(key, choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold, limit=10)
         return [(pool_list[pos], score / 100 * 0.85) for _, score, pos in matches]
 
-    def _rank(self, question: str, words, found) -> list[Candidate]:
+    def _rank(self, question: str, words, found, case_blind: bool = False) -> list[Candidate]:
         spans = sorted(found, key=lambda s: s[0] - s[1])  # longest first
         candidates: list[Candidate] = []
         covered: list[tuple[int, int]] = []
@@ -147,7 +151,7 @@ class BuiltinLinker:
             for (ni, quality), pop in zip(hits, pops):
                 ei, _, alias = self.index.names[ni]
                 share = (math.log1p(pop) + 1) / total
-                score = self._score(words[i:j], quality, alias, share, pop, inside_longer)
+                score = self._score(words[i:j], quality, alias, share, pop, inside_longer, case_blind)
                 best[ei] = max(best.get(ei, 0.0), score)
             top = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[: self.max_per_mention]
             kept = False
@@ -161,13 +165,18 @@ class BuiltinLinker:
         candidates.sort(key=lambda c: c.score, reverse=True)
         return candidates[: self.max_candidates]
 
-    def _score(self, gram, quality: float, alias: bool, share: float, popularity: int, inside_longer: bool) -> float:
+    def _score(self, gram, quality: float, alias: bool, share: float, popularity: int, inside_longer: bool,
+               case_blind: bool = False) -> float:
         """A probability-like score from match quality, ambiguity and how name-like the mention is.
 
         Hand-set weights, checked against Mintaka (scripts/eval_entity_linking.py prints the
         reliability table): candidates scored ~p are right about p of the time.
         """
-        capitalised = sum(w[3][:1].isupper() for w in gram) / len(gram)
+        if case_blind:
+            # written without capitals: a longer n-gram matching a name is likelier a name
+            capitalised = CASE_BLIND_CAPITALISED[min(len(gram), len(CASE_BLIND_CAPITALISED)) - 1]
+        else:
+            capitalised = sum(w[3][:1].isupper() for w in gram) / len(gram)
         name_like = 0.35 + 0.65 * capitalised
         if len(gram) == 1 and capitalised == 0:
             name_like *= 0.4  # a lone lower-case word ("film", "book") is rarely the entity asked about
@@ -175,6 +184,16 @@ class BuiltinLinker:
         logit = (3.0 * quality - (0.4 if alias else 0.0) + 2.2 * share + 1.5 * name_like + 1.0 * prominence
                  + 0.25 * min(len(gram), 4) - (1.2 if inside_longer else 0.0) - 5.0)
         return 1 / (1 + math.exp(-logit))
+
+
+# How name-like an n-gram of 1, 2, 3+ words is when the question has no capitals to say so.
+CASE_BLIND_CAPITALISED = (0.3, 0.8, 1.0)
+
+
+def is_case_blind(question: str) -> bool:
+    """True when ``question`` has no capital letter after its first character ("who directed
+    inception?"): its case then says nothing about which words are names."""
+    return not any(ch.isupper() for ch in question[1:])
 
 
 def _is_stop(word) -> bool:
