@@ -88,6 +88,24 @@ def test_linker_fuzzy_alias_acronym_and_article(index):
     assert "Q83495" in {c.id for c in link("Which Matrix movie is the longest?")}  # without "The"
 
 
+def test_questions_without_capitals_are_linked_case_blind(index):
+    from cnl.linking.linker import is_case_blind
+
+    link = BuiltinLinker(index).link
+    assert is_case_blind("films by christopher nolen") and not is_case_blind("films by Christopher Nolen")
+    # without capitals the name's words are still name-like: fuzzy and partial matches work
+    assert "Q25191" in {c.id for c in link("films by christopher nolen")}  # typo, lower case
+    assert "Q83495" in {c.id for c in link("which matrix movie is the longest?")}  # without "the"
+    for question in ("who directed inception?", "Who directed inception?"):
+        cands = link(question)
+        assert cands and cands[0].id == "Q25188", question
+    # a capitalised question keeps the case signal: its lone lower-case word is less name-like
+    def score(question):
+        return max(c.score for c in link(question) if c.id == "Q25188")
+
+    assert score("Who directed inception with Germany?") < score("who directed inception with germany?")
+
+
 def test_refined_backend_missing_is_clear():
     with pytest.raises(OptionalDependencyMissing, match="refined"):
         get_linker("refined")
