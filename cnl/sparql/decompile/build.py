@@ -20,7 +20,7 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import (
     FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
-from cnl.sparql.decompile.fold import fold, namespace_of, prop_term
+from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
@@ -70,7 +70,7 @@ class Builder:
     def note_forms(self, edges):
         for e in edges:
             if e.form != "path":  # a path is written with wdt: under every profile
-                self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
+                self.forms.add("wdt" if e.form == "wdt" else "p_plain" if _any_rank(e) else "p_qual")
 
     # A "scope" is the group being read plus the nodes of the groups around it.
     def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
@@ -231,8 +231,7 @@ class Builder:
                 continue
             if same(e.subject, node):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=True),
-                                   self.quals(ctx, e.quals, e)))
+                vps.append(self.stmt(ctx, e, attach=True))
             elif same(e.obj, node) and is_node(node):
                 ctx.used.add(id(e))
                 # "X P node" is said of the node as "is a <P> of X".
@@ -249,6 +248,8 @@ class Builder:
         return vps
 
     def np(self, ctx, term, via, attach: bool = False):
+        if term is VALUE_UNSAID:
+            return ir.AnyValue()
         if not is_node(term):
             if attach and term in ctx.const_extras:
                 # what the query says of a constant elsewhere: "the thing that is <Q> and that ..."
@@ -265,8 +266,14 @@ class Builder:
             return ir.Quant(det, noun, tuple(vps), order=order, number=number)
         return ir.Quant(det, noun, tuple(vps), order=order)
 
+    def stmt(self, ctx, e, attach: bool = False):
+        """The edge said of its subject: ``has <P> X`` (``has a <P> statement`` without a value)."""
+        return ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=attach), self.quals(ctx, e.quals, e),
+                       any_rank=_any_rank(e))
+
     def rel_noun(self, ctx, e):
-        return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
+        return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e),
+                          any_rank=_any_rank(e))
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -276,7 +283,7 @@ class Builder:
                 continue
             if same(e.subject, const):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
+                vps.append(self.stmt(ctx, e))
             elif same(e.obj, const):
                 ctx.used.add(id(e))
                 vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
@@ -320,7 +327,7 @@ class Builder:
         (vp,) = vps if len(vps) == 1 else (None,)
         if not isinstance(vp, ir.Stmt) or not isinstance(vp.obj, ir.Quant):
             raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
-        return ir.Stmt(vp.prop, ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order), vp.quals, vp.inverse)
+        return replace(vp, obj=ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order))
 
     def filter_vp(self, expr, x, scope):
         name = getattr(expr, "name", None)
@@ -485,6 +492,13 @@ def _absent_qualifiers(group: Group):
     return (replace(group, filters=left) if found else group), found
 
 
+def _any_rank(e) -> bool:
+    """A ``p:/ps:`` statement without qualifiers (``at any rank``): a profile that writes the
+    truthy ``wdt:`` shortcut where no qualifier needs a statement would read only the
+    best-ranked ones (the options stage drops the mark where every statement is written so)."""
+    return e.form == "p" and not e.quals and e.obj is not VALUE_UNSAID
+
+
 def _reachable(edges, anchor, scope) -> set:
     """The variables joined to ``anchor`` through triple patterns."""
     reached = {anchor} | set(scope)
@@ -570,8 +584,8 @@ def _disjunction(items):
     """``has <P> A or has <P> B`` is written ``has <P> (A or B)`` (SQUALL cannot nest a VP
     disjunction inside a conjunction)."""
     if all(isinstance(i, ir.Stmt) and not i.quals and not i.inverse and isinstance(i.obj, ir.Ref)
-           for i in items) and len({i.prop for i in items}) == 1:
-        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)))
+           for i in items) and len({(i.prop, i.any_rank) for i in items}) == 1:
+        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)), any_rank=items[0].any_rank)
     return ir.Or(tuple(items))
 
 

@@ -8,6 +8,8 @@ the root's noun taken from its VPs, a question about a qualifier ("At which <Q> 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rdflib import URIRef, Variable
 
 from cnl import ir
@@ -102,7 +104,7 @@ def _root_subject(state: Decompilation):
         # of S's statement.
         qof, stmt = vps[0], vps[0].vp
         wh = ir.Qual(qof.prop, ir.Quant(det, order=orders.get(root)))
-        subject, vps = qof.subject, [ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (wh,), stmt.inverse)]
+        subject, vps = qof.subject, [replace(stmt, quals=stmt.quals + (wh,), order=None)]
     return subject, vps
 
 
@@ -119,12 +121,14 @@ def _root_noun(root_classes: list, vps: list, det: str):
             return vp.np.noun, vps[:i] + vps[i + 1:]
     if det == "how_many":
         for i, vp in enumerate(vps):
-            if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
+            if not isinstance(vp, ir.Stmt) or isinstance(vp.obj, ir.AnyValue):
+                continue
+            if not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
                 # "How many ^<P>+ of X": the things that have P+ X.
-                return ir.RelNoun(ir.PropPath("^", (vp.prop,)), vp.obj, vp.quals), vps[:i] + vps[i + 1:]
-            if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and vp.prop.id:
+                return ir.RelNoun(ir.PropPath("^", (vp.prop,)), vp.obj, vp.quals, vp.any_rank), vps[:i] + vps[i + 1:]
+            if not vp.inverse and vp.order is None and vp.prop.id:
                 # "How many <^P> of X": the things that have P X.
-                return ir.RelNoun(ir.Property("^" + vp.prop.id), vp.obj, vp.quals), vps[:i] + vps[i + 1:]
+                return ir.RelNoun(ir.Property("^" + vp.prop.id), vp.obj, vp.quals, vp.any_rank), vps[:i] + vps[i + 1:]
     return None, vps
 
 
