@@ -424,12 +424,12 @@ class SquallPrinter:
                 raise PrintError("a question word in a qualifier must be fronted: 'At which <Q> ...'")
             det = self.det(value)
             if value.order is not None:
-                if value.rels:
-                    raise PrintError("a superlative qualifier takes no relative clause")
-                return f"at {det} {self.order(value.order)} {prop}"
-            if len(value.rels) == 1 and isinstance(value.rels[0], ir.Compare):
+                if not value.rels:
+                    return f"at {det} {self.order(value.order)} {prop}"
+                # else "at <P> the highest thing that ...": the value as a noun phrase, below
+            elif len(value.rels) == 1 and isinstance(value.rels[0], ir.Compare):
                 return f"at {det} {prop} {self.comparison(value.rels[0], closed)}"
-            if not (closed and value.rels) and not (value.rels and isinstance(value.rels[0], ir.Compare)):
+            elif not (closed and value.rels) and not (value.rels and isinstance(value.rels[0], ir.Compare)):
                 return f"at {det} {prop}{self.rels(value.rels)}"
         return f"at {prop} {self.np_atom(value, closed)}"
 

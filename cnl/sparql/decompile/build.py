@@ -29,6 +29,7 @@ from cnl.sparql.namespaces import PQ, P
 # a count's test: the numeric determiner (a count below N would miss the things with none)
 _COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
 
+_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 
 
@@ -54,6 +55,8 @@ class Builder:
 
     def __init__(self, which: set, orders: dict):
         self.visited: set = set()
+        self.corefs: dict = {}      # node reached a second time -> its co-reference variable's name
+        self.first_nps: dict = {}   # node -> the NP of its first mention (its description)
         self.which = which          # variables written "which" (answer columns)
         self.projected: set = set()
         self.orders = orders        # variable -> ir.Order
@@ -232,7 +235,8 @@ class Builder:
             if same(e.subject, node):
                 ctx.used.add(id(e))
                 vps.append(self.stmt(ctx, e, attach=True))
-            elif same(e.obj, node) and is_node(node):
+            elif same(e.obj, node) and is_node(node) and not (is_node(e.subject) and e.subject in self.visited):
+                # (from a node the tree has reached, the edge is said there: "has <P> ?x")
                 ctx.used.add(id(e))
                 # "X P node" is said of the node as "is a <P> of X".
                 vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
@@ -250,6 +254,10 @@ class Builder:
     def np(self, ctx, term, via, attach: bool = False):
         if term is VALUE_UNSAID:
             return ir.AnyValue()
+        if is_node(term) and term in self.visited:
+            # a node the tree reaches again: a co-reference variable (SQUALL's ?x), named at
+            # its first mention too (name_corefs)
+            return ir.Ref(ir.Var(self.coref_name(term)))
         if not is_node(term):
             if attach and term in ctx.const_extras:
                 # what the query says of a constant elsewhere: "the thing that is <Q> and that ..."
@@ -263,8 +271,22 @@ class Builder:
             det = "the"  # "the most <film>", "the highest <P>": one of a kind
         if term in self.numbers:  # "more than 2 <P37>": a HAVING count of this variable
             det, number = self.numbers.pop(term)
-            return ir.Quant(det, noun, tuple(vps), order=order, number=number)
-        return ir.Quant(det, noun, tuple(vps), order=order)
+            quant = ir.Quant(det, noun, tuple(vps), order=order, number=number)
+        else:
+            quant = ir.Quant(det, noun, tuple(vps), order=order)
+        self.first_nps[term] = quant
+        return quant
+
+    def coref_name(self, node) -> str:
+        if node not in self.corefs:
+            name = str(node) if isinstance(node, Variable) and _VAR_NAME.fullmatch(str(node)) else "x"
+            taken = set(self.corefs.values())
+            base, n = name, 1
+            while name in taken:
+                n += 1
+                name = f"{base}{n}"
+            self.corefs[node] = name
+        return self.corefs[node]
 
     def stmt(self, ctx, e, attach: bool = False):
         """The edge said of its subject: ``has <P> X`` (``has a <P> statement`` without a value)."""
@@ -298,9 +320,10 @@ class Builder:
         if classes[1:]:
             ctx.classes[node] = classes[1:]
         if noun is None:
-            # No class: name the node by an edge into it, "the <P> of X".
+            # No class: name the node by an edge into it, "the <P> of X" (not from a node the
+            # tree has reached: that edge is said there, with a co-reference variable).
             for e in ctx.edges:
-                if id(e) not in ctx.used and same(e.obj, node):
+                if id(e) not in ctx.used and same(e.obj, node) and not (is_node(e.subject) and e.subject in self.visited):
                     ctx.used.add(id(e))
                     noun = self.rel_noun(ctx, e)
                     break
@@ -490,6 +513,44 @@ def _absent_qualifiers(group: Group):
         else:
             found.setdefault(missing[0], []).append(missing[1:])
     return (replace(group, filters=left) if found else group), found
+
+
+def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
+    """The first mention of each node reached twice takes its co-reference variable: a class
+    noun carries it (``a <Q5> ?x``, ``which <Q11424> ?x``), an NP that says nothing more is the
+    variable itself (``has <P19> ?a and has <P20> ?a``). The root is mentioned first, as the
+    sentence's subject (``write_query`` gives it the variable). Any other first mention has no
+    place for a variable: refused."""
+    if not builder.corefs:
+        return query
+    firsts = {id(np): node for node, np in builder.first_nps.items() if node in builder.corefs}
+    named = set()
+
+    def name(node):
+        node = ir.map_children(node, name)
+        target = firsts.get(id(node)) if isinstance(node, ir.Quant) else None
+        if target is None:
+            return node
+        var = builder.corefs[target]
+        if isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which") and node.number is None:
+            named.add(target)
+            return replace(node, var=var)
+        if node.noun is None and node.det == "a" and not node.rels and node.order is None and node.number is None:
+            named.add(target)
+            return ir.Ref(ir.Var(var))
+        return node
+
+    query = name(query)
+    for node in ir.walk(query):
+        if (isinstance(node, ir.Quant) and node.var is not None and isinstance(node.noun, ir.ClassNoun)
+                and node.det in ("a", "the", "which")):
+            named |= {n for n, v in builder.corefs.items() if v == node.var}
+    unnamed = set(builder.corefs) - named
+    if unnamed:
+        raise UnsupportedSPARQLError("a cycle in the triple patterns",
+                                     f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
+                                     "place for a variable (only a class noun or a bare value takes one)")
+    return query
 
 
 def _any_rank(e) -> bool:
