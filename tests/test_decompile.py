@@ -198,7 +198,7 @@ def test_labels_from_a_lexicon():
     ("SELECT ?z WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b BIND(?a - ?b AS ?z) }", "BIND with arithmetic over two variables"),
     ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)", "HAVING"),
     ("SELECT ?x WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),
-    ("SELECT ?x WHERE { ?x rdfs:label ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
+    ("SELECT ?x WHERE { ?x rdfs:comment ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
     ("SELECT ?x WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b FILTER(?a < ?b) }", "a FILTER joined to the query on several variables"),
     # a string test on the value itself (not its STR()) has no form

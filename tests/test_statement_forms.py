@@ -212,3 +212,30 @@ def test_sparklis_refuses_both_by_name():
         with pytest.raises(UnsupportedSPARQLError) as err:
             check_says(sparklis, parse_squall(text), {})
         assert "in Sparklis" in err.value.construct
+
+
+# ---------------------------------------------------------------- rdfs:label, the pseudo-property "label"
+
+@pytest.mark.parametrize("texts,sparql", [
+    (["Has a <Q7889> <label> \"Battle Chess\"@en?", "Does a <Q7889> have <label> \"Battle Chess\"@en?",
+      "Has a [video game] <label> \"Battle Chess\"@en?"],
+     # QALD-9-plus 358 as written
+     "ASK WHERE { ?uri <http://www.wikidata.org/prop/direct/P31> <http://www.wikidata.org/entity/Q7889> . "
+     "?uri <http://www.w3.org/2000/01/rdf-schema#label> \"Battle Chess\"@en }"),
+    (["Which <P57> of <Q47075> has a <label>?", "Which <P57:director> of <Q47075> has a <label>?",
+      "Which <director> of [Scarface] has a <label>?"],
+     # the ECAI gold train#121: the directors and their labels
+     "SELECT DISTINCT ?d ?label WHERE { wd:Q47075 p:P57 [ ps:P57 ?d ] . ?d rdfs:label ?label . }"),
+])
+def test_label_predicate_decompiles(texts, sparql):
+    lexicon = {"video game": "Q7889", "director": "P57", "Scarface": "Q47075"}  # "label" is no property there
+    source = PREFIXES + "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> " + sparql
+    query, options = decompile_to_ir(source)
+    printed, back = _round_trip(source)
+    assert "<label>" in printed
+    assert equivalent(back, source, distinct=True), (printed, back)
+    compiled = [cnl.compile(t, lexicon=lexicon, **options) for t in texts]
+    assert all(equivalent(c, back, distinct=True) for c in compiled), compiled
+    for notation in ("id", "ecai", "label"):
+        labelled = _labelled(query)
+        assert parse_squall(print_squall(labelled, notation), notation=notation) == for_notation(labelled, notation)

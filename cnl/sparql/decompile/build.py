@@ -72,7 +72,7 @@ class Builder:
 
     def note_forms(self, edges):
         for e in edges:
-            if e.form != "path":  # a path is written with wdt: under every profile
+            if e.form not in ("path", "label"):  # written so under every profile
                 self.forms.add("wdt" if e.form == "wdt" else "p_plain" if _any_rank(e) else "p_qual")
 
     # A "scope" is the group being read plus the nodes of the groups around it.

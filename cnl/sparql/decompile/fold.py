@@ -8,7 +8,8 @@ aside per node; sequence paths become chains of blank nodes and inverse paths re
 triples. Other property paths over ``wdt:`` are edges whose property is an ``ir.PropPath``
 (``wdt:P131+``, ``wdt:P22|wdt:P25``), and an alternative of ``p:`` statements with the same
 alternative of ``ps:`` values (``p:P451|p:P26 ?s . ?s ps:P451|ps:P26 ?x``) is one statement of
-either property. Any other predicate is refused.
+either property; ``rdfs:label`` is the CNL's pseudo-property "label". Any other predicate is
+refused.
 """
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.terms import is_node, short
-from cnl.sparql.namespaces import PQ, PS, WD, WDT, P
+from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, WD, WDT, P
 
 _PID = re.compile(r"^P[1-9][0-9]*$")
+LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
@@ -41,8 +43,9 @@ VALUE_UNSAID = _ValueUnsaid()
 
 @dataclass
 class Edge:
-    """``subject P object`` with qualifiers; ``form``: ``wdt`` (truthy), ``p`` (statement) or
-    ``path`` (a property path over ``wdt:``, which every profile writes the same way).
+    """``subject P object`` with qualifiers; ``form``: ``wdt`` (truthy), ``p`` (statement),
+    ``path`` (a property path over ``wdt:``, which every profile writes the same way) or
+    ``label`` (``rdfs:label``, ``prop`` the pseudo-property ``LABEL``).
     ``prop``: a PID, a tuple of PIDs (an alternative) or an ``ir.PropPath``; ``obj``:
     ``VALUE_UNSAID`` for a ``p:`` statement without a ``ps:`` value."""
 
@@ -85,7 +88,11 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
                 edges.append(Edge(s, path, o, [], "path"))
             continue
         iri = str(p)
-        if iri.startswith(WDT):
+        if iri == RDFS_LABEL:
+            # the profile's label predicate: the CNL's pseudo-property "label" ("has a <label>
+            # matching ...", "the <label> of X")
+            edges.append(Edge(s, LABEL, o, [], "label"))
+        elif iri.startswith(WDT):
             pid = _pid(p, WDT)
             if pid == "P31" and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
                 classes.setdefault(s, []).append((o, False))
