@@ -3,21 +3,15 @@ node is named by a co-reference variable (SQUALL's ``?x``) at each mention, its 
 the first. In paraphrases and notations, printed and parsed back, compiled, decompiled and
 compiled again; what has no place for a variable is still refused by name."""
 import pytest
-from rdflib.plugins.sparql import prepareQuery
 
-import cnl
 from cnl import ir
 from cnl.dialects.notation import for_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import UnsupportedSPARQLError
-from cnl.sparql.compiler import compile_query
 from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.equivalence import equivalent
-
-PREFIXES = ("PREFIX wd: <http://www.wikidata.org/entity/> PREFIX wdt: <http://www.wikidata.org/prop/direct/> "
-            "PREFIX p: <http://www.wikidata.org/prop/> PREFIX ps: <http://www.wikidata.org/prop/statement/> "
-            "PREFIX pq: <http://www.wikidata.org/prop/qualifier/> ")
+from tests.roundtrip_helpers import PREFIXES, check_paraphrases, round_trip as _round_trip
 
 
 class Lexicon:
@@ -27,12 +21,6 @@ class Lexicon:
 
     def resolve(self, label, kind, span=None):
         return self.IDS[label]
-
-
-def _round_trip(sparql):
-    query, options = decompile_to_ir(sparql)
-    text = print_squall(query, "id", id_labels=False)
-    return text, compile_query(parse_squall(text, notation="id"), "wikidata", None, **options)
 
 
 CASES = [
@@ -58,14 +46,7 @@ CASES = [
 
 @pytest.mark.parametrize("texts,sparql", CASES)
 def test_coreference_paraphrases(texts, sparql):
-    compiled = [cnl.compile(t, lexicon=Lexicon()) for t in texts]
-    for c in compiled:
-        prepareQuery(c)
-    assert all(equivalent(c, compiled[0], distinct=True) for c in compiled[1:]), compiled
-    assert equivalent(compiled[0], PREFIXES + sparql, distinct=True), compiled[0]
-    printed, back = _round_trip(PREFIXES + sparql)
-    assert "?" in printed[:-1]
-    assert equivalent(back, PREFIXES + sparql, distinct=True), (printed, back)
+    check_paraphrases(texts, sparql, Lexicon(), " ?")
 
 
 @pytest.mark.parametrize("text", [t for texts, _ in CASES for t in texts[:2]])

@@ -3,22 +3,18 @@ without its value (``has a <P> statement``: ``p:P`` without ``ps:P``) and a stat
 rank (``at any rank``: ``p:P/ps:P`` where the profile writes ``wdt:P``). Each in paraphrases
 and notations, printed and parsed back, compiled, decompiled and compiled again."""
 import pytest
-from rdflib.plugins.sparql import prepareQuery
 
 import cnl
 from cnl import ir
+from cnl.dialects import get_dialect
 from cnl.dialects.notation import for_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLSyntaxError, CompileError, UnsupportedSPARQLError
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.decompile import check_says, decompile_to_ir
-from cnl.dialects import get_dialect
 from cnl.sparql.equivalence import equivalent
-
-PREFIXES = ("PREFIX wd: <http://www.wikidata.org/entity/> PREFIX wdt: <http://www.wikidata.org/prop/direct/> "
-            "PREFIX p: <http://www.wikidata.org/prop/> PREFIX ps: <http://www.wikidata.org/prop/statement/> "
-            "PREFIX pq: <http://www.wikidata.org/prop/qualifier/> ")
+from tests.roundtrip_helpers import PREFIXES, check_paraphrases, round_trip as _round_trip
 
 
 class Lexicon:
@@ -32,12 +28,6 @@ class Lexicon:
 
     def resolve(self, label, kind, span=None):
         return self.IDS[label]
-
-
-def _round_trip(sparql):
-    query, options = decompile_to_ir(sparql)
-    text = print_squall(query, "id", id_labels=False)
-    return text, compile_query(parse_squall(text, notation="id"), "wikidata", None, **options)
 
 
 def _labelled(query):
@@ -66,16 +56,9 @@ UNSAID = [
 
 @pytest.mark.parametrize("texts,sparql", UNSAID)
 def test_statement_without_value_paraphrases(texts, sparql):
-    compiled = [cnl.compile(t, lexicon=Lexicon()) for t in texts]
-    for text, c in zip(texts, compiled):
-        prepareQuery(c)
+    for text, c in zip(texts, check_paraphrases(texts, sparql, Lexicon(), " statement")):
         assert "ps:" not in c, (text, c)
         assert any(isinstance(n, ir.AnyValue) for n in ir.walk(parse_squall(text))), text
-    assert all(equivalent(c, compiled[0], distinct=True) for c in compiled[1:]), compiled
-    # the hand-written form decompiles to the first paraphrase's reading
-    printed, back = _round_trip(PREFIXES + sparql)
-    assert " statement" in printed
-    assert equivalent(back, PREFIXES + sparql, distinct=True), (printed, back)
 
 
 @pytest.mark.parametrize("sparql", [
@@ -146,15 +129,8 @@ ANY_RANK = [
 
 @pytest.mark.parametrize("texts,sparql", ANY_RANK)
 def test_any_rank_paraphrases(texts, sparql):
-    compiled = [cnl.compile(t, lexicon=Lexicon()) for t in texts]
-    for text, c in zip(texts, compiled):
-        prepareQuery(c)
+    for text, c in zip(texts, check_paraphrases(texts, sparql, Lexicon(), "at any rank")):
         assert "ps:" in c and "wdt:" in c, (text, c)
-    assert all(equivalent(c, compiled[0], distinct=True) for c in compiled[1:]), compiled
-    assert equivalent(compiled[0], PREFIXES + sparql, distinct=True), compiled[0]
-    printed, back = _round_trip(PREFIXES + sparql)
-    assert "at any rank" in printed
-    assert equivalent(back, PREFIXES + sparql, distinct=True), (printed, back)
 
 
 @pytest.mark.parametrize("sparql", [
