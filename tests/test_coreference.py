@@ -88,3 +88,12 @@ def test_a_node_reached_twice_without_a_place_for_its_variable_is_refused(sparql
         decompile_to_ir(PREFIXES + sparql)
     assert err.value.construct == "a cycle in the triple patterns"
     assert detail in str(err.value)
+
+
+def test_nested_coreferences_name_each_first_mention():
+    # a child whose parent is ?y and ?x: both first mentions carry their variable, one inside the other
+    sparql = ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 ?y . ?y wdt:P31 wd:Q5 ; wdt:P40 ?z . "
+              "?z wdt:P22 ?y . ?z wdt:P25 ?x }")
+    printed, back = _round_trip(PREFIXES + sparql)
+    assert "<Q5> ?x" in printed and "<Q5> ?y" in printed
+    assert equivalent(back, PREFIXES + sparql, distinct=True), (printed, back)

@@ -527,8 +527,8 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
     named = set()
 
     def name(node):
+        target = firsts.get(id(node)) if isinstance(node, ir.Quant) else None  # before its children change it
         node = ir.map_children(node, name)
-        target = firsts.get(id(node)) if isinstance(node, ir.Quant) else None
         if target is None:
             return node
         var = builder.corefs[target]
