@@ -6,9 +6,13 @@ the gold. Refusals that are not the decompiler's to fix are classed with a one-l
 a malformed gold (MALFORMED) or a construct the CNL has no form for (NO_CNL_FORM); the figure
 is given raw, over the usable golds and over the expressible ones. (b) QALD-9-plus train
 (371 hand-written Wikidata queries) and (d) WikiWebQuestions train (2,431): the same, plus a
-table of refused constructs by count.
+table of refused constructs by count. With ``--store DIR`` (the embedded Wikidata slice), each
+round-tripped query of (b) and (d) whose original returns at least one row there (an ASK: true)
+runs again recompiled, and the report counts those with equal answers (rows compared as a
+multiset of their values, column names aside), with a deadline per query.
 
     python scripts/roundtrip_report.py [--failures] [--sparklis] [--only ecai|qald|wwq ...]
+                                       [--store DIR [--timeout S]]
 """
 from __future__ import annotations
 
@@ -28,31 +32,80 @@ from cnl.errors import CNLError, UnsupportedSPARQLError  # noqa: E402
 from cnl.dialects import get_dialect  # noqa: E402
 
 
-def round_trip(sparql: str, dialect: str = "squall") -> tuple[str, str, str]:
-    """(outcome, detail, cnl): outcome is equivalent / different / refused / error."""
+def round_trip(sparql: str, dialect: str = "squall") -> tuple[str, str, str, str]:
+    """(outcome, detail, cnl, recompiled SPARQL): outcome is equivalent / different / refused /
+    error."""
     try:
         query, options = decompile_to_ir(sparql)
     except UnsupportedSPARQLError as err:
-        return "refused", err.construct, ""
+        return "refused", err.construct, "", ""
     except CNLError as err:
-        return "error", f"decompile: {str(err).splitlines()[0]}", ""
+        return "error", f"decompile: {str(err).splitlines()[0]}", "", ""
     speaker = get_dialect(dialect)
     try:
         check_says(speaker, query, options)
     except UnsupportedSPARQLError as err:
-        return "refused", err.construct, ""
+        return "refused", err.construct, "", ""
     try:
         text = speaker.print(speaker.printable(query), "id", id_labels=False)
     except Exception as err:  # noqa: BLE001 — a printer gap is reported, not fatal
-        return "error", f"print: {err}", ""
+        return "error", f"print: {err}", "", ""
     try:
         back = speaker.parse(text, notation="id")
         compiled = compile_query(back, "wikidata", None, **options)
     except CNLError as err:
-        return "error", f"reparse/compile: {str(err).splitlines()[0]}", text
+        return "error", f"reparse/compile: {str(err).splitlines()[0]}", text, ""
     if equivalent(compiled, sparql, distinct=True):
-        return "equivalent", "", text
-    return "different", compiled, text
+        return "equivalent", "", text, compiled
+    return "different", compiled, text, compiled
+
+
+class AnswerCheck:
+    """Runs an original query and its round trip on a store: does the original have data there,
+    and are the answers equal? Counts: with data, equal, different, and queries that failed or
+    ran past the deadline (their own count, never counted as equal)."""
+
+    def __init__(self, store: str, timeout: float):
+        from cnl.kg import open_kg
+
+        self.kg = open_kg(store=store, timeout=timeout, max_rows=1_000_000)
+        self.counts = Counter()
+
+    def answers(self, sparql: str):
+        """A comparable answer: an ASK's bool, or the rows as a multiset of their values."""
+        result = self.kg.query(sparql)
+        if isinstance(result, bool):
+            return result
+        if result.truncated:
+            raise ValueError("a result cut at the row cap")
+        return Counter(tuple(sorted((t.n3() if t is not None else "") for t in row)) for row in result.rows)
+
+    def check(self, original: str, recompiled: str) -> str:
+        """no data / equal / different / failed (also counted)."""
+        try:
+            gold = self.answers(original)
+        except (CNLError, ValueError):
+            outcome = "original failed or timed out"
+        else:
+            if not gold:  # an empty table, or an ASK answering no
+                outcome = "no data"
+            else:
+                try:
+                    outcome = "equal" if self.answers(recompiled) == gold else "different"
+                except (CNLError, ValueError):
+                    outcome = "recompiled failed or timed out"
+        self.counts[outcome] += 1
+        return outcome
+
+    def report(self) -> None:
+        c = self.counts
+        data = c["equal"] + c["different"] + c["recompiled failed or timed out"]
+        share = f" = {100 * c['equal'] / data:.1f} %" if data else ""
+        print(f"    answers on the store: {data} round-tripped queries with data there, {c['equal']}/{data}{share} "
+              f"with equal answers ({', '.join(f'{k} {v}' for k, v in sorted(c.items()))})")
+
+    def close(self) -> None:
+        self.kg.close()
 
 
 # Refusals of ECAI golds that are not the decompiler's to fix, each with its one-line reason.
@@ -90,7 +143,7 @@ def ecai(show: bool) -> float:
             if show:
                 print(f"  {record.split}#{record.index} unusable gold: {err}")
             continue
-        outcome, detail, text = round_trip(gold)
+        outcome, detail, text, _ = round_trip(gold)
         outcomes[outcome] += 1
         if outcome == "refused":
             refused[detail] += 1
@@ -137,18 +190,23 @@ def ecai_sparklis() -> float:
     return outcomes["equivalent"] / total
 
 
-def hand_written(name: str, label: str, path: tuple[str, ...], show: bool) -> float:
-    """Round trip of a data set of hand-written Wikidata queries (a JSON list of {id, sparql})."""
+def hand_written(name: str, label: str, path: tuple[str, ...], show: bool, answers: AnswerCheck | None = None) -> float:
+    """Round trip of a data set of hand-written Wikidata queries (a JSON list of {id, sparql});
+    with ``answers``, the round-tripped ones also run on its store."""
     data = json.loads(data_file(*path).read_text("utf-8"))
     outcomes, refused = Counter(), Counter()
     for item in data:
-        outcome, detail, text = round_trip(item["sparql"])
+        outcome, detail, text, compiled = round_trip(item["sparql"])
         outcomes[outcome] += 1
         if outcome == "refused":
             refused[detail] += 1
         if show and outcome in ("different", "error"):
             print(f"  {name} {item['id']} {outcome}: {detail.strip()[:300]!r}\n    cnl: {text}\n"
                   f"    sparql: {' '.join(item['sparql'].split())}")
+        if answers is not None and outcome == "equivalent":
+            found = answers.check(item["sparql"], compiled)
+            if show and found not in ("equal", "no data"):
+                print(f"  {name} {item['id']} answers {found}\n    cnl: {text}")
     total = len(data)
     share = outcomes["equivalent"] / total
     print(f"{label}: {outcomes['equivalent']}/{total} = {100 * share:.1f} % decompiled and "
@@ -156,15 +214,29 @@ def hand_written(name: str, label: str, path: tuple[str, ...], show: bool) -> fl
     print("    refused constructs:")
     for construct, n in refused.most_common():
         print(f"    {n:5d}  {construct}")
+    if answers is not None:
+        answers.report()
     return share
 
 
-def qald(show: bool) -> float:
-    return hand_written("qald", "(b) QALD-9-plus train", ("benchmarks", "qald9plus_train.json"), show)
+def qald(show: bool, store: str | None = None, timeout: float = 10.0) -> float:
+    return _with_answers(store, timeout, lambda answers: hand_written(
+        "qald", "(b) QALD-9-plus train", ("benchmarks", "qald9plus_train.json"), show, answers))
 
 
-def wwq(show: bool) -> float:
-    return hand_written("wwq", "(d) WikiWebQuestions train", ("wikiwebquestions", "train.json"), show)
+def wwq(show: bool, store: str | None = None, timeout: float = 10.0) -> float:
+    return _with_answers(store, timeout, lambda answers: hand_written(
+        "wwq", "(d) WikiWebQuestions train", ("wikiwebquestions", "train.json"), show, answers))
+
+
+def _with_answers(store, timeout, run):
+    if store is None:
+        return run(None)
+    answers = AnswerCheck(store, timeout)
+    try:
+        return run(answers)
+    finally:
+        answers.close()
 
 
 def main() -> None:
@@ -173,14 +245,17 @@ def main() -> None:
     parser.add_argument("--sparklis", action="store_true", help="also round-trip the ECAI golds through Sparklis text")
     parser.add_argument("--only", choices=("ecai", "qald", "wwq"), action="append",
                         help="report only these data sets (repeatable; default: all three)")
+    parser.add_argument("--store", help="an embedded Wikidata store (the slice): also compare the answers of "
+                                        "QALD-9-plus and WikiWebQuestions queries with data there")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per query on the store (default 10)")
     args = parser.parse_args()
     chosen = args.only or ("ecai", "qald", "wwq")
     if "ecai" in chosen:
         ecai(args.failures)
     if "qald" in chosen:
-        qald(args.failures)
+        qald(args.failures, args.store, args.timeout)
     if "wwq" in chosen:
-        wwq(args.failures)
+        wwq(args.failures, args.store, args.timeout)
     if args.sparklis:
         ecai_sparklis()
 

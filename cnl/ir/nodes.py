@@ -128,6 +128,7 @@ class RelNoun:
     prop: "Property | PropPath"
     of: "NP | None" = None
     quals: tuple["Qual", ...] = ()
+    any_rank: bool = False  # ``<P> at any rank of X``: see Stmt.any_rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +221,15 @@ class Now:
     """``now``: the current date and time (SPARQL's NOW())."""
 
 
-NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now]
+@dataclass(frozen=True, slots=True)
+class AnyValue:
+    """``has a <P69> statement``: the object of a statement whose value the query does not
+    look at, whatever it is and whether it has one (Wikidata's "no value" statements have
+    none): the statement is said without its value (``?x p:P69 [ pq:P812 ?v ]``). Only the
+    object of a forward ``Stmt``."""
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now, AnyValue]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -241,6 +250,10 @@ class Stmt:
     """``has <P> X`` (subject P X), or with ``inverse`` (X P subject); qualifiers attached.
 
     ``order`` is a superlative over the statement itself (``has the highest <P> X``).
+    ``any_rank`` (``has <P> X at any rank``): every statement of the property counts, whatever
+    its rank (Wikidata's ``p:/ps:`` statements), where the profile would otherwise write only
+    the best-ranked ones (the truthy ``wdt:`` shortcut). A statement with qualifiers, or
+    under the ``always`` statement profile, is one of any rank anyway.
     """
 
     prop: "Property | PropPath"
@@ -248,6 +261,7 @@ class Stmt:
     quals: tuple[Qual, ...] = ()
     inverse: bool = False
     order: Order | None = None
+    any_rank: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,7 +356,7 @@ NODE_TYPES = {
     cls.__name__: cls
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref,
-        Quant, Coord, Arith, Aggregate, Now, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
+        Quant, Coord, Arith, Aggregate, Now, AnyValue, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
         YearIs, QualifierOf, Query,
     )
 }

@@ -311,6 +311,8 @@ class SparqlCompiler:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
         elif isinstance(np, ir.Now):
             k("NOW()")
+        elif isinstance(np, ir.AnyValue):
+            raise CompileError("'a <P> statement' only follows 'has': a statement whose value is not said")
         elif isinstance(np, ir.Its):
             if not self.owners:
                 raise CompileError("'its <P>' needs a statement about something: 'has a <P> later than its <Q>'")
@@ -543,9 +545,9 @@ class SparqlCompiler:
         elif isinstance(noun, ir.RelNoun):
             if noun.of is None:
                 subject = self.fresh("subject")
-                self.statement(subject, noun.prop, v, noun.quals)
+                self.statement(subject, noun.prop, v, noun.quals, any_rank=noun.any_rank)
             else:
-                self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals))
+                self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals, any_rank=noun.any_rank))
         elif isinstance(noun, ir.DatePart):
             if noun.part not in ir.DatePart.PARTS:
                 raise CompileError(f"unknown part of a date {noun.part!r}")
@@ -557,8 +559,14 @@ class SparqlCompiler:
             raise CompileError(f"not a noun: {type(noun).__name__}")
 
     # ---------------------------------------------------------------- statements
-    def statement(self, subject: str, prop: ir.Property, obj: str, quals, inverse: bool = False,
-                  extra: list | None = None) -> None:
+    def statement(self, subject: str, prop: ir.Property, obj: str | None, quals, inverse: bool = False,
+                  extra: list | None = None, any_rank: bool = False) -> None:
+        """``subject prop obj`` with qualifiers; ``obj`` None: a statement said without its value
+        (``has a <P> statement``); ``any_rank``: a statement of any rank (``at any rank``)."""
+        if obj is None and (inverse or isinstance(prop, ir.PropPath)):
+            raise CompileError("'a <P> statement' needs one property read forwards")
+        if self._is_label(prop) and (obj is None or any_rank):
+            raise CompileError("a label is no statement: it has no rank and always a value")
         if self._is_label(prop) and not quals and not extra:
             # "has a <label> matching ..." / Sparklis' "that matches ...": the profile's label
             # predicate, no statement model
@@ -580,8 +588,9 @@ class SparqlCompiler:
             raise CompileError(f"a value ({subject}) cannot be the subject of a statement")
         pending = extra if extra is not None else self.pending_quals.pop() if self.pending_quals else []
         if isinstance(prop, ir.PropPath) and pid is None:
-            if quals or pending:
-                raise CompileError("a property path takes no qualifiers (only an alternative of properties does)")
+            if quals or pending or any_rank:
+                raise CompileError("a property path takes no qualifiers or rank (only an alternative of properties "
+                                   "does)")
             self.group.triples.append(f"{subject} {self._path(prop)} {obj} .")
             return
 
@@ -590,11 +599,13 @@ class SparqlCompiler:
                 if isinstance(pid, tuple):
                     if absent:
                         raise CompileError("'at no <Q>' needs one property, not an alternative")
-                    self.group.triples.append(self.profile.alternative_statement(subject, pid, obj, values + pending))
+                    self.group.triples.append(
+                        self.profile.alternative_statement(subject, pid, obj, values + pending, any_rank))
                 elif absent:
                     self._statement_without(subject, pid, obj, values + pending, absent)
                 else:
-                    self.group.triples.append(self.profile.statement(subject, pid, obj, values + pending))
+                    self.group.triples.append(self.profile.statement(subject, pid, obj, values + pending,
+                                                                     any_rank=any_rank))
                 return
             qual = quals[i]
             qid = self._id(qual.prop)
@@ -672,13 +683,15 @@ class SparqlCompiler:
             claimed = self.pending_quals.pop() if self.pending_quals else []
 
             def link(o):
-                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed)
+                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed, any_rank=vp.any_rank)
 
             self.owners.append(x)  # "its <Q>" in the object means x's <Q>
 
             obj = vp.obj
             named = _named_value(obj)
-            if named is not None:
+            if isinstance(obj, ir.AnyValue):
+                link(None)  # "has a <P> statement": no value said
+            elif named is not None:
                 # "whose <P> is <X>" / "has a <P> that is <X>": the value is X itself.
                 term, rest = named
                 t = self.term(term)

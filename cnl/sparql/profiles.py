@@ -190,12 +190,15 @@ class KGProfile:
         path = self.class_path or self.class_predicate
         return f"{subject} {path} {cls} ."
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
-                  node: str | None = None) -> str:
+    def statement(self, subject: str, prop_id: str, obj: str | None, quals: list[tuple[str, str]],
+                  node: str | None = None, any_rank: bool = False) -> str:
         """``subject P obj`` with qualifiers; ``node``: the statement written through that
-        named node (so that the query can say more about the statement itself)."""
-        if quals or node is not None:
-            raise CompileError(f"profile {self.name!r} has no statement qualifiers")
+        named node (so that the query can say more about the statement itself); ``obj`` None:
+        the statement without its value (``has a <P> statement``); ``any_rank``: a statement
+        of any rank, not only the best-ranked (``at any rank``)."""
+        if quals or node is not None or obj is None or any_rank:
+            raise CompileError(f"profile {self.name!r} has no statement qualifiers, ranks or statements without "
+                               "a value")
         return f"{subject} {self.predicate(prop_id)} {obj} ."
 
     def qualifier(self, node: str, qual_id: str, value: str) -> str:
@@ -208,10 +211,10 @@ class KGProfile:
         return self.predicate(ident)
 
     def alternative_statement(self, subject: str, prop_ids: tuple[str, ...], obj: str,
-                              quals: list[tuple[str, str]]) -> str:
+                              quals: list[tuple[str, str]], any_rank: bool = False) -> str:
         """A statement of any of ``prop_ids`` (``<P22> or <P25>``)."""
-        if quals:
-            raise CompileError(f"profile {self.name!r} has no statement qualifiers")
+        if quals or any_rank:
+            raise CompileError(f"profile {self.name!r} has no statement qualifiers or ranks")
         return f"{subject} {'|'.join(self.predicate(p) for p in prop_ids)} {obj} ."
 
 
@@ -260,17 +263,17 @@ class WikidataProfile(KGProfile):
         return f"wdt:{ident}" if _PID.match(ident) else super().path_predicate(ident)
 
     def alternative_statement(self, subject: str, prop_ids: tuple[str, ...], obj: str,
-                              quals: list[tuple[str, str]]) -> str:
-        """``wdt:P22|wdt:P25``; with qualifiers (or under ``statements="always"``) one
-        statement node of either property: ``p:P22|p:P25 [ ps:P22|ps:P25 ?x ]``."""
+                              quals: list[tuple[str, str]], any_rank: bool = False) -> str:
+        """``wdt:P22|wdt:P25``; with qualifiers (or under ``statements="always"``, or of any
+        rank) one statement node of either property: ``p:P22|p:P25 [ ps:P22|ps:P25 ?x ]``."""
         if not all(_PID.match(p) for p in prop_ids):
-            if quals:
-                raise CompileError("qualifiers need Wikidata properties")
+            if quals or any_rank:
+                raise CompileError("qualifiers and ranks need Wikidata properties")
             return f"{subject} {'|'.join(self.path_predicate(p) for p in prop_ids)} {obj} ."
         if all(p in wikidata_string_properties() for p in prop_ids):
             obj = self.value(prop_ids[0], obj)
         quals = [(q, self.value(q, v)) for q, v in quals]
-        if self.statements == "qualified" and not quals:
+        if self.statements == "qualified" and not quals and not any_rank:
             return f"{subject} {'|'.join(f'wdt:{p}' for p in prop_ids)} {obj} ."
         parts = [f"{'|'.join(f'ps:{p}' for p in prop_ids)} {obj}"]
         for qual_id, value in quals:
@@ -284,24 +287,33 @@ class WikidataProfile(KGProfile):
             raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
         return f"{node} pq:{qual_id} {self.value(qual_id, value)} ."
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
-                  node: str | None = None) -> str:
-        obj = self.value(prop_id, obj)
+    def statement(self, subject: str, prop_id: str, obj: str | None, quals: list[tuple[str, str]],
+                  node: str | None = None, any_rank: bool = False) -> str:
         quals = [(q, self.value(q, v)) for q, v in quals]
         if not _PID.match(prop_id):
-            if quals:
-                raise CompileError(f"qualifiers need a Wikidata property, not {prop_id!r}")
-            return f"{subject} {self.predicate(prop_id)} {obj} ."
-        if self.statements == "qualified" and not quals and node is None:
-            return f"{subject} wdt:{prop_id} {obj} ."
-        parts = [f"ps:{prop_id} {obj}"]
-        for qual_id, value in quals:
+            if quals or obj is None or any_rank:
+                raise CompileError(f"qualifiers, ranks and statements need a Wikidata property, not {prop_id!r}")
+            return f"{subject} {self.predicate(prop_id)} {self.value(prop_id, obj)} ."
+        if self.statements == "qualified" and not quals and node is None and obj is not None and not any_rank:
+            return f"{subject} wdt:{prop_id} {self.value(prop_id, obj)} ."
+        for qual_id, _ in quals:
             if not _PID.match(qual_id):
                 raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
-            parts.append(f"pq:{qual_id} {value}")
-        if node is not None:
-            return f"{subject} p:{prop_id} {node} .\n{node} {' ; '.join(parts)} ."
-        return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
+        return wikibase_statement(subject, ("p", "ps", "pq"), prop_id,
+                                  None if obj is None else self.value(prop_id, obj), quals, node)
+
+
+def wikibase_statement(subject: str, prefixes, prop: str, obj: str | None, quals: list[tuple[str, str]],
+                       node: str | None) -> str:
+    """``subject p:P [ ps:P obj ; pq:Q v ]`` in the namespaces ``prefixes`` (p, ps, pq), through
+    ``node`` when it is named; ``obj`` None: no ``ps:`` value (``subject p:P []`` without
+    qualifiers)."""
+    p, ps, pq = prefixes
+    parts = [] if obj is None else [f"{ps}:{prop} {obj}"]
+    parts += [f"{pq}:{qual_id} {value}" for qual_id, value in quals]
+    if node is not None:
+        return f"{subject} {p}:{prop} {node} ." + (f"\n{node} {' ; '.join(parts)} ." if parts else "")
+    return f"{subject} {p}:{prop} [ {' ; '.join(parts)} ] ." if parts else f"{subject} {p}:{prop} [] ."
 
 
 _LOCAL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -340,14 +352,13 @@ class FileProfile(KGProfile):
             ident = f"{self.default_prefix}:{ident}"
         return super()._iri_or_curie(ident, role)
 
-    def statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]],
-                  node: str | None = None) -> str:
+    def statement(self, subject: str, prop_id: str, obj: str | None, quals: list[tuple[str, str]],
+                  node: str | None = None, any_rank: bool = False) -> str:
         if self.statement_scheme == "direct":
-            return super().statement(subject, prop_id, obj, quals, node)
-        if node is not None:
-            p, ps, pq = self.statement_prefixes
-            parts = [f"{ps}:{self._local(prop_id)} {obj}"] + [f"{pq}:{self._local(q)} {v}" for q, v in quals]
-            return f"{subject} {p}:{self._local(prop_id)} {node} .\n{node} {' ; '.join(parts)} ."
+            return super().statement(subject, prop_id, obj, quals, node, any_rank)
+        if node is not None or obj is None:
+            return wikibase_statement(subject, self.statement_prefixes, self._local(prop_id), obj,
+                                      [(self._local(q), v) for q, v in quals], node)
         return self.alternative_statement(subject, (prop_id,), obj, quals)
 
     def qualifier(self, node: str, qual_id: str, value: str) -> str:
@@ -366,9 +377,9 @@ class FileProfile(KGProfile):
             raise CompileError(f"profile {self.name!r} writes statements (p:/ps:), which a property path cannot chain")
         return super().path_predicate(ident)
 
-    def alternative_statement(self, subject, prop_ids, obj, quals) -> str:
+    def alternative_statement(self, subject, prop_ids, obj, quals, any_rank: bool = False) -> str:
         if self.statement_scheme == "direct":
-            return super().alternative_statement(subject, prop_ids, obj, quals)
+            return super().alternative_statement(subject, prop_ids, obj, quals, any_rank)
         p, ps, pq = self.statement_prefixes
         names = [self._local(i) for i in prop_ids]
         parts = [f"{'|'.join(f'{ps}:{n}' for n in names)} {obj}"] + [f"{pq}:{self._local(q)} {v}" for q, v in quals]

@@ -48,6 +48,8 @@ def check_expressible(query: ir.Query) -> None:
         construct = _NO_SPARKLIS_FORM.get(type(node))
         if isinstance(node, ir.StrTest) and node.case_sensitive:
             construct = "a case-sensitive string test"
+        if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.any_rank:
+            construct = "a statement of any rank ('at any rank')"
         if isinstance(node, ir.Quant) and node.det in ("more_than", "fewer_than", "at_least", "at_most", "exactly"):
             construct = "a numeric determiner (at least N, more than N)"
         if construct:
@@ -61,4 +63,5 @@ _NO_SPARKLIS_FORM = {
     ir.Now: "'now'",
     ir.DatePart: "a month or day of a date",
     ir.LangIs: "a language test",
+    ir.AnyValue: "a statement without its value ('a <P> statement')",
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
@@ -325,8 +326,17 @@ def _values(args):
     return [a for a in args if not isinstance(a, Token)]
 
 
-def _split(args, kind):
-    return [a for a in args if isinstance(a, kind)]
+class _AnyRank:
+    """``at any rank`` where qualifiers stand: a mark of the statement (``Stmt.any_rank``,
+    ``RelNoun.any_rank``), not a qualifier."""
+
+
+_ANY_RANK = _AnyRank()
+
+
+def _quals(vals):
+    """(the qualifiers among ``vals``, whether ``at any rank`` is among them)."""
+    return tuple(v for v in vals if isinstance(v, ir.Qual)), any(v is _ANY_RANK for v in vals)
 
 
 def _flatten(kind, items):
@@ -396,7 +406,7 @@ class _ToIR(Transformer):
         if head.path is not None:
             raise _error_at(head.span, "a property path cannot be a qualifier: write one property here")
         qual = ir.Qual(head.as_property(), quant)
-        stmt = ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (qual,), stmt.inverse, stmt.order)
+        stmt = replace(stmt, quals=stmt.quals + (qual,))
         return ir.Query(subject, stmt)
 
     def ask_has(self, _has, subject, vp):
@@ -481,9 +491,10 @@ class _ToIR(Transformer):
 
     def aggregate_of_prop(self, _the, word, prop_tok, *rest):
         vals = _values(rest)
-        quals = tuple(_split(vals, ir.Qual))
-        of = next(v for v in vals if not isinstance(v, ir.Qual))
-        return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], ir.Quant("a", ir.RelNoun(_prop(prop_tok), of, quals)))
+        quals, rank = _quals(vals)
+        of = next(v for v in vals if not isinstance(v, (ir.Qual, _AnyRank)))
+        return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()],
+                            ir.Quant("a", ir.RelNoun(_prop(prop_tok), of, quals, rank)))
 
     def aggregate_of(self, _the, word, _of, np):
         return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], np)
@@ -546,14 +557,14 @@ class _ToIR(Transformer):
 
     def noun(self, head, *quals):
         if quals:
-            return ir.RelNoun(head.as_property(), None, quals)
+            return ir.RelNoun(head.as_property(), None, *_quals(quals))
         return ir.ClassNoun(head.as_class())
 
     def rel_noun(self, head, *rest):
         vals = _values(rest)
-        quals = tuple(_split(vals, ir.Qual))
-        of = next(v for v in vals if not isinstance(v, ir.Qual))
-        return ir.RelNoun(head.as_property(), of, quals)
+        quals, rank = _quals(vals)
+        of = next(v for v in vals if not isinstance(v, (ir.Qual, _AnyRank)))
+        return ir.RelNoun(head.as_property(), of, quals, rank)
 
     def date_part_of(self, part, _of, np):
         return ir.DatePart(part.value.lower(), np)
@@ -567,8 +578,12 @@ class _ToIR(Transformer):
     def has_language(self, *args):
         return ir.LangIs(_language(args[-1]))
 
-    def its(self, _its, prop_tok, *quals):
-        return ir.Its(_prop(prop_tok), tuple(quals))
+    def its(self, its, prop_tok, *quals):
+        quals, rank = _quals(quals)
+        if rank:
+            raise _error_at(_span(its), "'at any rank' is said of a statement ('has <P> X at any rank'), "
+                                        "not of 'its <P>'")
+        return ir.Its(_prop(prop_tok), quals)
 
     def difference(self, *args):
         left, right = _values(args)
@@ -580,9 +595,9 @@ class _ToIR(Transformer):
     def year_of_bare(self, *args):
         vals = _values(args)
         prop_tok = next(a for a in args if isinstance(a, Token) and a.type == "PROP")
-        quals = tuple(_split(vals, ir.Qual))
+        quals, rank = _quals(vals)
         of = vals[-1]
-        return ir.YearOf(ir.Quant("the", ir.RelNoun(_prop(prop_tok), of, quals)))
+        return ir.YearOf(ir.Quant("the", ir.RelNoun(_prop(prop_tok), of, quals, rank)))
 
     def noun_head(self, tok, *_plural):
         return _head(tok)
@@ -649,26 +664,36 @@ class _ToIR(Transformer):
     def has_prop(self, *args):
         prop_tok = next(a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT", "VERB_PROP"))
         vals = _values(args)
-        quals = tuple(_split(vals, ir.Qual))
-        obj = next(v for v in vals if not isinstance(v, (ir.Qual, tuple)))
-        return ir.Stmt(_prop(prop_tok), obj, quals)
+        quals, rank = _quals(vals)
+        obj = next(v for v in vals if not isinstance(v, (ir.Qual, tuple, _AnyRank)))
+        return ir.Stmt(_prop(prop_tok), obj, quals, any_rank=rank)
 
     def has_value(self, det, prop_tok, *rest):
         vals = _values(rest)
-        quals = tuple(_split(vals, ir.Qual))
-        rels = tuple(v for v in vals if not isinstance(v, ir.Qual))
-        return ir.Stmt(_prop(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals)
+        quals, rank = _quals(vals)
+        rels = tuple(v for v in vals if not isinstance(v, (ir.Qual, _AnyRank)))
+        return ir.Stmt(_prop(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals, any_rank=rank)
 
     has_value_compare = has_value
 
+    def has_statement(self, det, prop_tok, _statement, *quals):
+        # "has a <P69> statement at <P812> X": a statement whose value is not said
+        if det != ("a", None):
+            raise _error_at(_span(_statement), "a statement without its value is 'a <P> statement'")
+        quals, rank = _quals(quals)
+        return ir.Stmt(_prop(prop_tok), ir.AnyValue(), quals, any_rank=rank)
+
     def has_superlative(self, det, order, prop_tok, *quals):
-        return ir.Stmt(_prop(prop_tok), ir.Quant(det[0], None, (), order, det[1]), quals)
+        quals, rank = _quals(quals)
+        return ir.Stmt(_prop(prop_tok), ir.Quant(det[0], None, (), order, det[1]), quals, any_rank=rank)
 
     def has_which(self, _which, prop_tok, *quals):
-        return ir.Stmt(_prop(prop_tok), ir.Quant("which"), quals)
+        quals, rank = _quals(quals)
+        return ir.Stmt(_prop(prop_tok), ir.Quant("which"), quals, any_rank=rank)
 
     def has_superlative_object(self, det, order, prop_tok, obj, *quals):
-        return ir.Stmt(_prop(prop_tok), obj, quals, order=order)
+        quals, rank = _quals(quals)
+        return ir.Stmt(_prop(prop_tok), obj, quals, order=order, any_rank=rank)
 
     def be_np(self, np):
         return ir.Be(np)
@@ -701,6 +726,9 @@ class _ToIR(Transformer):
         return ir.YearIs(ir.Be(args[-1]))
 
     # ---- qualifiers and comparisons
+    def qual_any_rank(self, _tok):
+        return _ANY_RANK
+
     def qual_value(self, _at, prop_tok, np):
         return ir.Qual(_prop(prop_tok, path=False), np)
 

@@ -6,6 +6,8 @@ the ECAI notation drops entity IDs where a label exists; see :func:`cnl.dialects
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cnl import ir
 from cnl.errors import PrintError
 from cnl.dialects.notation import NOTATIONS, escape
@@ -140,7 +142,7 @@ class SquallPrinter:
         quant = qual.value
         if quant.noun is not None or quant.rels or not _is_atom(query.subject):
             raise PrintError("a question about a qualifier must be 'At which <Q> does S <P> O?'")
-        rest = ir.Stmt(vp.prop, vp.obj, tuple(q for q in vp.quals if q is not qual), vp.inverse, vp.order)
+        rest = replace(vp, quals=tuple(q for q in vp.quals if q is not qual))
         if vp.order is not None or ir.asks_for_values(rest):
             raise PrintError("a question about a qualifier cannot also have a superlative or another question word")
         head = "At which" if quant.det == "which" else "At how many"
@@ -148,6 +150,8 @@ class SquallPrinter:
             if quant.det != "which":
                 raise PrintError("'At how many' takes no superlative")
             head += " " + self.order(quant.order)
+        if isinstance(rest.obj, ir.AnyValue):
+            return f"{head} {self.prop(qual.prop)} does {self.np(query.subject)} have {self._has_tail(rest)}?"
         return f"{head} {self.prop(qual.prop)} does {self.np(query.subject)} {self._verb_tail(rest)}?"
 
     # ---------------------------------------------------------------- noun phrases
@@ -180,7 +184,8 @@ class SquallPrinter:
         if (isinstance(arg, ir.Quant) and arg.det == "a" and isinstance(arg.noun, ir.RelNoun)
                 and arg.noun.of is not None and not arg.rels and arg.order is None and arg.var is None):
             noun = arg.noun
-            return f"the {word} {self.prop(noun.prop)}{self.quals(noun.quals, True)} of {self.np_of(noun.of, closed)}"
+            quals = self.quals(noun.quals, True, noun.any_rank)
+            return f"the {word} {self.prop(noun.prop)}{quals} of {self.np_of(noun.of, closed)}"
         return f"the {word} of {self.np_atom(arg, closed)}"
 
     def np_atom(self, np, closed: bool = False) -> str:
@@ -240,10 +245,10 @@ class SquallPrinter:
         if isinstance(noun, ir.ClassNoun):
             return self.entity(noun.cls)
         if isinstance(noun, ir.RelNoun):
-            quals = self.quals(noun.quals)
+            quals = self.quals(noun.quals, any_rank=noun.any_rank)
             head = self.prop(noun.prop)
             if noun.of is None:
-                if not noun.quals:
+                if not quals:
                     raise PrintError("a relational noun without 'of' needs a qualifier")
                 return f"{head}{quals}"
             return f"{head}{quals} of {self.np_of(noun.of, True)}"
@@ -286,7 +291,8 @@ class SquallPrinter:
         return f"that {self.vp(vp, closed)}"
 
     def _whose(self, vp, closed):
-        if not (isinstance(vp, ir.Stmt) and not vp.quals and not vp.inverse and vp.order is None):
+        if not (isinstance(vp, ir.Stmt) and not vp.quals and not vp.inverse and vp.order is None
+                and not vp.any_rank):
             return None
         obj = vp.obj
         if not (isinstance(obj, ir.Quant) and obj.det == "a" and obj.noun is None and len(obj.rels) == 1
@@ -363,10 +369,14 @@ class SquallPrinter:
     def _has_tail(self, stmt: ir.Stmt, closed: bool = False) -> str:
         if stmt.inverse:
             raise PrintError("an inverse statement is written 'is a <P> of X' (Be of a relational noun)")
-        quals = self.quals(stmt.quals, closed)
-        inner_closed = closed or bool(stmt.quals)
+        quals = self.quals(stmt.quals, closed, stmt.any_rank)
+        inner_closed = closed or bool(quals)
         prop = self.prop(stmt.prop)
         obj = stmt.obj
+        if isinstance(obj, ir.AnyValue):
+            if stmt.order is not None:
+                raise PrintError("a statement without its value cannot be ranked")
+            return f"a {prop} statement{quals}"
         if stmt.order is not None:
             return f"the {self.order(stmt.order)} {prop} {self.np(obj, inner_closed)}{quals}"
         if obj == ir.Quant("which"):
@@ -388,20 +398,23 @@ class SquallPrinter:
             prop = self.prop(stmt.prop, strict=True)
         except PrintError:
             prop = "has-" + self.prop(stmt.prop)
-        return f"{prop} {self._object(stmt, self.np(stmt.obj))}{self.quals(stmt.quals)}"
+        return f"{prop} {self._object(stmt, self.np(stmt.obj))}{self.quals(stmt.quals, any_rank=stmt.any_rank)}"
 
     @staticmethod
     def _object(stmt: ir.Stmt, text: str) -> str:
         """The object of a statement with qualifiers: "<film> at <P> v" would read as a noun with
         qualifiers (a relational noun), so a class noun is parenthesized there."""
         obj = stmt.obj
-        if stmt.quals and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) and not text.startswith("("):
+        if (stmt.quals or stmt.any_rank) and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) \
+                and not text.startswith("("):
             return f"({text})"
         return text
 
-    def quals(self, quals, closed: bool = False) -> str:
+    def quals(self, quals, closed: bool = False, any_rank: bool = False) -> str:
+        """The qualifiers, then ``at any rank`` for a statement of any rank."""
         last = len(quals) - 1
-        return "".join(" " + self.qual(q, closed or i < last) for i, q in enumerate(quals))
+        text = "".join(" " + self.qual(q, closed or any_rank or i < last) for i, q in enumerate(quals))
+        return text + " at any rank" if any_rank else text
 
     def qual(self, qual: ir.Qual, closed: bool = False) -> str:
         prop = self.prop(qual.prop)
@@ -411,12 +424,12 @@ class SquallPrinter:
                 raise PrintError("a question word in a qualifier must be fronted: 'At which <Q> ...'")
             det = self.det(value)
             if value.order is not None:
-                if value.rels:
-                    raise PrintError("a superlative qualifier takes no relative clause")
-                return f"at {det} {self.order(value.order)} {prop}"
-            if len(value.rels) == 1 and isinstance(value.rels[0], ir.Compare):
+                if not value.rels:
+                    return f"at {det} {self.order(value.order)} {prop}"
+                # else "at <P> the highest thing that ...": the value as a noun phrase, below
+            elif len(value.rels) == 1 and isinstance(value.rels[0], ir.Compare):
                 return f"at {det} {prop} {self.comparison(value.rels[0], closed)}"
-            if not (closed and value.rels) and not (value.rels and isinstance(value.rels[0], ir.Compare)):
+            elif not (closed and value.rels) and not (value.rels and isinstance(value.rels[0], ir.Compare)):
                 return f"at {det} {prop}{self.rels(value.rels)}"
         return f"at {prop} {self.np_atom(value, closed)}"
 
@@ -464,7 +477,9 @@ def _as_relnoun(stmt: ir.Stmt) -> ir.Be:
     <P> of X" (a relational noun), which compiles to the same triple."""
     if stmt.order is not None:
         raise PrintError("an ordered inverse statement has no SQUALL form")
-    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals)))
+    if isinstance(stmt.obj, ir.AnyValue):
+        raise PrintError("a statement without its value is said of its subject ('has a <P> statement')")
+    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals, stmt.any_rank)))
 
 
 def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = True) -> str:

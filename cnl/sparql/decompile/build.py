@@ -20,7 +20,7 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import (
     FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
-from cnl.sparql.decompile.fold import fold, namespace_of, prop_term
+from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
@@ -29,6 +29,7 @@ from cnl.sparql.namespaces import PQ, P
 # a count's test: the numeric determiner (a count below N would miss the things with none)
 _COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
 
+_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 
 
@@ -54,6 +55,8 @@ class Builder:
 
     def __init__(self, which: set, orders: dict):
         self.visited: set = set()
+        self.corefs: dict = {}      # node reached a second time -> its co-reference variable's name
+        self.first_nps: dict = {}   # node -> the NP of its first mention (its description)
         self.which = which          # variables written "which" (answer columns)
         self.projected: set = set()
         self.orders = orders        # variable -> ir.Order
@@ -69,8 +72,8 @@ class Builder:
 
     def note_forms(self, edges):
         for e in edges:
-            if e.form != "path":  # a path is written with wdt: under every profile
-                self.forms.add("wdt" if e.form == "wdt" else "p_qual" if e.quals else "p_plain")
+            if e.form not in ("path", "label"):  # written so under every profile
+                self.forms.add("wdt" if e.form == "wdt" else "p_plain" if _any_rank(e) else "p_qual")
 
     # A "scope" is the group being read plus the nodes of the groups around it.
     def group_vps(self, group: Group, anchor, scope: set, det: str = "a", top: bool = False,
@@ -231,9 +234,9 @@ class Builder:
                 continue
             if same(e.subject, node):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=True),
-                                   self.quals(ctx, e.quals, e)))
-            elif same(e.obj, node) and is_node(node):
+                vps.append(self.stmt(ctx, e, attach=True))
+            elif same(e.obj, node) and is_node(node) and not (is_node(e.subject) and e.subject in self.visited):
+                # (from a node the tree has reached, the edge is said there: "has <P> ?x")
                 ctx.used.add(id(e))
                 # "X P node" is said of the node as "is a <P> of X".
                 vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
@@ -249,6 +252,12 @@ class Builder:
         return vps
 
     def np(self, ctx, term, via, attach: bool = False):
+        if term is VALUE_UNSAID:
+            return ir.AnyValue()
+        if is_node(term) and term in self.visited:
+            # a node the tree reaches again: a co-reference variable (SQUALL's ?x), named at
+            # its first mention too (name_corefs)
+            return ir.Ref(ir.Var(self.coref_name(term)))
         if not is_node(term):
             if attach and term in ctx.const_extras:
                 # what the query says of a constant elsewhere: "the thing that is <Q> and that ..."
@@ -262,11 +271,31 @@ class Builder:
             det = "the"  # "the most <film>", "the highest <P>": one of a kind
         if term in self.numbers:  # "more than 2 <P37>": a HAVING count of this variable
             det, number = self.numbers.pop(term)
-            return ir.Quant(det, noun, tuple(vps), order=order, number=number)
-        return ir.Quant(det, noun, tuple(vps), order=order)
+            quant = ir.Quant(det, noun, tuple(vps), order=order, number=number)
+        else:
+            quant = ir.Quant(det, noun, tuple(vps), order=order)
+        self.first_nps[term] = quant
+        return quant
+
+    def coref_name(self, node) -> str:
+        if node not in self.corefs:
+            name = str(node) if isinstance(node, Variable) and _VAR_NAME.fullmatch(str(node)) else "x"
+            taken = set(self.corefs.values())
+            base, n = name, 1
+            while name in taken:
+                n += 1
+                name = f"{base}{n}"
+            self.corefs[node] = name
+        return self.corefs[node]
+
+    def stmt(self, ctx, e, attach: bool = False):
+        """The edge said of its subject: ``has <P> X`` (``has a <P> statement`` without a value)."""
+        return ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=attach), self.quals(ctx, e.quals, e),
+                       any_rank=_any_rank(e))
 
     def rel_noun(self, ctx, e):
-        return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e))
+        return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e),
+                          any_rank=_any_rank(e))
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -276,7 +305,7 @@ class Builder:
                 continue
             if same(e.subject, const):
                 ctx.used.add(id(e))
-                vps.append(ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, e.quals, e)))
+                vps.append(self.stmt(ctx, e))
             elif same(e.obj, const):
                 ctx.used.add(id(e))
                 vps.append(ir.Be(ir.Quant("a", self.rel_noun(ctx, e))))
@@ -291,9 +320,10 @@ class Builder:
         if classes[1:]:
             ctx.classes[node] = classes[1:]
         if noun is None:
-            # No class: name the node by an edge into it, "the <P> of X".
+            # No class: name the node by an edge into it, "the <P> of X" (not from a node the
+            # tree has reached: that edge is said there, with a co-reference variable).
             for e in ctx.edges:
-                if id(e) not in ctx.used and same(e.obj, node):
+                if id(e) not in ctx.used and same(e.obj, node) and not (is_node(e.subject) and e.subject in self.visited):
                     ctx.used.add(id(e))
                     noun = self.rel_noun(ctx, e)
                     break
@@ -320,7 +350,7 @@ class Builder:
         (vp,) = vps if len(vps) == 1 else (None,)
         if not isinstance(vp, ir.Stmt) or not isinstance(vp.obj, ir.Quant):
             raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
-        return ir.Stmt(vp.prop, ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order), vp.quals, vp.inverse)
+        return replace(vp, obj=ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order))
 
     def filter_vp(self, expr, x, scope):
         name = getattr(expr, "name", None)
@@ -485,6 +515,51 @@ def _absent_qualifiers(group: Group):
     return (replace(group, filters=left) if found else group), found
 
 
+def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
+    """The first mention of each node reached twice takes its co-reference variable: a class
+    noun carries it (``a <Q5> ?x``, ``which <Q11424> ?x``), an NP that says nothing more is the
+    variable itself (``has <P19> ?a and has <P20> ?a``). The root is mentioned first, as the
+    sentence's subject (``write_query`` gives it the variable). Any other first mention has no
+    place for a variable: refused."""
+    if not builder.corefs:
+        return query
+    firsts = {id(np): node for node, np in builder.first_nps.items() if node in builder.corefs}
+    named = set()
+
+    def name(node):
+        target = firsts.get(id(node)) if isinstance(node, ir.Quant) else None  # before its children change it
+        node = ir.map_children(node, name)
+        if target is None:
+            return node
+        var = builder.corefs[target]
+        if isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which") and node.number is None:
+            named.add(target)
+            return replace(node, var=var)
+        if node.noun is None and node.det == "a" and not node.rels and node.order is None and node.number is None:
+            named.add(target)
+            return ir.Ref(ir.Var(var))
+        return node
+
+    query = name(query)
+    for node in ir.walk(query):
+        if (isinstance(node, ir.Quant) and node.var is not None and isinstance(node.noun, ir.ClassNoun)
+                and node.det in ("a", "the", "which")):
+            named |= {n for n, v in builder.corefs.items() if v == node.var}
+    unnamed = set(builder.corefs) - named
+    if unnamed:
+        raise UnsupportedSPARQLError("a cycle in the triple patterns",
+                                     f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
+                                     "place for a variable (only a class noun or a bare value takes one)")
+    return query
+
+
+def _any_rank(e) -> bool:
+    """A ``p:/ps:`` statement without qualifiers (``at any rank``): a profile that writes the
+    truthy ``wdt:`` shortcut where no qualifier needs a statement would read only the
+    best-ranked ones (the options stage drops the mark where every statement is written so)."""
+    return e.form == "p" and not e.quals and e.obj is not VALUE_UNSAID
+
+
 def _reachable(edges, anchor, scope) -> set:
     """The variables joined to ``anchor`` through triple patterns."""
     reached = {anchor} | set(scope)
@@ -570,8 +645,8 @@ def _disjunction(items):
     """``has <P> A or has <P> B`` is written ``has <P> (A or B)`` (SQUALL cannot nest a VP
     disjunction inside a conjunction)."""
     if all(isinstance(i, ir.Stmt) and not i.quals and not i.inverse and isinstance(i.obj, ir.Ref)
-           for i in items) and len({i.prop for i in items}) == 1:
-        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)))
+           for i in items) and len({(i.prop, i.any_rank) for i in items}) == 1:
+        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)), any_rank=items[0].any_rank)
     return ir.Or(tuple(items))
 
 

@@ -1,13 +1,15 @@
 """Stage: a group's triples -> edges, Wikidata statements folded.
 
 An edge is ``subject P object`` with its qualifiers: a ``wdt:P`` shortcut, or a statement
-``p:P``/``ps:P``/``pq:Q`` through a blank node or a variable. Class tests (``?x wdt:P31 wd:C``,
+``p:P``/``ps:P``/``pq:Q`` through a blank node or a variable (without ``ps:``, a statement
+whose value the query does not say). Class tests (``?x wdt:P31 wd:C``,
 and the subclass-closed ``wdt:P31/wdt:P279*`` or ``?x wdt:P31 ?t . ?t wdt:P279* wd:C``) are set
 aside per node; sequence paths become chains of blank nodes and inverse paths reversed
 triples. Other property paths over ``wdt:`` are edges whose property is an ``ir.PropPath``
 (``wdt:P131+``, ``wdt:P22|wdt:P25``), and an alternative of ``p:`` statements with the same
 alternative of ``ps:`` values (``p:P451|p:P26 ?s . ?s ps:P451|ps:P26 ?x``) is one statement of
-either property. Any other predicate is refused.
+either property; ``rdfs:label`` is the CNL's pseudo-property "label". Any other predicate is
+refused.
 """
 from __future__ import annotations
 
@@ -20,18 +22,32 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.terms import is_node, short
-from cnl.sparql.namespaces import PQ, PS, WD, WDT, P
+from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, WD, WDT, P
 
 _PID = re.compile(r"^P[1-9][0-9]*$")
+LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
 
+class _ValueUnsaid:
+    """The object of a ``p:`` statement the query gives no ``ps:`` value (``?x p:P69 [ pq:P812
+    ?v ]``): it says nothing of the statement's value (``has a <P69> statement``)."""
+
+    def n3(self) -> str:
+        return "[a statement without its value]"
+
+
+VALUE_UNSAID = _ValueUnsaid()
+
+
 @dataclass
 class Edge:
-    """``subject P object`` with qualifiers; ``form``: ``wdt`` (truthy), ``p`` (statement) or
-    ``path`` (a property path over ``wdt:``, which every profile writes the same way).
-    ``prop``: a PID, a tuple of PIDs (an alternative) or an ``ir.PropPath``."""
+    """``subject P object`` with qualifiers; ``form``: ``wdt`` (truthy), ``p`` (statement),
+    ``path`` (a property path over ``wdt:``, which every profile writes the same way) or
+    ``label`` (``rdfs:label``, ``prop`` the pseudo-property ``LABEL``).
+    ``prop``: a PID, a tuple of PIDs (an alternative) or an ``ir.PropPath``; ``obj``:
+    ``VALUE_UNSAID`` for a ``p:`` statement without a ``ps:`` value."""
 
     subject: object
     prop: object
@@ -72,7 +88,11 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
                 edges.append(Edge(s, path, o, [], "path"))
             continue
         iri = str(p)
-        if iri.startswith(WDT):
+        if iri == RDFS_LABEL:
+            # the profile's label predicate: the CNL's pseudo-property "label" ("has a <label>
+            # matching ...", "the <label> of X")
+            edges.append(Edge(s, LABEL, o, [], "label"))
+        elif iri.startswith(WDT):
             pid = _pid(p, WDT)
             if pid == "P31" and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
                 classes.setdefault(s, []).append((o, False))
@@ -93,11 +113,13 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             raise UnsupportedSPARQLError("a statement node shared by several p: triples")
         subject, pid = hs[0]
         vals = values.pop(st, [])
-        if len(vals) != 1 or vals[0][0] != pid:
-            raise UnsupportedSPARQLError("a statement without exactly one matching ps: value", f"p:{pid}")
+        if len(vals) > 1 or (vals and vals[0][0] != pid):
+            raise UnsupportedSPARQLError("a statement with several ps: values or one of another property", f"p:{pid}")
+        if not vals and isinstance(pid, tuple):
+            raise UnsupportedSPARQLError("a statement of alternative properties without its ps: value")
         if st in reserved:
             raise UnsupportedSPARQLError("a statement node used outside p:/ps:/pq:", st.n3())
-        edges.append(Edge(subject, pid, vals[0][1], quals.pop(st, []), "p", st))
+        edges.append(Edge(subject, pid, vals[0][1] if vals else VALUE_UNSAID, quals.pop(st, []), "p", st))
     if values or quals:
         raise UnsupportedSPARQLError("a ps:/pq: triple without its p: statement")
     return edges

@@ -7,10 +7,14 @@ Sparklis' ``xsd:double(STR(?x))`` comparisons (``numeric_cast``), ``YEAR(xsd:dat
 focus (``projection``, ``order_columns``). ``statements`` and ``projection`` (and, with an
 ordering, ``order_columns``) are always stated, so that recompiling does not depend on the
 profile's defaults. A query that mixes two ways of
-writing one of these has no single option and is refused.
+writing one of these has no single option and is refused, except statements: ``p:/ps:``
+statements without qualifiers beside ``wdt:`` shortcuts are said ``at any rank``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.state import Decompilation
 
@@ -60,6 +64,21 @@ def profile_options(state: Decompilation) -> dict:
 
 
 def _statements(forms: set) -> str:
-    if "wdt" in forms and "p_plain" in forms:
-        raise UnsupportedSPARQLError("a mix of wdt: shortcuts and p:/ps: statements without qualifiers")
+    # A mix of wdt: shortcuts and p:/ps: statements without qualifiers is "qualified", the
+    # latter said "at any rank" (build marks them; drop_ranks removes the marks otherwise).
     return "qualified" if "wdt" in forms else "always"
+
+
+def drop_ranks(state: Decompilation) -> None:
+    """Under ``statements="always"`` every statement is one of any rank: the ``at any rank``
+    marks the build stage put on ``p:/ps:`` statements without qualifiers say nothing there,
+    so the query is written without them."""
+    if state.options["statements"] == "always":
+        state.query = _without_ranks(state.query)
+
+
+def _without_ranks(node):
+    node = ir.map_children(node, _without_ranks)
+    if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.any_rank:
+        return replace(node, any_rank=False)
+    return node

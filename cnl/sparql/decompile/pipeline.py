@@ -7,7 +7,7 @@ from cnl.sparql.decompile.binds import read_binds
 from cnl.sparql.decompile.build import build
 from cnl.sparql.decompile.flatten import flatten
 from cnl.sparql.decompile.modifiers import read_columns, read_modifiers, read_orders
-from cnl.sparql.decompile.options import profile_options
+from cnl.sparql.decompile.options import drop_ranks, profile_options
 from cnl.sparql.decompile.parse import parse
 from cnl.sparql.decompile.sentence import choose_root, write_query
 from cnl.sparql.decompile.state import Decompilation
@@ -35,4 +35,5 @@ def _read(sparql: str, focus_columns: bool) -> Decompilation:
     build(state)
     write_query(state)
     state.options = profile_options(state)
+    drop_ranks(state)
     return state

@@ -8,12 +8,14 @@ the root's noun taken from its VPs, a question about a qualifier ("At which <Q> 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rdflib import URIRef, Variable
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import bind_np
-from cnl.sparql.decompile.build import conj
+from cnl.sparql.decompile.build import conj, name_corefs
 from cnl.sparql.decompile.flatten import Group, group_vars
 from cnl.sparql.decompile.fold import fold
 from cnl.sparql.decompile.state import Decompilation
@@ -70,7 +72,7 @@ def write_query(state: Decompilation) -> None:
         # SQUALL writes "whose year ..." and "at which <Q> ..." only as relative clauses.
         clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)))
         if clauses:
-            subject = ir.Quant(subject.det, subject.noun, subject.rels + clauses, order=subject.order)
+            subject = replace(subject, rels=subject.rels + clauses)
             vps = [v for v in vps if not isinstance(v, (ir.YearIs, ir.QualifierOf))]
     if state.aggregated is not None:
         # "Give me the average <P> of ...": the values are the root's NP, said with all its VPs
@@ -85,16 +87,18 @@ def write_query(state: Decompilation) -> None:
         state.query = ir.Query(_bind_answer(state, subject, vps), None)
     elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:
         # keep the relative clauses ("whose year is ..." moved there above)
-        state.query = ir.Query(ir.Quant("a", subject.noun, subject.rels, order=subject.order), None)
+        state.query = ir.Query(replace(subject, det="a"), None)
     else:
         state.query = ir.Query(subject, conj(vps) if vps else ir.Exists())
+    state.query = name_corefs(state.query, state.builder)
 
 
 def _root_subject(state: Decompilation):
     """(the root's NP, the VPs left to say about it)."""
     root, det, orders = state.root, state.det, state.orders
     noun, vps = _root_noun(state.root_classes, state.vps, det)
-    subject = ir.Quant(det, noun, order=orders.get(root))
+    # a root the tree reaches again is named by its variable (name_corefs checks the noun)
+    subject = ir.Quant(det, noun, order=orders.get(root), var=state.builder.corefs.get(root))
     if (noun is None and det in ("which", "how_many") and state.answer_bind is None and len(vps) == 1
             and isinstance(vps[0], ir.QualifierOf) and isinstance(vps[0].subject, ir.Ref)
             and isinstance(vps[0].vp, ir.Stmt) and not (det == "how_many" and orders.get(root))):
@@ -102,7 +106,7 @@ def _root_subject(state: Decompilation):
         # of S's statement.
         qof, stmt = vps[0], vps[0].vp
         wh = ir.Qual(qof.prop, ir.Quant(det, order=orders.get(root)))
-        subject, vps = qof.subject, [ir.Stmt(stmt.prop, stmt.obj, stmt.quals + (wh,), stmt.inverse)]
+        subject, vps = qof.subject, [replace(stmt, quals=stmt.quals + (wh,), order=None)]
     return subject, vps
 
 
@@ -119,12 +123,14 @@ def _root_noun(root_classes: list, vps: list, det: str):
             return vp.np.noun, vps[:i] + vps[i + 1:]
     if det == "how_many":
         for i, vp in enumerate(vps):
-            if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
+            if not isinstance(vp, ir.Stmt) or isinstance(vp.obj, ir.AnyValue):
+                continue
+            if not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
                 # "How many ^<P>+ of X": the things that have P+ X.
-                return ir.RelNoun(ir.PropPath("^", (vp.prop,)), vp.obj, vp.quals), vps[:i] + vps[i + 1:]
-            if isinstance(vp, ir.Stmt) and not vp.inverse and vp.order is None and vp.prop.id:
+                return ir.RelNoun(ir.PropPath("^", (vp.prop,)), vp.obj, vp.quals, vp.any_rank), vps[:i] + vps[i + 1:]
+            if not vp.inverse and vp.order is None and vp.prop.id:
                 # "How many <^P> of X": the things that have P X.
-                return ir.RelNoun(ir.Property("^" + vp.prop.id), vp.obj, vp.quals), vps[:i] + vps[i + 1:]
+                return ir.RelNoun(ir.Property("^" + vp.prop.id), vp.obj, vp.quals, vp.any_rank), vps[:i] + vps[i + 1:]
     return None, vps
 
 
