@@ -88,9 +88,41 @@ def depth(node) -> int:
     best, stack = 0, [(node, 1)]
     while stack:
         current, level = stack.pop()
-        best = max(best, level)
-        if is_dataclass(current):
-            stack.extend((getattr(current, f.name), level + 1) for f in fields(current) if f.name != "span")
-        elif isinstance(current, tuple):
-            stack.extend((item, level + 1) for item in current)
+        if level > best:
+            best = level
+        children = _children_of(type(current))
+        if children is _TUPLE:
+            values = current
+        elif children:
+            values = [getattr(current, name) for name in children]
+        else:
+            continue
+        for value in values:
+            if type(value) in _ATOMS:  # a leaf one level down: counted, not walked
+                if level + 1 > best:
+                    best = level + 1
+            else:
+                stack.append((value, level + 1))
     return best
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+_TUPLE = object()
+_CHILD_FIELDS: dict = {}
+
+
+def _children_of(cls):
+    """The field names of a dataclass type that may hold children (not its span), _TUPLE for a
+    tuple, () for a leaf; cached per type: parsing measures every query's depth."""
+    children = _CHILD_FIELDS.get(cls)
+    if children is None:
+        if issubclass(cls, tuple):
+            children = _TUPLE
+        elif is_dataclass(cls):
+            children = tuple(f.name for f in fields(cls) if f.name != "span")
+        else:
+            children = ()
+        _CHILD_FIELDS[cls] = children
+    return children
