@@ -51,7 +51,8 @@ class SquallLexer(Lexer):
             patterns.append(term)
         patterns.sort(key=lambda t: (-t.priority, -t.pattern.max_width, t.name))
         self.keywords = keywords
-        self.master = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in patterns))
+        # leading blanks are part of the match: one regex call per token
+        self.master = re.compile(r"\s*(?:" + "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in patterns) + ")")
         self.space = re.compile(r"\s*")
 
     def lex(self, text):
@@ -65,15 +66,16 @@ class SquallLexer(Lexer):
         keywords, master, space = self.keywords, self.master, self.space
         pos, end, line, line_start = 0, len(text), 1, 0
         while True:
-            pos = space.match(text, pos).end()
-            if pos >= end:
-                return
             match = master.match(text, pos)
             if match is None:
+                pos = space.match(text, pos).end()
+                if pos >= end:
+                    return
                 line = text.count("\n", 0, pos) + 1
                 column = pos - (text.rfind("\n", 0, pos) + 1) + 1
                 raise UnexpectedCharacters(text, pos, line, column, allowed=None)
-            kind, value = match.lastgroup, match.group()
+            kind = match.lastgroup
+            pos, value = match.start(kind), match.group(kind)
             if kind == "WORD":
                 kind = keywords.get(value.lower(), "WORD")
             elif kind == "ANGLE":
