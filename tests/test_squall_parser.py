@@ -208,3 +208,43 @@ def test_nesting_below_the_limit_compiles():
     import cnl
 
     assert "wdt:P57" in cnl.compile("What is " + "the <P57> of " * 45 + "<Q25188>?")
+
+
+def test_first_character_dispatch_lexes_like_the_whole_alternation():
+    """The lexer tries only the terminals a token may start with (by its first character); on
+    seeded mutations of real queries it finds exactly the tokens the whole alternation finds."""
+    import random
+    import re
+
+    from cnl.dialects.squall.parser import SquallLexer, lark_parser
+
+    lexer = lark_parser().parser.lexer
+    while not isinstance(lexer, SquallLexer):
+        lexer = lexer.lexer
+    space = re.compile(r"\s*")
+
+    def tokens(text, dispatch):
+        out, pos, end = [], 0, len(text)
+        while True:
+            pos = space.match(text, pos).end()
+            pattern = lexer.by_first_char.get(text[pos], lexer.master) if dispatch and pos < end else lexer.master
+            match = pattern.match(text, pos) if pos < end else None
+            if match is None:
+                return out + ([] if pos >= end else [("error", pos)])
+            out.append((match.lastgroup, match.group(match.lastgroup)))
+            pos = match.end()
+
+    seeds = ["Which [film] has <director> [Jon Favreau] and has the highest <publication date>?",
+             "How many <P166:award_received> has <Q11424> ?x at the 2nd earliest <P585> greater than 2000?",
+             "What is-(<P131>/<P17>)* [France] or has <located in>+ ^<part of> \"x\"@en, 3.5 and -2?",
+             "Give me the average <population> of every [country] whose <P30> is not [Europe] at any rank."]
+    rng = random.Random(7)
+    alphabet = " aAzZ09<>[]()?.,-+*/^{}\"'@:\\_\néÉ"
+    for seed in seeds:
+        for _ in range(300):
+            chars = list(seed)
+            for _ in range(rng.randint(1, 4)):
+                i = rng.randrange(len(chars))
+                chars[i:i + rng.randint(0, 1)] = rng.choice(alphabet)
+            text = "".join(chars)
+            assert tokens(text, True) == tokens(text, False), text

@@ -26,7 +26,7 @@ _UNESCAPE_RE = re.compile(r"\\(.)")
 
 
 def unescape(text: str) -> str:
-    return _UNESCAPE_RE.sub(r"\1", text)
+    return _UNESCAPE_RE.sub(r"\1", text) if "\\" in text else text
 
 
 def escape(text: str, closer: str) -> str:
@@ -62,9 +62,10 @@ def split_angle(inner: str, notation: str) -> tuple[str | None, str | None, str 
 
     IDs are recognised on the raw text, so ``<\\P1>`` is the label "P1", not the ID P1."""
     match = ID_RE.match(inner)
-    inner = unescape(inner)
-    if match:
-        match = ID_RE.match(inner)
+    if "\\" in inner:
+        inner = unescape(inner)
+        if match:
+            match = ID_RE.match(inner)
     if match:
         prefix, number, label = match.groups()
         if label is not None:

@@ -7,16 +7,17 @@ from cnl.ir.nodes import Class, Entity, Property, Quant
 
 
 def walk(node):
-    """Yield every IR node under ``node`` (itself included), depth first."""
-    yield node
-    if is_dataclass(node):
-        for f in fields(node):
-            if f.name == "span":
-                continue
-            yield from walk(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from walk(item)
+    """Yield every IR node under ``node`` (itself included), depth first (without recursion:
+    a stack of what is left to visit, children in reading order)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        children = _children_of(type(current))
+        if children is _TUPLE:
+            stack.extend(reversed(current))
+        elif children:
+            stack.extend(getattr(current, name) for name in reversed(children))
 
 
 def map_children(node, fn):
@@ -90,7 +91,12 @@ def depth(node) -> int:
         current, level = stack.pop()
         if level > best:
             best = level
-        children = _children_of(type(current))
+        cls = type(current)
+        if cls in SCALAR_NODE_TYPES:  # only scalars inside: one level more, nothing to walk
+            if level + 1 > best:
+                best = level + 1
+            continue
+        children = _children_of(cls)
         if children is _TUPLE:
             values = current
         elif children:
@@ -111,6 +117,26 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 _TUPLE = object()
 _CHILD_FIELDS: dict = {}
+_SCALAR = frozenset({"str", "int", "float", "bool", "None"})
+
+
+def scalar_fields_only(cls) -> bool:
+    """Whether every field of the IR node type ``cls`` but its span is declared a scalar
+    (``str``, ``int | None``, ...): terms, literals, variables."""
+    declared = [f.type for f in fields(cls) if f.name != "span"]
+    return bool(declared) and all(isinstance(t, str) and {part.strip() for part in t.split("|")} <= _SCALAR
+                                  for t in declared)
+
+
+def _scalar_node_types() -> frozenset:
+    from cnl.ir import nodes
+
+    return frozenset(obj for obj in vars(nodes).values()
+                     if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == nodes.__name__
+                     and scalar_fields_only(obj))
+
+
+SCALAR_NODE_TYPES = _scalar_node_types()
 
 
 def _children_of(cls):

@@ -51,8 +51,10 @@ class SquallLexer(Lexer):
             patterns.append(term)
         patterns.sort(key=lambda t: (-t.priority, -t.pattern.max_width, t.name))
         self.keywords = keywords
+        alternatives = [(t.name, t.pattern.to_regexp()) for t in patterns]
         # leading blanks are part of the match: one regex call per token
-        self.master = re.compile(r"\s*(?:" + "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in patterns) + ")")
+        self.master = _alternation(alternatives)
+        self.by_first_char = _first_char_dispatch(alternatives)
         self.space = re.compile(r"\s*")
 
     def lex(self, text):
@@ -63,10 +65,12 @@ class SquallLexer(Lexer):
 
     def _lex(self, text):
         label_notation = _notation.get() == "label"
-        keywords, master, space = self.keywords, self.master, self.space
+        keywords, master, space, by_first_char = self.keywords, self.master, self.space, self.by_first_char
         pos, end, line, line_start = 0, len(text), 1, 0
         while True:
-            match = master.match(text, pos)
+            while pos < end and text[pos] in " \t\r\n":
+                pos += 1
+            match = by_first_char.get(text[pos], master).match(text, pos) if pos < end else None
             if match is None:
                 pos = space.match(text, pos).end()
                 if pos >= end:
@@ -86,12 +90,38 @@ class SquallLexer(Lexer):
                     kind = "PROP" if label_notation else "ENT"
             elif kind == "BRACKET":
                 kind = "ENT"
-            if "\n" in text[line_start:pos]:
+            if text.find("\n", line_start, pos) >= 0:
                 line = text.count("\n", 0, pos) + 1
                 line_start = text.rfind("\n", 0, pos) + 1
             new_end = match.end()
             yield Token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
             pos = new_end
+
+
+def _alternation(alternatives) -> re.Pattern:
+    """One regex trying ``alternatives`` ((name, pattern) pairs) in order after any blanks."""
+    return re.compile(r"\s*(?:" + "|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives) + ")")
+
+
+def _first_char_dispatch(alternatives) -> dict:
+    """Printable ASCII character -> the alternation of only those ``alternatives`` a token may
+    start with there, in the same order (a word need not try the thirty multi-word terminals
+    listed before WORD). A pattern with a look-behind is kept everywhere: what it tests lies
+    before the token. Other characters use the whole alternation."""
+    import regex  # partial matching tells whether a pattern can start with a character
+
+    compiled = [(name, pattern, "(?<" in pattern and "(?<P" not in pattern, regex.compile(pattern))
+                for name, pattern in alternatives]
+    table, shared = {}, {}
+    for code in range(33, 127):
+        char = chr(code)
+        names = tuple(name for name, _, behind, rx in compiled
+                      if behind or rx.match(char, partial=True) is not None)
+        if names not in shared:
+            kept = set(names)
+            shared[names] = _alternation([(n, p) for n, p in alternatives if n in kept])
+        table[char] = shared[names]
+    return table
 
 
 # ------------------------------------------------------------------------------ property paths
