@@ -18,7 +18,9 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
+from cnl.learn import native
 from cnl.learn.lora import merge_lora
+from cnl.learn.native import NativeLlama, NativeTokenizer
 from cnl.learn.prompts import build_prompt
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -93,6 +95,9 @@ class Translator:
         self.property_constraint = "known"
         # seconds each candidate's validation query may run (a timed-out candidate is skipped)
         self.validation_timeout = VALIDATION_TIMEOUT
+        self._beam_model = None
+        self._beam_tokenizer = None
+        self._load_options = (None, adapter_dir, None, None)
 
     # -- loading ---------------------------------------------------------------------------
     @classmethod
@@ -102,9 +107,9 @@ class Translator:
         """The base model with a LoRA adapter (None: the shipped default adapter). ``dtype``
         (``float32``, ``bfloat16``; default: bfloat16 on a CPU, where one-question decoding is
         bound by reading the weights, so half the bytes is about 1.5x faster). ``options``:
-        ``known_properties``, ``entity_map`` (see the class)."""
-        from cnl.learn.base_model import load_base_model
-
+        ``known_properties``, ``entity_map`` (see the class). Greedy decoding of a Llama-type
+        base model on a CPU runs natively (:mod:`cnl.learn.native`, no transformers import);
+        beam search and other models run with transformers."""
         if dtype not in (None, "float32", "bfloat16", "float16"):
             raise ModelError(f"unknown dtype {dtype!r}: use float32, bfloat16 or float16")
         adapter = Path(adapter_dir) if adapter_dir else default_adapter_dir()
@@ -118,19 +123,24 @@ class Translator:
 
         if threads:
             torch.set_num_threads(threads)
-        model, tokenizer = load_base_model(base_model or config.get("base_model"), device)
-        # plain weights generate faster; a plain LoRA merges without importing peft (seconds)
-        if not merge_lora(model, adapter):
-            from peft import PeftModel
+        base = base_model or config.get("base_model")
+        native = native_engine(base, adapter, device, dtype)
+        if native is not None:
+            model, tokenizer = native
+            translator = cls(model, tokenizer, config, adapter, **options)
+        else:
+            model, tokenizer = _transformers_model(base, adapter, device, dtype)
+            translator = cls(model, tokenizer, config, adapter, **options)
+            translator._beam_model = model
+        translator._load_options = (base, adapter, device, dtype)
+        return translator
 
-            model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
-        if dtype is None:
-            dtype = "bfloat16" if model.device.type == "cpu" else None
-        if dtype is not None:
-            model = model.to(getattr(torch, dtype))
-        model.eval()
-        tokenizer.padding_side = "left"
-        return cls(model, tokenizer, config, adapter, **options)
+    def beam_model(self):
+        """The transformers model beam search runs on (loaded on first use when greedy decoding
+        runs natively, see :mod:`cnl.learn.native`), and its tokenizer."""
+        if self._beam_model is None:
+            self._beam_model, self._beam_tokenizer = _transformers_model(*self._load_options)
+        return self._beam_model, (self._beam_tokenizer or self.tokenizer)
 
     @property
     def target(self) -> str:
@@ -146,35 +156,38 @@ class Translator:
         """n-best completions per prompt. ``constrained`` keeps SQUALL outputs inside the grammar;
         ``properties``: per prompt, the property labels its ``<...>`` terms may be (None: the
         translator's known labels). ``progress``: called with the number of prompts done."""
-        import torch
-        from transformers import LogitsProcessorList
-
         if constrained and self.target != "squall":
             raise TranslationError(f"constrained decoding needs a SQUALL adapter, this one emits {self.target}")
         n_best = min(n_best, num_beams)
+        native = num_beams == 1 and isinstance(self.model, NativeLlama)
+        model, tokenizer = (self.model, self.tokenizer) if native else self.beam_model()
         out: list[list[str]] = []
         for start in range(0, len(prompts), batch_size):
             chunk = prompts[start: start + batch_size]
-            enc = self.tokenizer(chunk, return_tensors="pt", padding=True, add_special_tokens=False)
-            enc = {k: v.to(self.model.device) for k, v in enc.items()}
-            prompt_length = enc["input_ids"].shape[1]
-            processors = LogitsProcessorList()
             constraint = None
             chunk_checkers = None
+            if native:
+                encoded = [tokenizer.encode(p) for p in chunk]
+                prompt_length = max(len(ids) for ids in encoded)
+            else:
+                enc = tokenizer(chunk, return_tensors="pt", padding=True, add_special_tokens=False)
+                enc = {k: v.to(model.device) for k, v in enc.items()}
+                prompt_length = enc["input_ids"].shape[1]
             if constrained:
                 chunk_checkers = [self.checker(None if properties is None else properties[start + i])
                                   for i in range(len(chunk))]
                 constraint = SquallLogitsProcessor(
-                    self.tokenizer, prompt_length, chunk_checkers[0],
+                    tokenizer, prompt_length, chunk_checkers[0],
                     enough=1 if num_beams == 1 else 2 * num_beams,
                     max_new_tokens=max_new_tokens, num_beams=num_beams, row_checkers=chunk_checkers)
-                processors.append(constraint)
-            with torch.no_grad():
-                generated = self.model.generate(
-                    **enc, max_new_tokens=max_new_tokens, do_sample=False, num_beams=num_beams,
-                    num_return_sequences=n_best, logits_processor=processors,
-                    pad_token_id=self.tokenizer.pad_token_id, eos_token_id=self.tokenizer.eos_token_id)
-            texts = self.tokenizer.batch_decode(generated[:, prompt_length:], skip_special_tokens=True)
+            if native:
+                generated = model.generate_greedy(encoded, max_new_tokens=max_new_tokens, logits_processor=constraint,
+                                                  eos_token_id=tokenizer.eos_token_id,
+                                                  pad_token_id=tokenizer.pad_token_id)
+            else:
+                generated = _generate_with_transformers(model, tokenizer, enc, constraint, max_new_tokens=max_new_tokens,
+                                                        num_beams=num_beams, n_best=n_best)
+            texts = tokenizer.batch_decode(generated[:, prompt_length:], skip_special_tokens=True)
             if constrained:
                 texts = [self._parsing_prefix(t, constraint.last_complete.get(j // n_best), chunk_checkers[j // n_best])
                          for j, t in enumerate(texts)]
@@ -426,6 +439,65 @@ class Translator:
         return (nbest[0] if nbest else None), None, error or "the model produced no output"
 
 
+def native_engine(base_model, adapter: Path, device=None, dtype=None):
+    """(NativeLlama, NativeTokenizer) for greedy decoding without transformers when the base
+    model folder, the adapter, the device (CPU) and the dtype allow it; else None. Set
+    CNL_NATIVE=0 to decode with transformers always."""
+    import os
+
+    from cnl.learn.base_model import require_model_stack, resolve_base_model
+
+    if os.environ.get("CNL_NATIVE", "1") == "0" or device not in (None, "cpu") or dtype == "float16":
+        return None
+    require_model_stack()
+    import torch
+
+    if device is None and torch.cuda.is_available():
+        return None
+    folder = Path(resolve_base_model(base_model))
+    if not (folder.is_dir() and native.supports(folder)):
+        return None
+    try:
+        model = NativeLlama.load(folder, adapter, dtype=dtype or "bfloat16")
+    except ValueError:
+        return None  # not a plain LoRA of this model: peft merges it on the transformers path
+    return model, NativeTokenizer(folder)
+
+
+def _transformers_model(base_model, adapter: Path, device=None, dtype=None):
+    """The base model with the adapter merged, in ``dtype``, and its left-padding tokenizer."""
+    import torch
+
+    from cnl.learn.base_model import load_base_model
+
+    model, tokenizer = load_base_model(base_model, device)
+    # plain weights generate faster; a plain LoRA merges without importing peft (seconds)
+    if not merge_lora(model, adapter):
+        from peft import PeftModel
+
+        model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
+    if dtype is None:
+        dtype = "bfloat16" if model.device.type == "cpu" else None
+    if dtype is not None:
+        model = model.to(getattr(torch, dtype))
+    model.eval()
+    tokenizer.padding_side = "left"
+    return model, tokenizer
+
+
+def _generate_with_transformers(model, tokenizer, enc, constraint, *, max_new_tokens: int, num_beams: int,
+                                n_best: int):
+    import torch
+    from transformers import LogitsProcessorList
+
+    processors = LogitsProcessorList([constraint] if constraint is not None else [])
+    with torch.no_grad():
+        return model.generate(
+            **enc, max_new_tokens=max_new_tokens, do_sample=False, num_beams=num_beams,
+            num_return_sequences=n_best, logits_processor=processors,
+            pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
+
+
 def has_answers(result) -> bool:
     """Whether a KG query result is a true ASK or a non-empty table."""
     return result is True or (result not in (None, False) and len(getattr(result, "rows", result) or ()) > 0)
@@ -467,6 +539,10 @@ def get_translator(adapter_dir=None, base_model=None) -> Translator:
         return _TRANSLATORS[key]
     try:
         translator = Translator.load(adapter_dir, base_model)
+        if translator.property_retriever is not None:
+            # the property index (embeddings computed once per machine) is part of being loaded:
+            # a shared translator's first requests must not race to build it
+            translator.property_retriever.prepare()
     except Exception as err:  # torch/transformers errors too: none may leave a broken translator
         error = err if isinstance(err, CNLError) else ModelError(
             f"the learned parser could not be loaded ({type(err).__name__}: {err}); "

@@ -26,6 +26,12 @@ def plain_lora(config: dict) -> bool:
     return not any(config.get(key) for key in _UNSUPPORTED_WHEN_SET)
 
 
+def lora_scale(config: dict) -> float:
+    """The factor of ``B @ A``: alpha / r, or alpha / sqrt(r) for rsLoRA."""
+    rank, alpha = config["r"], config["lora_alpha"]
+    return alpha / math.sqrt(rank) if config.get("use_rslora") else alpha / rank
+
+
 def merge_lora(model, adapter_dir: str | Path) -> bool:
     """Add the adapter in ``adapter_dir`` into ``model``'s weights in place. False (and the
     model untouched) when the adapter is not a plain LoRA or its tensors do not fit the model:
@@ -38,8 +44,7 @@ def merge_lora(model, adapter_dir: str | Path) -> bool:
     weights_file = adapter_dir / "adapter_model.safetensors"
     if not plain_lora(config) or not weights_file.is_file():
         return False
-    rank, alpha = config["r"], config["lora_alpha"]
-    scale = alpha / math.sqrt(rank) if config.get("use_rslora") else alpha / rank
+    scale = lora_scale(config)
     tensors = load_file(str(weights_file))
     modules = dict(model.named_modules())
     updates = []

@@ -58,8 +58,8 @@ class _SentenceTransformerEncoder:
 
 class MeanPoolingEncoder:
     """A sentence-transformers folder whose modules are a transformer, mean pooling and
-    normalization (all-MiniLM-L6-v2), run with transformers alone: the same vectors without
-    importing sentence-transformers (over a second of a cold ``translate``)."""
+    normalization (all-MiniLM-L6-v2), run without sentence-transformers (over a second of a cold
+    ``translate``) and, for a plain BERT, without transformers: the same vectors."""
 
     STACK = ("sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling",
              "sentence_transformers.models.Normalize")
@@ -80,14 +80,17 @@ class MeanPoolingEncoder:
     def __init__(self, folder: Path) -> None:
         import json
 
-        from transformers import AutoModel, AutoTokenizer
+        from .native_bert import NativeBert, supports
 
         config = json.loads((folder / "sentence_bert_config.json").read_text()) \
             if (folder / "sentence_bert_config.json").exists() else {}
         self.max_length = int(config.get("max_seq_length", 256))
         self.lower_case = bool(config.get("do_lower_case", False))
-        self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
-        self.model = AutoModel.from_pretrained(str(folder)).eval()
+        if supports(folder) and os.environ.get("CNL_NATIVE", "1") != "0":
+            # plain BERT: torch alone, without importing transformers (two seconds of a cold start)
+            self.hidden_states = NativeBert(folder, self.max_length)
+        else:
+            self.hidden_states = _TransformersHiddenStates(folder, self.max_length)
 
     def encode(self, texts: list[str], batch_size: int = 256):
         import numpy as np
@@ -97,26 +100,56 @@ class MeanPoolingEncoder:
         out = []
         with torch.inference_mode():
             for start in range(0, len(texts), batch_size):
-                batch = self.tokenizer(texts[start:start + batch_size], padding=True, truncation=True,
-                                       max_length=self.max_length, return_tensors="pt")
-                hidden = self.model(**batch).last_hidden_state
-                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+                hidden, mask = self.hidden_states(texts[start:start + batch_size])
+                mask = mask.unsqueeze(-1).to(hidden.dtype)
                 pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
                 out.append(torch.nn.functional.normalize(pooled, dim=1).float().numpy())
         return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
 
 
-def embed(texts: list[str], batch_size: int = 256):
-    """Unit-length float32 embeddings (n × 384): a dot product is the cosine similarity."""
+class _TransformersHiddenStates:
+    """The encoder's last hidden states through transformers (any architecture it knows)."""
+
+    def __init__(self, folder: Path, max_length: int) -> None:
+        from transformers import AutoModel, AutoTokenizer
+
+        self.max_length = max_length
+        self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
+        self.model = AutoModel.from_pretrained(str(folder)).eval()
+
+    def __call__(self, texts: list[str]):
+        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=self.max_length,
+                               return_tensors="pt")
+        return self.model(**batch).last_hidden_state, batch["attention_mask"]
+
+
+def embed(texts: list[str], batch_size: int = 256, *, progress: str | None = None):
+    """Unit-length float32 embeddings (n × 384): a dot product is the cosine similarity.
+    ``progress``: a description for a progress bar on standard error (long one-time work)."""
     import numpy as np
 
     if not texts:
         return np.zeros((0, 384), dtype=np.float32)
-    return load_model().encode(list(texts), batch_size=batch_size).astype(np.float32)
+    model = load_model()
+    texts = list(texts)
+    if progress is None or len(texts) <= batch_size:
+        return model.encode(texts, batch_size=batch_size).astype(np.float32)
+    import sys
+
+    from tqdm import tqdm
+
+    parts = []
+    with tqdm(total=len(texts), desc=progress, unit="text", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as bar:
+        for start in range(0, len(texts), batch_size):
+            parts.append(model.encode(texts[start:start + batch_size], batch_size=batch_size))
+            bar.update(len(parts[-1]))
+    return np.concatenate(parts).astype(np.float32)
 
 
 def embed_cached(texts: list[str], cache_file: Path | None):
-    """Embeddings of ``texts``, read from / written to ``cache_file`` (.npy) keyed by the texts."""
+    """Embeddings of ``texts``, read from / written to ``cache_file`` (.npy) keyed by the texts
+    (computed once per machine, with a progress bar)."""
     import numpy as np
 
     if cache_file is None:
@@ -125,7 +158,7 @@ def embed_cached(texts: list[str], cache_file: Path | None):
     path = cache_file.with_name(f"{cache_file.stem}-{digest}.npy")
     if path.exists():
         return np.load(path)
-    vectors = embed(texts)
+    vectors = embed(texts, progress=f"embedding {cache_file.stem} (once; cached in {cache_file.parent})")
     path.parent.mkdir(parents=True, exist_ok=True)
     np.save(path, vectors)
     return vectors

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,9 +80,21 @@ class PropertyRetriever:
         self._owner = None
         self._whole = None
         self._pool_vectors = None
+        # concurrent first requests (a server) compute the embeddings once, not once each
+        self._lock = threading.RLock()
+
+    def prepare(self) -> "PropertyRetriever":
+        """Compute (or read from the cache) every embedding now rather than on the first question."""
+        self._vectors()
+        self._pool_matrix()
+        return self
 
     # -- embeddings (computed once, cached on disk) ----------------------------------------
     def _vectors(self):
+        with self._lock:
+            return self._compute_vectors()
+
+    def _compute_vectors(self):
         if self._names is None:
             import numpy as np
 
@@ -100,11 +113,12 @@ class PropertyRetriever:
         return self._names, self._owner, self._whole
 
     def _pool_matrix(self):
-        if self._pool_vectors is None:
-            from cnl.linking.embeddings import embed_cached
+        with self._lock:
+            if self._pool_vectors is None:
+                from cnl.linking.embeddings import embed_cached
 
-            self._pool_vectors = embed_cached([s.question for s in self.pool], self.cache_dir / "pool.npy")
-        return self._pool_vectors
+                self._pool_vectors = embed_cached([s.question for s in self.pool], self.cache_dir / "pool.npy")
+            return self._pool_vectors
 
     # -- retrieval --------------------------------------------------------------------------
     def scores(self, questions: list[str], *, around=None, exclude=None):

@@ -1,0 +1,242 @@
+"""Greedy decoding of a Llama-architecture model (SmolLM2, Llama, ...) with torch alone.
+
+A cold ``cnl2sparql translate`` spent most of its seconds importing transformers (its modeling
+stack, the Auto classes and the tokenizer wrapper: about 3 s of 6 on the development machine)
+to run a 135 M-parameter decoder greedily. This module reads the same model folder (config.json,
+safetensors, tokenizer.json), merges a plain LoRA adapter into the weights, and decodes with a
+key/value cache: batched (left-padded) greedy search and the same logits-processor interface
+as transformers, so grammar-constrained decoding works unchanged. Beam search, training and
+other architectures stay with transformers (:func:`supports` says which folders this reads).
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+# config.json values this implementation computes exactly as transformers' LlamaForCausalLM
+_EXPECTED = {"model_type": "llama", "hidden_act": "silu", "attention_bias": False, "mlp_bias": False,
+             "pretraining_tp": 1}
+
+
+def _rope_theta(config: dict) -> float | None:
+    """The RoPE base of a config with plain RoPE (no scaling), else None."""
+    rope = config.get("rope_parameters") or {}
+    if config.get("rope_scaling") or rope.get("rope_type", "default") != "default":
+        return None
+    return float(rope.get("rope_theta", config.get("rope_theta", 10000.0)))
+
+
+def supports(folder: str | Path) -> bool:
+    """Whether ``folder`` holds a model this module decodes exactly like transformers: a Llama
+    with plain RoPE, no biases, SiLU, safetensors weights and a tokenizer.json."""
+    folder = Path(folder)
+    try:
+        config = json.loads((folder / "config.json").read_text())
+    except (OSError, ValueError):
+        return False
+    if any(config.get(key, value) != value for key, value in _EXPECTED.items()):
+        return False
+    if _rope_theta(config) is None or config.get("sliding_window"):
+        return False
+    return (folder / "tokenizer.json").is_file() and any(folder.glob("*.safetensors"))
+
+
+class NativeTokenizer:
+    """The part of a transformers tokenizer that decoding uses, on the tokenizers library."""
+
+    def __init__(self, folder: Path) -> None:
+        from tokenizers import Tokenizer
+
+        self.backend = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        config = {}
+        if (folder / "tokenizer_config.json").is_file():
+            config = json.loads((folder / "tokenizer_config.json").read_text())
+        model_config = json.loads((folder / "config.json").read_text())
+        eos = config.get("eos_token")
+        eos = eos.get("content") if isinstance(eos, dict) else eos
+        self.eos_token_id = self.backend.token_to_id(eos) if eos else model_config.get("eos_token_id")
+        pad = config.get("pad_token")
+        pad = pad.get("content") if isinstance(pad, dict) else pad
+        self.pad_token_id = self.backend.token_to_id(pad) if pad else self.eos_token_id
+        self.padding_side = "left"
+
+    def __call__(self, text: str) -> dict:
+        """``{"input_ids": [...]}`` of one text, without special tokens (as counted elsewhere)."""
+        return {"input_ids": self.encode(text)}
+
+    def encode(self, text: str) -> list[int]:
+        return self.backend.encode(text, add_special_tokens=False).ids
+
+    def decode(self, ids, skip_special_tokens: bool = False) -> str:
+        return self.backend.decode(list(ids), skip_special_tokens=skip_special_tokens)
+
+    def batch_decode(self, rows, skip_special_tokens: bool = False) -> list[str]:
+        return [self.decode(row.tolist() if hasattr(row, "tolist") else row, skip_special_tokens)
+                for row in rows]
+
+
+class NativeLlama:
+    """A Llama decoder as plain tensors; ``generate_greedy`` is its only entry point."""
+
+    def __init__(self, config: dict, weights: dict, dtype) -> None:
+        import torch
+
+        self.config = config
+        self.dtype = dtype
+        self.layers = config["num_hidden_layers"]
+        self.heads = config["num_attention_heads"]
+        self.kv_heads = config.get("num_key_value_heads", self.heads)
+        self.head_dim = config.get("head_dim") or config["hidden_size"] // self.heads
+        self.eps = float(config.get("rms_norm_eps", 1e-6))
+        self.w = {name: tensor.to(dtype) for name, tensor in weights.items()}
+        self.embed = self.w["model.embed_tokens.weight"]
+        self.lm_head = self.w.get("lm_head.weight", self.embed) if not config.get("tie_word_embeddings", False) \
+            else self.embed
+        theta = _rope_theta(config)
+        self.inv_freq = 1.0 / (theta ** (torch.arange(0, self.head_dim, 2, dtype=torch.float32) / self.head_dim))
+        self.device = torch.device("cpu")
+
+    @classmethod
+    def load(cls, folder: str | Path, adapter_dir: str | Path | None = None, dtype: str = "bfloat16") -> "NativeLlama":
+        import torch
+        from safetensors.torch import load_file
+
+        folder = Path(folder)
+        config = json.loads((folder / "config.json").read_text())
+        weights = {}
+        for file in sorted(folder.glob("*.safetensors")):
+            weights.update(load_file(str(file)))
+        if adapter_dir is not None and not merge_lora_weights(weights, adapter_dir):
+            raise ValueError(f"the adapter in {adapter_dir} is not a plain LoRA of this model")
+        return cls(config, weights, getattr(torch, dtype))
+
+    # -- the network -------------------------------------------------------------------------
+    def _rms_norm(self, x, weight):
+        import torch
+
+        h = x.float()
+        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return weight * h.to(x.dtype)
+
+    def _rope(self, positions):
+        import torch
+
+        freqs = positions[..., None].float() * self.inv_freq  # (B, T, d/2)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        return emb.cos().to(self.dtype)[:, None], emb.sin().to(self.dtype)[:, None]  # (B, 1, T, d)
+
+    @staticmethod
+    def _rotate(x, cos, sin):
+        import torch
+
+        half = x.shape[-1] // 2
+        rotated = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+        return x * cos + rotated * sin
+
+    def forward(self, ids, positions, key_mask, cache):
+        """Logits of the last position of ``ids`` (B, T) at ``positions``; ``key_mask`` (B, S)
+        marks the real (not padding) keys of the cache after this step; ``cache`` a list of
+        per-layer (k, v), extended in place."""
+        import torch
+        import torch.nn.functional as F
+
+        w, batch, length = self.w, ids.shape[0], ids.shape[1]
+        x = F.embedding(ids, self.embed)
+        cos, sin = self._rope(positions)
+        total = key_mask.shape[1]
+        # a query sees the real keys up to its own position (keys before this step are all
+        # earlier), and always its own key: a padding position left of a prompt would see no key
+        # at all, and the NaN of an empty softmax would reach the real tokens through the cache
+        causal = torch.ones(length, total, dtype=torch.bool).tril(total - length)
+        itself = torch.zeros(length, total, dtype=torch.bool)
+        itself[torch.arange(length), torch.arange(total - length, total)] = True
+        mask = ((causal[None] & key_mask[:, None, :].bool()) | itself[None])[:, None]  # (B, 1, T, S)
+        for i in range(self.layers):
+            p = f"model.layers.{i}."
+            h = self._rms_norm(x, w[p + "input_layernorm.weight"])
+            q = F.linear(h, w[p + "self_attn.q_proj.weight"]).view(batch, length, self.heads, self.head_dim).transpose(1, 2)
+            k = F.linear(h, w[p + "self_attn.k_proj.weight"]).view(batch, length, self.kv_heads, self.head_dim).transpose(1, 2)
+            v = F.linear(h, w[p + "self_attn.v_proj.weight"]).view(batch, length, self.kv_heads, self.head_dim).transpose(1, 2)
+            q, k = self._rotate(q, cos, sin), self._rotate(k, cos, sin)
+            if cache[i] is not None:
+                k = torch.cat((cache[i][0], k), dim=2)
+                v = torch.cat((cache[i][1], v), dim=2)
+            cache[i] = (k, v)
+            attn = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=1 / math.sqrt(self.head_dim),
+                                                  enable_gqa=self.kv_heads != self.heads)
+            x = x + F.linear(attn.transpose(1, 2).reshape(batch, length, -1), w[p + "self_attn.o_proj.weight"])
+            h = self._rms_norm(x, w[p + "post_attention_layernorm.weight"])
+            gate = F.linear(h, w[p + "mlp.gate_proj.weight"])
+            up = F.linear(h, w[p + "mlp.up_proj.weight"])
+            x = x + F.linear(F.silu(gate) * up, w[p + "mlp.down_proj.weight"])
+        last = self._rms_norm(x[:, -1], w["model.norm.weight"])
+        return F.linear(last, self.lm_head)
+
+    # -- decoding ----------------------------------------------------------------------------
+    def generate_greedy(self, prompts: list[list[int]], *, max_new_tokens: int, eos_token_id: int,
+                        pad_token_id: int, logits_processor=None):
+        """Greedy continuations of left-padded ``prompts`` (token ids): a (B, prompt + new)
+        tensor like transformers' ``generate`` returns, finished rows padded with
+        ``pad_token_id``. ``logits_processor(input_ids, scores)`` sees float32 scores."""
+        import torch
+
+        width = max(len(p) for p in prompts)
+        ids = torch.full((len(prompts), width), pad_token_id, dtype=torch.long)
+        key_mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for row, prompt in enumerate(prompts):
+            ids[row, width - len(prompt):] = torch.tensor(prompt, dtype=torch.long)
+            key_mask[row, width - len(prompt):] = 1
+        positions = (key_mask.cumsum(-1) - 1).clamp(min=0)
+        cache = [None] * self.layers
+        sequences = ids
+        unfinished = torch.ones(len(prompts), dtype=torch.bool)
+        with torch.inference_mode():
+            logits = self.forward(ids, positions, key_mask, cache)
+            for _ in range(max_new_tokens):
+                scores = logits.float()
+                if logits_processor is not None:
+                    scores = logits_processor(sequences, scores)
+                tokens = scores.argmax(-1)
+                tokens = torch.where(unfinished, tokens, torch.full_like(tokens, pad_token_id))
+                sequences = torch.cat((sequences, tokens[:, None]), dim=1)
+                unfinished &= tokens != eos_token_id
+                if not unfinished.any():
+                    break
+                key_mask = torch.cat((key_mask, torch.ones((len(prompts), 1), dtype=torch.long)), dim=1)
+                positions = positions[:, -1:] + 1
+                logits = self.forward(tokens[:, None], positions, key_mask, cache)
+        return sequences
+
+
+def merge_lora_weights(weights: dict, adapter_dir: str | Path) -> bool:
+    """Add a plain LoRA adapter into a state dict (``model.layers.N....weight`` names) in place;
+    False (nothing changed) when it is not one (see :func:`cnl.learn.lora.plain_lora`)."""
+    import torch
+    from safetensors.torch import load_file
+
+    from cnl.learn.lora import lora_scale, plain_lora
+
+    adapter_dir = Path(adapter_dir)
+    config = json.loads((adapter_dir / "adapter_config.json").read_text())
+    file = adapter_dir / "adapter_model.safetensors"
+    if not plain_lora(config) or not file.is_file():
+        return False
+    tensors = load_file(str(file))
+    updates = []
+    for key, down in tensors.items():
+        if not key.endswith(".lora_A.weight"):
+            continue
+        name = key[: -len(".lora_A.weight")].removeprefix("base_model.model.") + ".weight"
+        up = tensors.get(key.replace(".lora_A.", ".lora_B."))
+        weight = weights.get(name)
+        if up is None or weight is None or tuple(weight.shape) != (up.shape[0], down.shape[1]):
+            return False
+        updates.append((name, up, down))
+    if not updates or len(updates) * 2 != len(tensors):
+        return False
+    scale = lora_scale(config)
+    with torch.no_grad():
+        for name, up, down in updates:
+            weights[name] = weights[name] + (scale * (up.float() @ down.float())).to(weights[name].dtype)
+    return True
