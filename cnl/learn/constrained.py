@@ -255,7 +255,9 @@ class SquallPrefixChecker:
     def _feed(self, state, kind: str, value: str) -> bool:
         with squall_parser.reading_notation(self.notation):
             try:
-                state.feed_token(Token(kind, value))
+                # a position, as the lexer gives: callbacks that read a token (a property path)
+                # report errors at it
+                state.feed_token(Token(kind, value, start_pos=0, line=1, column=1))
                 return True
             except Exception:  # noqa: BLE001 - unexpected token or a semantic check in a callback
                 return False
