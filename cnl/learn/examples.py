@@ -114,8 +114,11 @@ def _gold_squall_cached(split: str, index: int, notation: str):
             text = print_squall(labelled, "label", id_labels=True)
         else:
             text = print_squall(query, "id", id_labels=False)
-        # Keep it only if it says what the gold says under the profile predictions are scored with.
-        resolver = ChainResolver(ChainResolver.table((kind, label, ident) for (kind, label), ident in mapping.items()))
+        # Keep it only if it says what the gold says under the profile and the resolver predictions
+        # are scored with (example_resolver): a label the data's lexicon reads otherwise, such as
+        # <label> for rdfs:label where "label" is also an alias of P264 record label, is no target.
+        terms = [(kind, label, ident) for (kind, label), ident in reversed(list(mapping.items()))]
+        resolver = resolver_for(terms, prep.record.candidates, last=(data_label_map(),))
         back = parse_squall(text, notation=notation)
         if not equivalent(compile_query(back, ECAI_PROFILE, resolver), prep.gold):
             return None
