@@ -578,3 +578,21 @@ def test_training_with_demos_saves_the_pool_the_translator_prompts_with(tiny_bas
     translator._demo_pool = None
     with pytest.raises(ModelError, match="demos.json is missing"):
         translator.prompt("How many songs has Adele released?", [], "none")
+
+
+def test_batch_questions_are_plain_text_or_json_lines(tmp_path):
+    """--batch reads one question per line: plain text, a {"question": ...} object or a JSON
+    string; a line that starts like JSON and is not is a clear error naming the line."""
+    import argparse
+
+    from cnl.cli.cmd_translate import read_questions
+    from cnl.errors import DataError
+
+    batch = tmp_path / "questions.txt"
+    batch.write_text('Who directed Inception?\n\n{"question": "Where was Nolan born?"}\n"How tall is K2?"\n'
+                     "what's {this} \"quoted\"?\n", encoding="utf-8")
+    assert read_questions(argparse.Namespace(question=None, batch=str(batch))) == [
+        "Who directed Inception?", "Where was Nolan born?", "How tall is K2?", "what's {this} \"quoted\"?"]
+    batch.write_text('Who directed Inception?\n{"question": "broken"\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r"questions.txt:2: not JSON"):
+        read_questions(argparse.Namespace(question=None, batch=str(batch)))

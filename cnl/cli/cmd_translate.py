@@ -1,7 +1,8 @@
 """`cnl2sparql translate "QUESTION"` and `cnl2sparql ask "QUESTION" --store DIR|--endpoint URL`.
 
-Both take a question, or ``--batch FILE.jsonl`` (one ``{"question": ...}`` or plain JSON
-string per line; ``-`` reads standard input) and then write one JSON object per line.
+Both take a question, or ``--batch FILE`` (one question per line: plain text, or JSON — a
+``{"question": ...}`` object or a string — when the line starts with ``{``, ``[`` or ``"``;
+``-`` reads standard input) and then write one JSON object per line.
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ def _add_model_options(p) -> None:
     from cnl.learn.prompts import EL_VARIANTS
 
     p.add_argument("question", nargs="?", help="the question (or use --batch)")
-    p.add_argument("--batch", metavar="FILE", help="JSONL file of questions ('-': standard input)")
+    p.add_argument("--batch", metavar="FILE", help="questions, one per line: plain text or JSON ({\"question\": ...} "
+                                                  "or a string); '-': standard input")
     p.add_argument("--adapter", default=None, help="adapter folder (default: the shipped SQUALL adapter)")
     p.add_argument("--base-model", default=None, help="base model folder or hub id")
     p.add_argument("--el", choices=EL_VARIANTS, default="hybrid", help="entity-linking variant")
@@ -59,7 +61,7 @@ def register(subparsers) -> None:
     a.set_defaults(func=run_ask)
 
 
-def _questions(args) -> list[str]:
+def read_questions(args) -> list[str]:
     from cnl.errors import DataError
 
     if args.batch is None:
@@ -72,10 +74,14 @@ def _questions(args) -> list[str]:
         for n, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            try:
-                item = json.loads(line)
-            except ValueError as err:
-                raise DataError(f"{args.batch}:{n}: not JSON ({err})") from None
+            text = line.strip()
+            if text[0] in "{[\"":
+                try:
+                    item = json.loads(text)
+                except ValueError as err:
+                    raise DataError(f"{args.batch}:{n}: not JSON ({err})") from None
+            else:
+                item = text  # a line of plain text is the question itself
             question = item.get("question") if isinstance(item, dict) else item
             if not isinstance(question, str) or not question.strip():
                 raise DataError(f"{args.batch}:{n}: no \"question\" string")
@@ -158,7 +164,7 @@ def _linking_note(args, store=None, endpoint=None) -> None:
 
 
 def run_translate(args) -> int:
-    questions = _questions(args)
+    questions = read_questions(args)
     translator = _translator(args)
     _linking_note(args, args.store, args.endpoint)
     kg = None
@@ -191,7 +197,7 @@ def run_translate(args) -> int:
 def run_ask(args) -> int:
     from cnl.cli.cmd_kg import execute_and_print, open_from_args
 
-    questions = _questions(args)
+    questions = read_questions(args)
     translator = _translator(args)
     _linking_note(args, args.store, getattr(args, "endpoint", None))
     with open_from_args(args) as kg:
