@@ -21,6 +21,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def _has_answer(answers) -> bool:
+    """A yes/no answer, or a SPARQL JSON result with at least one row."""
+    if isinstance(answers, bool):
+        return True
+    return bool(isinstance(answers, dict) and answers.get("results", {}).get("bindings"))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--store", required=True, help="embedded store of the Wikidata slice")
@@ -43,7 +50,7 @@ def main(argv=None) -> int:
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     seconds = sorted(row["seconds"] for row in rows)
     p90 = seconds[min(len(seconds) - 1, int(round(0.9 * (len(seconds) - 1))))]
-    answered = sum(1 for row in rows if row.get("answers") not in (None, [], {}))
+    answered = sum(1 for row in rows if _has_answer(row.get("answers")))
     errors = [row for row in rows if row.get("error")]
     print(f"ask --batch, {len(rows)} WikiWebQuestions dev questions: median {statistics.median(seconds):.2f} s, "
           f"p90 {p90:.2f} s, mean {statistics.mean(seconds):.2f} s per question; whole command {wall:.1f} s "

@@ -60,8 +60,10 @@ def main(argv=None) -> int:
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert len(rows) == len(records), (len(rows), len(records))
     hits, compiled, results = 0, 0, []
+    hits_in_store = 0
     for record, row in zip(records, rows):
         ok = False
+        known = all(q in in_store for q in re.findall(r"\bwd:(Q[0-9]+)", record.sparql))
         if row.get("sparql"):
             compiled += 1
             try:
@@ -69,9 +71,11 @@ def main(argv=None) -> int:
             except Exception:  # noqa: BLE001 - an unreadable prediction is a miss
                 ok = False
         hits += ok
+        hits_in_store += ok and known
         target = targets.get(f"wwq:{record.id}")
         results.append({"id": record.id, "question": record.question, "cnl": row.get("cnl"),
                         "reference": target.cnl if target else None, "ta_offline": ok,
+                        "entities_in_store": known,
                         "candidates": [c.get("label") for c in row.get("candidates", [])][:3]})
     n = len(records)
     reachable = sum(1 for t in targets.values() if t.preset_equivalent)
@@ -81,9 +85,12 @@ def main(argv=None) -> int:
     figures = {"n": n, "ta_offline": hits / n, "compiles": compiled / n, "wall_s": round(wall, 1),
                "s_per_question": round(wall / n, 2), "reference_reachable": reachable / n,
                "entities_in_store": entities_known / n, "reachable_and_in_store": both / n,
+               "ta_offline_entities_in_store": hits_in_store / max(entities_known, 1),
                "options": args.translate_options, "kg": args.kg}
     print(f"WikiWebQuestions dev: {n} questions; TA-offline {hits}/{n} = {hits / n:.3f}; SPARQL for "
           f"{compiled / n:.3f}; {wall:.0f} s ({wall / n:.2f} s per question, model load included)")
+    print(f"questions whose every item is in the store: TA-offline {hits_in_store}/{entities_known} = "
+          f"{hits_in_store / max(entities_known, 1):.3f}")
     print(f"reference: a SQUALL target equivalent under {args.kg} for {reachable / n:.3f}; every item in the "
           f"store for {entities_known / n:.3f}; both {both / n:.3f}")
     if args.out:
