@@ -66,7 +66,7 @@ def read_questions(args) -> list[str]:
 
     if args.batch is None:
         if not args.question:
-            raise DataError("give a question or --batch FILE.jsonl")
+            raise DataError("give a question or --batch FILE (one question per line; - for standard input)")
         return [args.question]
     handle = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")
     out = []
