@@ -99,6 +99,9 @@ def test_questions_without_capitals_are_linked_case_blind(index):
     for question in ("who directed inception?", "Who directed inception?"):
         cands = link(question)
         assert cands and cands[0].id == "Q25188", question
+    # a short word may be an acronym typed in lower case ("nba" as "NBA"), as a capitalised one is
+    assert "Q155" in {c.id for c in link("who won the nba finals?")}
+    assert "Q155" in {c.id for c in link("Who won the NBA finals?")}
     # a capitalised question keeps the case signal: its lone lower-case word is less name-like
     def score(question):
         return max(c.score for c in link(question) if c.id == "Q25188")

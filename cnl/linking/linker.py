@@ -53,7 +53,7 @@ class BuiltinLinker:
         case_blind = is_case_blind(question)
         if case_blind:
             # no capitals to tell names from common words: every content word may start a name
-            words = [w if w[0] in STOPWORDS else (w[0], w[1], w[2], w[3][:1].upper() + w[3][1:]) for w in words]
+            words = [w if w[0] in STOPWORDS else (w[0], w[1], w[2], _case_blind_form(w[3])) for w in words]
         found: dict[tuple[int, int], list[tuple[int, float]]] = {}  # span → (name index, match quality)
         for i in range(len(words)):
             for j in range(i + 1, min(len(words), i + self.max_ngram) + 1):
@@ -194,6 +194,14 @@ def is_case_blind(question: str) -> bool:
     """True when ``question`` has no capital letter after its first character ("who directed
     inception?"): its case then says nothing about which words are names."""
     return not any(ch.isupper() for ch in question[1:])
+
+
+def _case_blind_form(text: str) -> str:
+    """How a word of a question without capitals may have been meant: a name ("inception" →
+    "Inception"), and a two- or three-letter word may be an acronym ("eu", "gm", "usc")."""
+    if 2 <= len(text) <= 3 and text.isalpha():
+        return text.upper()
+    return text[:1].upper() + text[1:]
 
 
 def _is_stop(word) -> bool:
