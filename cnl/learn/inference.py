@@ -124,14 +124,11 @@ class Translator:
         if threads:
             torch.set_num_threads(threads)
         base = base_model or config.get("base_model")
-        native = native_engine(base, adapter, device, dtype)
-        if native is not None:
-            model, tokenizer = native
-            translator = cls(model, tokenizer, config, adapter, **options)
-        else:
-            model, tokenizer = _transformers_model(base, adapter, device, dtype)
-            translator = cls(model, tokenizer, config, adapter, **options)
-            translator._beam_model = model
+        engine = native_engine(base, adapter, device, dtype)
+        model, tokenizer = engine or _transformers_model(base, adapter, device, dtype)
+        translator = cls(model, tokenizer, config, adapter, **options)
+        if engine is None:
+            translator._beam_model = model  # beam search runs on the same transformers model
         translator._load_options = (base, adapter, device, dtype)
         return translator
 

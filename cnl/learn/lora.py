@@ -36,6 +36,19 @@ def merge_lora(model, adapter_dir: str | Path) -> bool:
     """Add the adapter in ``adapter_dir`` into ``model``'s weights in place. False (and the
     model untouched) when the adapter is not a plain LoRA or its tensors do not fit the model:
     then use peft."""
+    modules = dict(model.named_modules())
+    return _merge(lambda name: getattr(modules.get(name), "weight", None), adapter_dir)
+
+
+def merge_lora_state_dict(weights: dict, adapter_dir: str | Path) -> bool:
+    """The same for a state dict (``model.layers.N.self_attn.q_proj.weight`` names), as the
+    native decoder loads it; False (nothing changed) when it is not a plain LoRA of it."""
+    return _merge(lambda name: weights.get(name + ".weight"), adapter_dir)
+
+
+def _merge(weight_of, adapter_dir: str | Path) -> bool:
+    """Add ``scale * B @ A`` to ``weight_of(module name)`` for every A/B pair of the adapter, or
+    change nothing and return False when one does not fit."""
     import torch
     from safetensors.torch import load_file
 
@@ -46,15 +59,13 @@ def merge_lora(model, adapter_dir: str | Path) -> bool:
         return False
     scale = lora_scale(config)
     tensors = load_file(str(weights_file))
-    modules = dict(model.named_modules())
     updates = []
     for key, down in tensors.items():
         if not key.endswith(".lora_A.weight"):
             continue
         name = key[: -len(".lora_A.weight")]
         up = tensors.get(f"{name}.lora_B.weight")
-        module = modules.get(name.removeprefix(_PREFIX))
-        weight = getattr(module, "weight", None)
+        weight = weight_of(name.removeprefix(_PREFIX))
         if up is None or weight is None or tuple(weight.shape) != (up.shape[0], down.shape[1]):
             return False
         updates.append((weight, up, down))

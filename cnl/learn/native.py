@@ -102,12 +102,14 @@ class NativeLlama:
         import torch
         from safetensors.torch import load_file
 
+        from cnl.learn.lora import merge_lora_state_dict
+
         folder = Path(folder)
         config = json.loads((folder / "config.json").read_text())
         weights = {}
         for file in sorted(folder.glob("*.safetensors")):
             weights.update(load_file(str(file)))
-        if adapter_dir is not None and not merge_lora_weights(weights, adapter_dir):
+        if adapter_dir is not None and not merge_lora_state_dict(weights, adapter_dir):
             raise ValueError(f"the adapter in {adapter_dir} is not a plain LoRA of this model")
         return cls(config, weights, getattr(torch, dtype))
 
@@ -207,36 +209,3 @@ class NativeLlama:
                 positions = positions[:, -1:] + 1
                 logits = self.forward(tokens[:, None], positions, key_mask, cache)
         return sequences
-
-
-def merge_lora_weights(weights: dict, adapter_dir: str | Path) -> bool:
-    """Add a plain LoRA adapter into a state dict (``model.layers.N....weight`` names) in place;
-    False (nothing changed) when it is not one (see :func:`cnl.learn.lora.plain_lora`)."""
-    import torch
-    from safetensors.torch import load_file
-
-    from cnl.learn.lora import lora_scale, plain_lora
-
-    adapter_dir = Path(adapter_dir)
-    config = json.loads((adapter_dir / "adapter_config.json").read_text())
-    file = adapter_dir / "adapter_model.safetensors"
-    if not plain_lora(config) or not file.is_file():
-        return False
-    tensors = load_file(str(file))
-    updates = []
-    for key, down in tensors.items():
-        if not key.endswith(".lora_A.weight"):
-            continue
-        name = key[: -len(".lora_A.weight")].removeprefix("base_model.model.") + ".weight"
-        up = tensors.get(key.replace(".lora_A.", ".lora_B."))
-        weight = weights.get(name)
-        if up is None or weight is None or tuple(weight.shape) != (up.shape[0], down.shape[1]):
-            return False
-        updates.append((name, up, down))
-    if not updates or len(updates) * 2 != len(tensors):
-        return False
-    scale = lora_scale(config)
-    with torch.no_grad():
-        for name, up, down in updates:
-            weights[name] = weights[name] + (scale * (up.float() @ down.float())).to(weights[name].dtype)
-    return True
