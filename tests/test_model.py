@@ -493,6 +493,49 @@ def test_constrained_decoding_writes_only_known_property_labels():
     assert SquallPrefixChecker().is_complete("Which [film] has <directorz> [X]?")
 
 
+def test_known_labels_take_a_writer_s_casing_not_any_casing():
+    from cnl.learn.constrained import KnownLabels
+
+    labels = KnownLabels(["place of birth", "IMDb ID"])
+    for written in ("place of birth", "Place of birth", "place_of_birth", "IMDb ID", "imdb id", "Imdb id"):
+        assert written in labels, written
+    for written in ("PLACE OF BIRTH", "plAce of birth", "place of BIRTH", "IMDB iD"):
+        assert written not in labels, written
+    assert labels.has_prefix("Place o") and not labels.has_prefix("place Of")
+
+
+def test_external_identifiers_are_written_only_when_the_question_names_one():
+    from cnl.learn.inference import Translator
+    from cnl.linking.property_candidates import PropertyCandidate
+
+    translator = Translator(None, None)
+    known = set(translator.known_labels())
+    assert "director" in known and "imdb id" not in known and "IMDb ID" not in known
+    director = PropertyCandidate("P57", "director", 0.9)
+    assert translator.allowed_properties([director], "Who directed Inception?") is None
+    allowed = translator.allowed_properties([director], "What is the IMDb ID of Inception?")
+    assert "imdb id" in allowed and known <= allowed
+
+
+def test_generation_stops_at_the_end_of_the_question():
+    # "Which [film] has <director> [X]?" is a whole query: after "?" only EOS, never " ... ?"
+    _model_stack_or_skip()
+    import torch
+    from transformers import AutoTokenizer
+
+    from cnl.learn.base_model import default_model_dir
+    from cnl.learn.constrained import SquallLogitsProcessor
+
+    tokenizer = AutoTokenizer.from_pretrained(str(default_model_dir()))
+    prompt = tokenizer("Q: ", add_special_tokens=False)["input_ids"]
+    generated = tokenizer("Which [film] has <director> [X]?", add_special_tokens=False)["input_ids"]
+    processor = SquallLogitsProcessor(tokenizer, prompt_length=len(prompt))
+    scores = torch.zeros(1, len(tokenizer))
+    scores[0, tokenizer("...", add_special_tokens=False)["input_ids"][0]] = 20.0
+    out = processor(torch.tensor([prompt + generated]), scores)
+    assert int(out[0].argmax()) == tokenizer.eos_token_id
+
+
 QALD_TTL = """\
 @prefix wd: <http://www.wikidata.org/entity/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .

@@ -124,6 +124,18 @@ def test_bad_input_is_a_syntax_error(bad):
         cnl.parse(bad)
 
 
+@pytest.mark.parametrize("text", ["Which <Q11424> has <P57> <Q25191>? ... ?", "Which <Q11424> has <P57> <Q25191>? and more",
+                                  "Which <Q11424> has <P57> <Q25191>. Which <Q5>?"])
+def test_nothing_may_follow_the_end_of_the_question(text):
+    with pytest.raises(CNLSyntaxError, match="end of text"):
+        cnl.parse(text)
+
+
+@pytest.mark.parametrize("end", ["", "?", ".", "!", ".?", "??", "?!"])
+def test_a_run_of_end_marks_ends_the_question(end):
+    assert cnl.parse("Which <Q11424> has <P57> <Q25191>" + end) == cnl.parse("Which <Q11424> has <P57> <Q25191>?")
+
+
 def test_id_of_wrong_kind_is_rejected():
     with pytest.raises(CNLSyntaxError) as info:
         cnl.parse("which <Q11424> has <Q57> <Q295964>?")

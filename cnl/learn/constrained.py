@@ -98,32 +98,46 @@ def _join(base: str, added: tuple) -> str:
 
 
 class KnownLabels:
-    """A set of labels, normalized, that also answers "is this the start of one of them?"
-    (a sorted list and bisection: a trie's answers at a fraction of its memory)."""
+    """A set of labels that also answers "is this the start of one of them?" (a sorted list and
+    bisection: a trie's answers at a fraction of its memory).
+
+    Matching ignores underscores and runs of blanks, and case only as far as a writer varies it:
+    a label may be written as given, in lower case, or with its first letter capitalised
+    ("place of birth", "Place of birth", "IMDb ID"), not in any casing ("plACe Of BIRTH").
+    Otherwise a model that strays inside ``<...>`` spells a label letter by letter in whatever
+    case its next token happens to have."""
 
     def __init__(self, labels):
-        from cnl.linking.lexicon import normalize_label
-
-        self._norm = normalize_label
-        self._sorted = sorted({normalize_label(label) for label in labels if label and label.strip()})
+        forms = set()
+        for label in labels:
+            written = _spaced(label)
+            if written:
+                lower = written.lower()
+                forms.update((written, lower, lower[:1].upper() + lower[1:]))
+        self._sorted = sorted(forms)
         self._set = frozenset(self._sorted)
 
     def __len__(self) -> int:
         return len(self._sorted)
 
     def __contains__(self, label: str) -> bool:
-        return not _RUN_OF_SEPARATORS.search(label) and self._norm(label) in self._set
+        return not _RUN_OF_SEPARATORS.search(label) and _spaced(label) in self._set
 
     def has_prefix(self, partial: str) -> bool:
         from bisect import bisect_left
 
         if _RUN_OF_SEPARATORS.search(partial):
             return False  # normalizing would make "tax____" a prefix forever: a model loops on it
-        key = self._norm(partial)
+        key = _spaced(partial)
         if partial[-1:].isspace() or partial.endswith("_"):
             key += " "  # "<place " may go on as "<place of birth>", not as "<placebo>"
         i = bisect_left(self._sorted, key)
         return i < len(self._sorted) and self._sorted[i].startswith(key)
+
+
+def _spaced(label: str) -> str:
+    """``label`` with underscores as spaces and single spaces, case kept."""
+    return " ".join(label.replace("_", " ").split())
 
 
 _RUN_OF_SEPARATORS = regex.compile(r"[\s_]{2,}")
@@ -349,6 +363,15 @@ class SquallPrefixChecker:
         return name
 
 
+def _ends_sentence(text: str) -> bool:
+    """True when ``text`` ends with the query's end mark: "?" or "!", or a "." that does not
+    follow a digit ("greater than 3." may still become "3.5")."""
+    stripped = text.rstrip()
+    if stripped.endswith(("?", "!")):
+        return True
+    return stripped.endswith(".") and not stripped[-2:-1].isdigit()
+
+
 class SquallLogitsProcessor:
     """A transformers LogitsProcessor keeping generation inside the SQUALL grammar."""
 
@@ -398,6 +421,10 @@ class SquallLogitsProcessor:
                 continue
             if text.strip() and self.checker.is_complete(text):
                 self.last_complete[row // self.num_beams] = text
+                if _ends_sentence(text):
+                    # a query is one sentence: after its end mark only EOS (not blanks forever)
+                    out[row, list(self.eos_ids)] = 0.0
+                    continue
             closing = (self.max_new_tokens is not None
                        and len(generated) >= self.max_new_tokens - self.reserve)
             allowed = self._closing(text, scores[row]) if closing else []

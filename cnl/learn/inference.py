@@ -28,7 +28,7 @@ from cnl.linking.indices import indices_for_store
 from cnl.linking.lexicon import as_lexicon
 from cnl.linking.linker import BuiltinLinker, LabelLinker
 from cnl.linking.resolver import ChainResolver, IndexResolver, KGLabelResolver, property_table
-from cnl.sparql.wikidata_properties import known_property_labels
+from cnl.sparql.wikidata_properties import identifier_labels, known_property_labels
 from cnl.sparql.compiler import compile_query
 from cnl.kg.limits import query_limits
 
@@ -88,6 +88,7 @@ class Translator:
         self._property_retriever = None
         self._indices: dict = {}
         self._properties: dict | None = None
+        self._known_labels: tuple | None = None
         # constrained decoding writes only known property labels inside <...> (label notation):
         # "known" (Wikidata's labels and aliases, or ``known_properties``), or "candidates" (the
         # question's property candidates and the properties of the adapter's training targets)
@@ -220,9 +221,7 @@ class Translator:
         """The grammar checker; with ``properties`` (labels), one whose ``<...>`` terms may only
         be those (sharing the parser states of the main one)."""
         if self._checker is None:
-            known = None
-            if self.constrain_properties and self.notation == "label":
-                known = self.known_properties or known_property_labels()
+            known = self.known_labels() if self.constrain_properties and self.notation == "label" else None
             self._checker = SquallPrefixChecker(notation=self.notation, properties=known)
         if properties is None or not self.constrain_properties or self.notation != "label":
             return self._checker
@@ -232,6 +231,16 @@ class Translator:
                 self._checkers.clear()
             self._checkers[key] = self._checker.with_properties(key)
         return self._checkers[key]
+
+    def known_labels(self) -> tuple[str, ...]:
+        """The property labels constrained decoding allows any question (``known_properties``,
+        default Wikidata's labels and aliases) less those naming only external identifiers:
+        a question's own property candidates bring those back (``allowed_properties``)."""
+        if self._known_labels is None:
+            identifiers = identifier_labels()
+            self._known_labels = tuple(label for label in self.known_properties or known_property_labels()
+                                       if label.lower() not in identifiers)
+        return self._known_labels
 
     # -- property candidates -----------------------------------------------------------------
     @property
@@ -264,11 +273,19 @@ class Translator:
                       for cands in candidates]
         return self.property_retriever.batch(questions, self.property_candidates, around=around)
 
-    def allowed_properties(self, properties) -> set | None:
-        """With ``property_constraint == "candidates"``: the labels and aliases of a question's
-        property candidates and of the properties the adapter was trained on; else None."""
+    def allowed_properties(self, properties, question: str = "") -> set | None:
+        """The property labels one question's output may write, given its property candidates;
+        None where the shared checker's labels (:meth:`known_labels`) serve.
+
+        "known": the known labels plus the external identifiers the question names ("the IMDb
+        ID of Inception") or its candidates hold; "candidates": the labels and aliases of the
+        question's candidates and of the properties the adapter was trained on."""
         if self.property_constraint != "candidates":
-            return None
+            identifiers = identifier_labels()
+            extra = {name for p in properties for name in (p.label, *getattr(p, "aliases", ()))
+                     if name and name.lower() in identifiers}
+            extra.update(gram for gram in word_ngrams(question) if gram in identifiers)
+            return set(self.known_labels()) | extra if extra else None
         from cnl.sparql.wikidata_properties import wikidata_properties
 
         if not hasattr(self, "_trained_labels"):
@@ -373,7 +390,7 @@ class Translator:
                 opened.close()
         beams = num_beams if num_beams is not None else (DEFAULT_BEAMS if validate else 1)
         prompts = [self.prompt(q, cands, el, props) for q, cands, props in zip(questions, candidates, properties)]
-        allowed = [self.allowed_properties(props) for props in properties]
+        allowed = [self.allowed_properties(props, q) for props, q in zip(properties, questions)]
         nbests = self.generate(prompts, constrained=constrained, num_beams=beams, n_best=beams,
                                max_new_tokens=max_new_tokens, batch_size=batch_size,
                                properties=allowed if any(a is not None for a in allowed) else None,
@@ -434,6 +451,14 @@ class Translator:
         if first_compiled:
             return first_compiled[0], first_compiled[1], None
         return (nbest[0] if nbest else None), None, error or "the model produced no output"
+
+
+def word_ngrams(text: str, longest: int = 6) -> set[str]:
+    """The lower-cased word n-grams of ``text`` (up to ``longest`` words), punctuation at the
+    ends of words dropped: "What is the IMDb ID of Inception?" has "imdb id"."""
+    words = [w.strip("?!.,;:'\"()[]") for w in text.lower().split()]
+    words = [w for w in words if w]
+    return {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + longest) + 1)}
 
 
 def native_engine(base_model, adapter: Path, device=None, dtype=None):

@@ -60,10 +60,24 @@ def property_names() -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def known_property_labels() -> tuple[str, ...]:
-    """Every label a property may be written with: labels, aliases and the forms without a
-    leading "has " (lower-cased, sorted): what constrained decoding lets a model write inside
-    ``<...>``."""
+    """Every label a property may be written with (sorted): labels and aliases as Wikidata
+    writes them and lower-cased, and the forms without a leading "has ". What constrained
+    decoding lets a model write inside ``<...>``."""
     labels = set(property_labels())
     for prop in wikidata_properties():
-        labels.update(alias.lower() for alias in prop.aliases if alias)
+        for name in (prop.label, *prop.aliases):
+            if name:
+                labels.update((name, name.lower()))
     return tuple(sorted(labels))
+
+
+@lru_cache(maxsize=1)
+def identifier_labels() -> frozenset[str]:
+    """Lower-case labels and aliases that name external-identifier properties only ("IMDb ID",
+    "ISNI"; 6,734 of the 9,539 properties). Questions rarely ask for an identifier: 1 of about
+    3,700 property uses in WikiWebQuestions' gold queries, none in QALD-9-plus's."""
+    identifier, other = set(), set()
+    for prop in wikidata_properties():
+        names = {name.lower() for name in (prop.label, *prop.aliases) if name}
+        (identifier if prop.datatype == "ExternalId" else other).update(names)
+    return frozenset(identifier - other)
