@@ -35,6 +35,7 @@ wd:Q160071 rdfs:label "Twilight"@en ; schema:description "2008 film"@en .
 wd:Q155 rdfs:label "National Basketball Association"@en ; wdt:P31 wd:Q5 .
 wd:Q83495 rdfs:label "The Matrix"@en ; wdt:P31 wd:Q11424 .
 wd:Q183 rdfs:label "Germany"@en ; wdt:P31 wd:Q6256 .
+wd:Q93188 rdfs:label "Gary Oldman"@en ; wdt:P31 wd:Q5 .
 wd:P57 rdfs:label "director"@en ; skos:altLabel "directed by"@en ; wikibase:propertyType wikibase:WikibaseItem .
 wd:P27 rdfs:label "country of citizenship"@en ; skos:altLabel "citizenship"@en ; wikibase:propertyType wikibase:WikibaseItem .
 wd:P161 rdfs:label "cast member"@en ; skos:altLabel "starring"@en ; wikibase:propertyType wikibase:WikibaseItem .
@@ -102,6 +103,9 @@ def test_questions_without_capitals_are_linked_case_blind(index):
     # a short word may be an acronym typed in lower case ("nba" as "NBA"), as a capitalised one is
     assert "Q155" in {c.id for c in link("who won the nba finals?")}
     assert "Q155" in {c.id for c in link("Who won the NBA finals?")}
+    # ... but a common short word is a word: "go" is not Gary Oldman's initials
+    assert "Q93188" not in {c.id for c in link("where did christopher nolan go to college?")}
+    assert "Q93188" in {c.id for c in link("where did GO go to college?")}
     # a capitalised question keeps the case signal: its lone lower-case word is less name-like
     def score(question):
         return max(c.score for c in link(question) if c.id == "Q25188")

@@ -198,10 +198,33 @@ def is_case_blind(question: str) -> bool:
 
 def _case_blind_form(text: str) -> str:
     """How a word of a question without capitals may have been meant: a name ("inception" →
-    "Inception"), and a two- or three-letter word may be an acronym ("eu", "gm", "usc")."""
-    if 2 <= len(text) <= 3 and text.isalpha():
+    "Inception"), and a two- or three-letter word that is no common English word may be an
+    acronym ("eu", "gm", "usc"; not "go", "won", "war")."""
+    if 2 <= len(text) <= 3 and text.isalpha() and text.lower() not in COMMON_SHORT_WORDS:
         return text.upper()
     return text[:1].upper() + text[1:]
+
+
+# Common English words of two or three letters (besides the stopwords): in a question without
+# capitals they are words, not acronyms. Read as acronyms, "go to college" linked George
+# Orwell and Gary Oldman (G. O.).
+COMMON_SHORT_WORDS = frozenset("""
+ad ah am ax go ha hi if ok oh ox up so ye
+ace act add age ago aid aim air ale ant ape arc arm art ash ask ate awe axe bad bag ban bar
+bat bay bed bee beg bet bid big bin bit bow box boy bud bug bun bus buy bye cab can cap car
+cat cow cry cub cup cut dad dam day den dew die dig dim dip dog dot dry due dug dye ear eat
+egg ego elf elk end era eve eye fan far fat fax fed fee few fig fin fit fix flu fly foe fog
+fox fry fun fur gap gas gel gem get god got gum gun gut guy gym had ham hat hay hen hid hip
+hit hog hop hot hug hum hut ice icy ill ink inn ion ivy jam jar jaw jet job jog joy key kid
+kin kit lab lad lag lap law lay led leg let lid lie lip lit log lot low mad man map mat maw
+may men met mid mix mob mom mop mud mug nap net new nod nor now nut oak oar oat odd off oil
+old opt orb ore owe owl own pad pal pan paw pay pea pen pet pie pig pin pit ply pod pop pot
+pro pub pun pup put rag ram ran rap rat raw ray red rib rid rig rim rip rob rod rot row rub
+rug rum run rut sad sag sap sat saw say sea see set sew sex shy sin sip sir sit six ski sky
+sly sob sod son sow soy spa spy sub sue sum sun tab tag tan tap tar tax tea tee ten tie tin
+tip toe ton too top tow toy try tub tug two use van vat vet via vow wag war was wax way web
+wed wet who why wig win wit woe wok won woo wow yak yam yap yes yet zap zip zoo
+""".split())
 
 
 def _is_stop(word) -> bool:
