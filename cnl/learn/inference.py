@@ -235,7 +235,7 @@ class Translator:
     def known_labels(self) -> tuple[str, ...]:
         """The property labels constrained decoding allows any question (``known_properties``,
         default Wikidata's labels and aliases) less those naming only external identifiers:
-        a question's own property candidates bring those back (``allowed_properties``)."""
+        a question that names one brings it back (``allowed_properties``)."""
         if self._known_labels is None:
             identifiers = identifier_labels()
             self._known_labels = tuple(label for label in self.known_properties or known_property_labels()
@@ -278,14 +278,13 @@ class Translator:
         None where the shared checker's labels (:meth:`known_labels`) serve.
 
         "known": the known labels plus the external identifiers the question names ("the IMDb
-        ID of Inception") or its candidates hold; "candidates": the labels and aliases of the
-        question's candidates and of the properties the adapter was trained on."""
+        ID of Inception"; the property retriever never proposes identifiers); "candidates": the
+        labels and aliases of the question's candidates and of the properties the adapter was
+        trained on."""
         if self.property_constraint != "candidates":
             identifiers = identifier_labels()
-            extra = {name for p in properties for name in (p.label, *getattr(p, "aliases", ()))
-                     if name and name.lower() in identifiers}
-            extra.update(gram for gram in word_ngrams(question) if gram in identifiers)
-            return set(self.known_labels()) | extra if extra else None
+            named = {gram for gram in word_ngrams(question) if gram in identifiers}
+            return set(self.known_labels()) | named if named else None
         from cnl.sparql.wikidata_properties import wikidata_properties
 
         if not hasattr(self, "_trained_labels"):
