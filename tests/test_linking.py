@@ -36,6 +36,7 @@ wd:Q155 rdfs:label "National Basketball Association"@en ; wdt:P31 wd:Q5 .
 wd:Q83495 rdfs:label "The Matrix"@en ; wdt:P31 wd:Q11424 .
 wd:Q183 rdfs:label "Germany"@en ; wdt:P31 wd:Q6256 .
 wd:Q93188 rdfs:label "Gary Oldman"@en ; wdt:P31 wd:Q5 .
+wd:Q30 rdfs:label "United States of America"@en ; skos:altLabel "US"@en ; wdt:P31 wd:Q6256 .
 wd:P57 rdfs:label "director"@en ; skos:altLabel "directed by"@en ; wikibase:propertyType wikibase:WikibaseItem .
 wd:P27 rdfs:label "country of citizenship"@en ; skos:altLabel "citizenship"@en ; wikibase:propertyType wikibase:WikibaseItem .
 wd:P161 rdfs:label "cast member"@en ; skos:altLabel "starring"@en ; wikibase:propertyType wikibase:WikibaseItem .
@@ -106,6 +107,9 @@ def test_questions_without_capitals_are_linked_case_blind(index):
     # ... but a common short word is a word: "go" is not Gary Oldman's initials
     assert "Q93188" not in {c.id for c in link("where did christopher nolan go to college?")}
     assert "Q93188" in {c.id for c in link("where did GO go to college?")}
+    # a pronoun never follows an article: "the us" is the US, "us" alone the pronoun
+    assert "Q30" in {c.id for c in link("what is the political system of the us?")}
+    assert "Q30" not in {c.id for c in link("who will show us the way?")}
     # a capitalised question keeps the case signal: its lone lower-case word is less name-like
     def score(question):
         return max(c.score for c in link(question) if c.id == "Q25188")

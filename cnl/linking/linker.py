@@ -54,6 +54,8 @@ class BuiltinLinker:
         if case_blind:
             # no capitals to tell names from common words: every content word may start a name
             words = [w if w[0] in STOPWORDS else (w[0], w[1], w[2], _case_blind_form(w[3])) for w in words]
+            words = [(w[0], w[1], w[2], w[3].upper()) if k and words[k - 1][0] in ARTICLES and w[0] in PRONOUNS
+                     else w for k, w in enumerate(words)]
         found: dict[tuple[int, int], list[tuple[int, float]]] = {}  # span → (name index, match quality)
         for i in range(len(words)):
             for j in range(i + 1, min(len(words), i + self.max_ngram) + 1):
@@ -225,6 +227,12 @@ sly sob sod son sow soy spa spy sub sue sum sun tab tag tan tap tar tax tea tee 
 tip toe ton too top tow toy try tub tug two use van vat vet via vow wag war was wax way web
 wed wet who why wig win wit woe wok won woo wow yak yam yap yes yet zap zip zoo
 """.split())
+
+
+# An article is followed by a noun, never by a personal pronoun: in a question without capitals
+# "the us" and "the it department" are the acronyms US and IT, not the pronouns.
+ARTICLES = frozenset({"the", "a", "an"})
+PRONOUNS = frozenset({"us", "it", "me", "we", "he", "she", "him", "her", "you", "they", "them", "i"})
 
 
 def _is_stop(word) -> bool:
