@@ -36,6 +36,8 @@ wd:Q155 rdfs:label "National Basketball Association"@en ; wdt:P31 wd:Q5 .
 wd:Q83495 rdfs:label "The Matrix"@en ; wdt:P31 wd:Q11424 .
 wd:Q183 rdfs:label "Germany"@en ; wdt:P31 wd:Q6256 .
 wd:Q93188 rdfs:label "Gary Oldman"@en ; wdt:P31 wd:Q5 .
+wd:Q19020 rdfs:label "Academy Award for Best Picture"@en .
+wd:Q21507383 rdfs:label "provincial or territorial capital city in Canada"@en .
 wd:Q30 rdfs:label "United States of America"@en ; skos:altLabel "US"@en ; wdt:P31 wd:Q6256 .
 wd:P57 rdfs:label "director"@en ; skos:altLabel "directed by"@en ; wikibase:propertyType wikibase:WikibaseItem .
 wd:P27 rdfs:label "country of citizenship"@en ; skos:altLabel "citizenship"@en ; wikibase:propertyType wikibase:WikibaseItem .
@@ -88,6 +90,15 @@ def test_linker_fuzzy_alias_acronym_and_article(index):
     assert "Q937" in {c.id for c in link("What did Einstein discover?")}  # alias
     assert "Q155" in {c.id for c in link("How many NBA teams are there?")}  # acronym
     assert "Q83495" in {c.id for c in link("Which Matrix movie is the longest?")}  # without "The"
+
+
+def test_a_partial_name_keeps_the_order_of_its_words(index):
+    link = BuiltinLinker(index).link
+    assert "Q19020" in {c.id for c in link("Which film won Best Picture in 1998?")}
+    # "Canada's capital" is the capital of Canada, not a "capital city in Canada"
+    found = link("What Province is Canada's Capital in?")
+    assert "Q21507383" not in {c.id for c in found if c.mention == "Canada's Capital"}
+    assert "Q21507383" in {c.id for c in link("Which Capital City in Canada is the oldest?")}
 
 
 def test_questions_without_capitals_are_linked_case_blind(index):

@@ -113,7 +113,8 @@ class BuiltinLinker:
         out = []
         for ni in common:
             name_words = [w for w in self.index.names[ni][1].split() if w not in STOPWORDS]
-            if len(name_words) <= 7:
+            # in the name's order: "Canada's capital" is not "capital city in Canada"
+            if len(name_words) <= 7 and _in_order(content, name_words):
                 out.append((ni, 0.55 + 0.35 * len(content) / max(len(name_words), 1)))
         return sorted(out, key=lambda h: h[1], reverse=True)[:30]
 
@@ -227,6 +228,12 @@ sly sob sod son sow soy spa spy sub sue sum sun tab tag tan tap tar tax tea tee 
 tip toe ton too top tow toy try tub tug two use van vat vet via vow wag war was wax way web
 wed wet who why wig win wit woe wok won woo wow yak yam yap yes yet zap zip zoo
 """.split())
+
+
+def _in_order(words: list[str], name_words: list[str]) -> bool:
+    """Whether ``words`` occur in ``name_words`` in the same order (others may come between)."""
+    rest = iter(name_words)
+    return all(word in rest for word in words)
 
 
 # An article is followed by a noun, never by a personal pronoun: in a question without capitals
