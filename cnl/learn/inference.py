@@ -87,6 +87,7 @@ class Translator:
         self._demo_pool = None
         self._property_retriever = None
         self._indices: dict = {}
+        self._linkers: dict = {}
         self._properties: dict | None = None
         self._known_labels: tuple | None = None
         # constrained decoding writes only known property labels inside <...> (label notation):
@@ -304,13 +305,21 @@ class Translator:
         (:class:`cnl.linking.linker.LabelLinker`); none without either."""
         store = store if store is not None else getattr(kg, "path", None)
         if store is not None:
-            found = BuiltinLinker(self.entity_index(store)).link(question)
+            found = self.linker_for(store).link(question)
         elif kg is not None:
             found = LabelLinker(kg).link(question)
         else:
             return []
         return [{"id": c.id, "label": c.label, "description": c.description, "probability": c.score,
                  "mention": c.mention} for c in found]
+
+    def linker_for(self, store) -> BuiltinLinker:
+        """The built-in linker over the ``store``'s entity index, kept (it caches the entities'
+        context vectors)."""
+        key = str(store)
+        if key not in self._linkers:
+            self._linkers[key] = BuiltinLinker(self.entity_index(store))
+        return self._linkers[key]
 
     def entity_index(self, store):
         """The store's entity index (built on first use, then cached on disk and here)."""
