@@ -37,6 +37,7 @@ wd:Q83495 rdfs:label "The Matrix"@en ; wdt:P31 wd:Q11424 .
 wd:Q183 rdfs:label "Germany"@en ; wdt:P31 wd:Q6256 .
 wd:Q93188 rdfs:label "Gary Oldman"@en ; wdt:P31 wd:Q5 .
 wd:Q19020 rdfs:label "Academy Award for Best Picture"@en .
+wd:Q362 rdfs:label "World War II"@en .
 wd:Q21507383 rdfs:label "provincial or territorial capital city in Canada"@en .
 wd:Q30 rdfs:label "United States of America"@en ; skos:altLabel "US"@en ; wdt:P31 wd:Q6256 .
 wd:P57 rdfs:label "director"@en ; skos:altLabel "directed by"@en ; wikibase:propertyType wikibase:WikibaseItem .
@@ -90,6 +91,9 @@ def test_linker_fuzzy_alias_acronym_and_article(index):
     assert "Q937" in {c.id for c in link("What did Einstein discover?")}  # alias
     assert "Q155" in {c.id for c in link("How many NBA teams are there?")}  # acronym
     assert "Q83495" in {c.id for c in link("Which Matrix movie is the longest?")}  # without "The"
+    assert "Q362" in {c.id for c in link("Who led Britain in World War 2?")}  # Roman numerals
+    assert "Q362" in {c.id for c in link("who led britain in world war 2?")}
+    assert "Q362" not in {c.id for c in link("Who led Britain in World War 3?")}
 
 
 def test_the_question_context_chooses_among_readings_of_a_name(index, caplog):

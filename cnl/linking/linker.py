@@ -101,6 +101,10 @@ class BuiltinLinker:
         hits = lookup(key, 1.0)
         if not hits and key.endswith("s") and len(key) > 4:  # "Oscars" → "Oscar"
             hits = lookup(key[:-1], 0.9)
+        if not hits and len(gram) > 1:  # "World War 2" → "World War II", "Super Bowl 42" → "Super Bowl XLII"
+            roman = " ".join(_roman(word) for word in key.split())
+            if roman != key:
+                hits = lookup(roman, 0.95)
         seen: set[int] = set()
         return [(ni, q) for ni, q in hits if not (ni in seen or seen.add(ni))]
 
@@ -267,6 +271,16 @@ sly sob sod son sow soy spa spy sub sue sum sun tab tag tan tap tar tax tea tee 
 tip toe ton too top tow toy try tub tug two use van vat vet via vow wag war was wax way web
 wed wet who why wig win wit woe wok won woo wow yak yam yap yes yet zap zip zoo
 """.split())
+
+
+def _roman(word: str) -> str:
+    """A number from 1 to 99 in lower-case Roman numerals (as names write it: "World War II");
+    any other word as it is."""
+    if not word.isdigit() or not 1 <= int(word) <= 99 or word.startswith("0"):
+        return word
+    tens, units = divmod(int(word), 10)
+    return (("", "x", "xx", "xxx", "xl", "l", "lx", "lxx", "lxxx", "xc")[tens]
+            + ("", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix")[units])
 
 
 def _in_order(words: list[str], name_words: list[str]) -> bool:
