@@ -291,7 +291,7 @@ def _in_order(words: list[str], name_words: list[str]) -> bool:
 
 # The question's context (all-MiniLM-L6-v2 similarity of the question to each reading's label
 # and description, minus the mean over the mention's readings) moves a reading's logit by this
-# weight times the difference. Chosen on Mintaka dev (R@1 76.9 -> 78.4 % at 4; flat from 4 to 6)
+# weight times the difference. Chosen on Mintaka dev (R@1 76.9 -> 78.5 % at 4; flat from 4 to 6)
 # and checked on WikiWebQuestions train, never tuned there (gold items in the prompt 0.802 -> 0.818).
 CONTEXT_WEIGHT = 4.0
 # how many of a mention's best readings the context may reorder
