@@ -84,6 +84,88 @@ def test_native_greedy_batch_equals_transformers_generate(tiny_llama, processor)
     assert got[:, width:].tolist() == expected[:, width:].tolist()
 
 
+@pytest.fixture(scope="module")
+def second_lora(tiny_llama, tmp_path_factory):
+    """Another random LoRA of the tiny model, of another rank on other modules."""
+    folder = tiny_llama[0]
+    adapter = tmp_path_factory.mktemp("tiny-lora-2")
+    torch.manual_seed(1)
+    lora = peft.LoraConfig(r=2, lora_alpha=6, target_modules=["q_proj", "k_proj", "down_proj"], init_lora_weights=False)
+    peft.get_peft_model(transformers.LlamaForCausalLM.from_pretrained(folder), lora).save_pretrained(adapter)
+    return adapter
+
+
+def _last_scores(model, ids):
+    tensor = torch.tensor([ids])
+    return model.forward(tensor, torch.arange(len(ids))[None], torch.ones_like(tensor), [None] * model.layers).float()
+
+
+def _last_log_probs(model, ids):
+    return torch.log_softmax(_last_scores(model, ids), dim=-1)
+
+
+def test_an_ensemble_scores_the_mean_of_its_members_log_probabilities(tiny_llama, second_lora):
+    folder, adapter = tiny_llama[0], tiny_llama[1]
+    ids = NativeTokenizer(folder).encode(PROMPTS[2])
+    members = [NativeLlama.load(folder, a, dtype="float32") for a in (adapter, second_lora)]
+    expected = sum(_last_log_probs(m, ids) for m in members) / 2
+    ensemble = native.NativeEnsemble.load(folder, [adapter, second_lora], dtype="float32")
+    assert torch.allclose(_last_scores(ensemble, ids), expected, atol=1e-4)
+    # one member alone is that member (its update unmerged)
+    alone = native.NativeEnsemble.load(folder, [second_lora], dtype="float32")
+    assert torch.allclose(_last_scores(alone, ids), _last_log_probs(members[1], ids), atol=1e-4)
+
+
+def test_an_ensemble_decodes_a_padded_batch_as_each_prompt_alone(tiny_llama, second_lora):
+    folder, adapter, _, tokenizer = tiny_llama
+    ensemble = native.NativeEnsemble.load(folder, [adapter, second_lora], dtype="float32")
+    encoded = [NativeTokenizer(folder).encode(p) for p in PROMPTS]
+    options = {"max_new_tokens": 10, "eos_token_id": tokenizer.eos_token_id, "pad_token_id": tokenizer.pad_token_id,
+               "logits_processor": BanEvenTokens()}
+    batch = ensemble.generate_greedy(encoded, **options)
+    width = max(len(ids) for ids in encoded)
+    for row, ids in enumerate(encoded):
+        alone = ensemble.generate_greedy([ids], **options)[0, len(ids):].tolist()
+        got = batch[row, width:].tolist()
+        assert got[: len(alone)] == alone
+        assert all(token == tokenizer.pad_token_id for token in got[len(alone):])
+
+
+def _ensemble_folder(path, members):
+    path.mkdir()
+    for name, adapter in members.items():
+        (path / name).symlink_to(adapter, target_is_directory=True)
+    (path / "ensemble.json").write_text(json.dumps({"members": list(members)}))
+    return path
+
+
+def test_an_ensemble_folder_loads_natively_and_its_first_member_on_transformers(tiny_llama, second_lora, tmp_path,
+                                                                               monkeypatch, caplog):
+    from cnl.learn.inference import Translator
+
+    folder, adapter = tiny_llama[0], tiny_llama[1]
+    ensemble = _ensemble_folder(tmp_path / "ensemble", {"first": adapter, "second": second_lora})
+    translator = Translator.load(ensemble, base_model=str(folder), dtype="float32")
+    assert isinstance(translator.model, native.NativeEnsemble) and translator.model.size == 2
+    assert len(translator.generate(["Which film"], max_new_tokens=4)[0]) == 1
+    monkeypatch.setenv("CNL_NATIVE", "0")
+    with caplog.at_level("WARNING"):
+        fallback = Translator.load(ensemble, base_model=str(folder), dtype="float32")
+    assert not isinstance(fallback.model, NativeLlama)
+    assert "first member only (first)" in caplog.text
+
+
+@pytest.mark.parametrize("listing, error", [("{", "cannot read the ensemble"), ('{"members": []}', "must list"),
+                                            ('{"members": ["missing"]}', "has no adapter_config.json")])
+def test_a_broken_ensemble_folder_says_what_is_wrong(tmp_path, listing, error):
+    from cnl.errors import CNLError
+    from cnl.learn.inference import Translator
+
+    (tmp_path / "ensemble.json").write_text(listing)
+    with pytest.raises(CNLError, match=error):
+        Translator.load(tmp_path)
+
+
 def test_folders_native_does_not_compute_exactly_go_to_transformers(tiny_llama, tmp_path):
     folder = tiny_llama[0]
     assert native.supports(folder)

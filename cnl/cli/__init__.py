@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_grammar_test",
     "cnl.cli.cmd_eval",
     "cnl.cli.cmd_train",
+    "cnl.cli.cmd_ensemble",
     "cnl.cli.cmd_translate",
 ]
 

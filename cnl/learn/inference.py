@@ -8,6 +8,7 @@ entity candidates -> prompt -> generation -> explicit EL correction -> n-best va
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
 from cnl.learn import native
 from cnl.learn.lora import merge_lora
-from cnl.learn.native import NativeLlama, NativeTokenizer
+from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.prompts import build_prompt
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -37,6 +38,32 @@ VALIDATION_TIMEOUT = 5.0
 # the WikiWebQuestions dev split (0.350 -> 0.358) at 5x the time per question (0.38 -> 1.94 s):
 # far less accuracy per second (docs/model.md, "Greedy or n-best"); ``num_beams=4`` opts in.
 DEFAULT_BEAMS = 1
+
+
+log = logging.getLogger(__name__)
+
+# an adapter folder may hold, instead of one LoRA adapter, the list of the LoRA adapters (its
+# subfolders) that decode together (cnl.learn.native.NativeEnsemble)
+ENSEMBLE_FILE = "ensemble.json"
+
+
+def adapter_members(adapter: Path) -> list[Path] | None:
+    """The member adapters of an ensemble folder (``ensemble.json``: ``{"members": [...]}``, paths
+    relative to it), or None for a folder with one adapter."""
+    listing = Path(adapter) / ENSEMBLE_FILE
+    if not listing.is_file():
+        return None
+    try:
+        names = json.loads(listing.read_text())["members"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ModelError(f"cannot read the ensemble {listing}: {err}") from None
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise ModelError(f"{listing} must list its member adapters: {{\"members\": [\"folder\", ...]}}")
+    members = [Path(adapter) / name for name in names]
+    for member in members:
+        if not (member / "adapter_config.json").is_file():
+            raise ModelNotFound(f"member {member} of the ensemble {listing} has no adapter_config.json")
+    return members
 
 
 def default_adapter_dir() -> Path:
@@ -115,8 +142,8 @@ class Translator:
         if dtype not in (None, "float32", "bfloat16", "float16"):
             raise ModelError(f"unknown dtype {dtype!r}: use float32, bfloat16 or float16")
         adapter = Path(adapter_dir) if adapter_dir else default_adapter_dir()
-        if not (adapter / "adapter_config.json").is_file():
-            raise ModelNotFound(f"no adapter in {adapter} (adapter_config.json missing); "
+        if not (adapter / "adapter_config.json").is_file() and adapter_members(adapter) is None:
+            raise ModelNotFound(f"no adapter in {adapter} (adapter_config.json or {ENSEMBLE_FILE} missing); "
                                 f"train one with: cnl2sparql train --out DIR")
         config = {}
         if (adapter / "train_config.json").is_file():
@@ -487,8 +514,12 @@ def native_engine(base_model, adapter: Path, device=None, dtype=None):
     folder = Path(resolve_base_model(base_model))
     if not (folder.is_dir() and native.supports(folder)):
         return None
+    members = adapter_members(adapter)
     try:
-        model = NativeLlama.load(folder, adapter, dtype=dtype or "bfloat16")
+        if members is not None:
+            model = NativeEnsemble.load(folder, members, dtype=dtype or "bfloat16")
+        else:
+            model = NativeLlama.load(folder, adapter, dtype=dtype or "bfloat16")
     except ValueError:
         return None  # not a plain LoRA of this model: peft merges it on the transformers path
     return model, NativeTokenizer(folder)
@@ -500,6 +531,13 @@ def _transformers_model(base_model, adapter: Path, device=None, dtype=None):
 
     from cnl.learn.base_model import load_base_model
 
+    members = adapter_members(adapter)
+    if members is not None:
+        # transformers decodes one model: beam search, GPUs and other base models run the
+        # ensemble's first member (greedy decoding on a CPU runs them all, natively)
+        log.warning("%s is an ensemble of %d adapters; beam search, GPUs and other base models run "
+                    "its first member only (%s)", adapter, len(members), members[0].name)
+        adapter = members[0]
     model, tokenizer = load_base_model(base_model, device)
     # plain weights generate faster; a plain LoRA merges without importing peft (seconds)
     if not merge_lora(model, adapter):

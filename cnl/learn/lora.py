@@ -46,32 +46,46 @@ def merge_lora_state_dict(weights: dict, adapter_dir: str | Path) -> bool:
     return _merge(lambda name: weights.get(name + ".weight"), adapter_dir)
 
 
-def _merge(weight_of, adapter_dir: str | Path) -> bool:
-    """Add ``scale * B @ A`` to ``weight_of(module name)`` for every A/B pair of the adapter, or
-    change nothing and return False when one does not fit."""
-    import torch
+def lora_factors(adapter_dir: str | Path, weight_of) -> list[tuple[str, object, object, float]] | None:
+    """``(module name, B, A, scale)`` for every adapted linear layer of the adapter in
+    ``adapter_dir`` (module names as the model's, e.g. ``model.layers.3.self_attn.q_proj``), or
+    None when the adapter is not a plain LoRA or a pair does not fit ``weight_of(module name)``
+    (the weight it adds to)."""
     from safetensors.torch import load_file
 
     adapter_dir = Path(adapter_dir)
     config = json.loads((adapter_dir / "adapter_config.json").read_text())
     weights_file = adapter_dir / "adapter_model.safetensors"
     if not plain_lora(config) or not weights_file.is_file():
-        return False
+        return None
     scale = lora_scale(config)
     tensors = load_file(str(weights_file))
-    updates = []
+    factors = []
     for key, down in tensors.items():
         if not key.endswith(".lora_A.weight"):
             continue
         name = key[: -len(".lora_A.weight")]
         up = tensors.get(f"{name}.lora_B.weight")
-        weight = weight_of(name.removeprefix(_PREFIX))
+        module = name.removeprefix(_PREFIX)
+        weight = weight_of(module)
         if up is None or weight is None or tuple(weight.shape) != (up.shape[0], down.shape[1]):
-            return False
-        updates.append((weight, up, down))
-    if not updates or len(updates) * 2 != len(tensors):
-        return False  # tensors other than A/B pairs: something this merge does not know
+            return None
+        factors.append((module, up, down, scale))
+    if not factors or len(factors) * 2 != len(tensors):
+        return None  # tensors other than A/B pairs: something this merge does not know
+    return factors
+
+
+def _merge(weight_of, adapter_dir: str | Path) -> bool:
+    """Add ``scale * B @ A`` to ``weight_of(module name)`` for every A/B pair of the adapter, or
+    change nothing and return False when one does not fit."""
+    import torch
+
+    factors = lora_factors(adapter_dir, weight_of)
+    if factors is None:
+        return False
     with torch.no_grad():
-        for weight, up, down in updates:
+        for module, up, down, scale in factors:
+            weight = weight_of(module)
             weight += (scale * (up.float() @ down.float())).to(weight.dtype)
     return True

@@ -76,6 +76,17 @@ class NativeTokenizer:
                 for row in rows]
 
 
+def read_model(folder: str | Path) -> tuple[dict, dict]:
+    """The config.json and the safetensors weights (name -> tensor) of a model folder."""
+    from safetensors.torch import load_file
+
+    folder = Path(folder)
+    weights = {}
+    for file in sorted(folder.glob("*.safetensors")):
+        weights.update(load_file(str(file)))
+    return json.loads((folder / "config.json").read_text()), weights
+
+
 class NativeLlama:
     """A Llama decoder as plain tensors; ``generate_greedy`` is its only entry point."""
 
@@ -100,15 +111,10 @@ class NativeLlama:
     @classmethod
     def load(cls, folder: str | Path, adapter_dir: str | Path | None = None, dtype: str = "bfloat16") -> "NativeLlama":
         import torch
-        from safetensors.torch import load_file
 
         from cnl.learn.lora import merge_lora_state_dict
 
-        folder = Path(folder)
-        config = json.loads((folder / "config.json").read_text())
-        weights = {}
-        for file in sorted(folder.glob("*.safetensors")):
-            weights.update(load_file(str(file)))
+        config, weights = read_model(folder)
         if adapter_dir is not None and not merge_lora_state_dict(weights, adapter_dir):
             raise ValueError(f"the adapter in {adapter_dir} is not a plain LoRA of this model")
         return cls(config, weights, getattr(torch, dtype))
@@ -136,6 +142,12 @@ class NativeLlama:
         rotated = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
         return x * cos + rotated * sin
 
+    def _linear(self, x, module: str):
+        """``module`` (e.g. ``model.layers.3.self_attn.q_proj``) applied to ``x``."""
+        import torch.nn.functional as F
+
+        return F.linear(x, self.w[module + ".weight"])
+
     def forward(self, ids, positions, key_mask, cache):
         """Logits of the last position of ``ids`` (B, T) at ``positions``; ``key_mask`` (B, S)
         marks the real (not padding) keys of the cache after this step; ``cache`` a list of
@@ -157,9 +169,9 @@ class NativeLlama:
         for i in range(self.layers):
             p = f"model.layers.{i}."
             h = self._rms_norm(x, w[p + "input_layernorm.weight"])
-            q = F.linear(h, w[p + "self_attn.q_proj.weight"]).view(batch, length, self.heads, self.head_dim).transpose(1, 2)
-            k = F.linear(h, w[p + "self_attn.k_proj.weight"]).view(batch, length, self.kv_heads, self.head_dim).transpose(1, 2)
-            v = F.linear(h, w[p + "self_attn.v_proj.weight"]).view(batch, length, self.kv_heads, self.head_dim).transpose(1, 2)
+            q = self._linear(h, p + "self_attn.q_proj").view(batch, length, self.heads, self.head_dim).transpose(1, 2)
+            k = self._linear(h, p + "self_attn.k_proj").view(batch, length, self.kv_heads, self.head_dim).transpose(1, 2)
+            v = self._linear(h, p + "self_attn.v_proj").view(batch, length, self.kv_heads, self.head_dim).transpose(1, 2)
             q, k = self._rotate(q, cos, sin), self._rotate(k, cos, sin)
             if cache[i] is not None:
                 k = torch.cat((cache[i][0], k), dim=2)
@@ -167,11 +179,11 @@ class NativeLlama:
             cache[i] = (k, v)
             attn = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=1 / math.sqrt(self.head_dim),
                                                   enable_gqa=self.kv_heads != self.heads)
-            x = x + F.linear(attn.transpose(1, 2).reshape(batch, length, -1), w[p + "self_attn.o_proj.weight"])
+            x = x + self._linear(attn.transpose(1, 2).reshape(batch, length, -1), p + "self_attn.o_proj")
             h = self._rms_norm(x, w[p + "post_attention_layernorm.weight"])
-            gate = F.linear(h, w[p + "mlp.gate_proj.weight"])
-            up = F.linear(h, w[p + "mlp.up_proj.weight"])
-            x = x + F.linear(F.silu(gate) * up, w[p + "mlp.down_proj.weight"])
+            gate = self._linear(h, p + "mlp.gate_proj")
+            up = self._linear(h, p + "mlp.up_proj")
+            x = x + self._linear(F.silu(gate) * up, p + "mlp.down_proj")
         last = self._rms_norm(x[:, -1], w["model.norm.weight"])
         return F.linear(last, self.lm_head)
 
@@ -209,3 +221,67 @@ class NativeLlama:
                 positions = positions[:, -1:] + 1
                 logits = self.forward(tokens[:, None], positions, key_mask, cache)
         return sequences
+
+
+class NativeEnsemble(NativeLlama):
+    """Several LoRA adapters of one base model decoding together: each step's next-token
+    scores are the mean of the members' log-probabilities (a product of experts).
+
+    The adapters are not merged: the members run as one batch through the shared base weights,
+    each row adding its own member's low-rank update, so a step reads the base weights once
+    (decoding one question on a CPU is bound by reading weights) and costs little more than
+    one model. ``forward`` returns those mean log-probabilities where a single model returns
+    logits; greedy search and logits processors need nothing else."""
+
+    def __init__(self, config: dict, weights: dict, dtype, members: list[list[tuple]]) -> None:
+        import torch
+
+        super().__init__(config, weights, dtype)
+        self.size = len(members)
+        # per adapted module: A stacked (members, in, rank) and scale * B stacked (members, rank,
+        # out); a member that does not adapt a module, or has a smaller rank, gets zeros (exact)
+        rank = max(down.shape[0] for factors in members for _, _, down, _ in factors)
+        self.lora: dict[str, tuple] = {}
+        for index, factors in enumerate(members):
+            for module, up, down, scale in factors:
+                if module not in self.lora:
+                    out_features, in_features = self.w[module + ".weight"].shape
+                    self.lora[module] = (torch.zeros(self.size, in_features, rank, dtype=dtype),
+                                         torch.zeros(self.size, rank, out_features, dtype=dtype))
+                downs, ups = self.lora[module]
+                downs[index, :, : down.shape[0]] = down.float().T.to(dtype)
+                ups[index, : up.shape[1]] = (scale * up.float().T).to(dtype)
+
+    @classmethod
+    def load(cls, folder: str | Path, adapter_dirs, dtype: str = "bfloat16") -> "NativeEnsemble":
+        import torch
+
+        from cnl.learn.lora import lora_factors
+
+        config, weights = read_model(folder)
+        members = []
+        for adapter in adapter_dirs:
+            factors = lora_factors(adapter, lambda module: weights.get(module + ".weight"))
+            if factors is None:
+                raise ValueError(f"the adapter in {adapter} is not a plain LoRA of this model")
+            members.append(factors)
+        if not members:
+            raise ValueError("an ensemble needs at least one adapter")
+        return cls(config, weights, getattr(torch, dtype), members)
+
+    def _linear(self, x, module: str):
+        out = super()._linear(x, module)
+        if module not in self.lora:
+            return out
+        downs, ups = self.lora[module]
+        # rows are member-major (see forward): the first batch/size rows are the first member's
+        low = x.reshape(self.size, -1, x.shape[-1]).bmm(downs).bmm(ups)
+        return out + low.reshape(out.shape)
+
+    def forward(self, ids, positions, key_mask, cache):
+        import torch
+
+        batch = ids.shape[0]
+        logits = super().forward(ids.repeat(self.size, 1), positions.repeat(self.size, 1),
+                                 key_mask.repeat(self.size, 1), cache)
+        return torch.log_softmax(logits.float(), dim=-1).view(self.size, batch, -1).mean(0)
