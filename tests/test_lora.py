@@ -59,9 +59,9 @@ def test_an_adapter_for_another_model_is_declined(tmp_path):
 def test_translate_verbose_says_where_the_time_went(capsys):
     """--verbose: load, link and generate times on standard error, the answer on standard out."""
     from cnl.cli import main
-    from cnl.learn.inference import default_adapter_dir
+    from cnl.learn.inference import default_adapter_dir, is_adapter
 
-    if not (default_adapter_dir() / "adapter_config.json").is_file():
+    if not is_adapter(default_adapter_dir()):
         pytest.skip("no default adapter shipped")
     main(["translate", "Who directed Inception?", "--no-validate", "--verbose"])
     captured = capsys.readouterr()

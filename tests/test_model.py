@@ -250,10 +250,10 @@ def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
 def test_default_adapter_translates_into_parsing_squall(shared_data):
     """The shipped adapter end to end: constrained output parses and compiles."""
     _model_stack_or_skip()
-    from cnl.learn.inference import Translator, default_adapter_dir
+    from cnl.learn.inference import Translator, default_adapter_dir, is_adapter
     from cnl.dialects.squall.parser import parse_squall
 
-    if not (default_adapter_dir() / "adapter_config.json").is_file():
+    if not is_adapter(default_adapter_dir()):
         pytest.skip("no default adapter shipped")
     translator = Translator.load()
     prompts = [translator.prompt(q, [], "none") for q in ("Who directed Inception?", "How many children has Madonna?")]
@@ -271,9 +271,9 @@ def test_translate_links_entities_over_a_store(tmp_path):
     resolve the output's entity and class labels; properties come from Wikidata's names."""
     _model_stack_or_skip()
     from cnl.kg.embedded import EmbeddedKG
-    from cnl.learn.inference import Translator, default_adapter_dir
+    from cnl.learn.inference import Translator, default_adapter_dir, is_adapter
 
-    if not (default_adapter_dir() / "adapter_config.json").is_file():
+    if not is_adapter(default_adapter_dir()):
         pytest.skip("no default adapter shipped")
     (tmp_path / "g.ttl").write_text(QALD_TTL)
     with EmbeddedKG(tmp_path / "store") as kg:
@@ -317,9 +317,9 @@ def test_translate_and_ask_link_a_new_questions_entities_over_the_slice(nolan_st
     the output's labels resolve to the store's items, and ask answers it."""
     _model_stack_or_skip()
     from cnl.cli import main
-    from cnl.learn.inference import Translator, default_adapter_dir
+    from cnl.learn.inference import Translator, default_adapter_dir, is_adapter
 
-    if not (default_adapter_dir() / "adapter_config.json").is_file():
+    if not is_adapter(default_adapter_dir()):
         pytest.skip("no default adapter shipped")
     question = "Which films by Christopher Nolan came out?"
     result = Translator.load().translate(question, validate=False, store=nolan_store, max_new_tokens=40)
@@ -408,9 +408,9 @@ def test_full_training_run(shared_data, tmp_path):
 def test_translate_command_prints_json(shared_data, capsys):
     _model_stack_or_skip()
     from cnl.cli import main
-    from cnl.learn.inference import default_adapter_dir
+    from cnl.learn.inference import default_adapter_dir, is_adapter
 
-    if not (default_adapter_dir() / "adapter_config.json").is_file():
+    if not is_adapter(default_adapter_dir()):
         pytest.skip("no default adapter shipped")
     code = main(["translate", "Who directed Inception?", "--format", "json", "--no-validate"])
     row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

