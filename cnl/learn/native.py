@@ -230,7 +230,9 @@ class NativeEnsemble(NativeLlama):
     The adapters are not merged: the members run as one batch through the shared base weights,
     each row adding its own member's low-rank update, so a step reads the base weights once
     (decoding one question on a CPU is bound by reading weights) and costs little more than
-    one model. ``forward`` returns those mean log-probabilities where a single model returns
+    one model. The rows are still computed once per member, also in the layers no member
+    adapts, where they are equal: a batch, bound by computing, costs about 1.6x for two
+    members (docs/model.md). ``forward`` returns those mean log-probabilities where a single model returns
     logits; greedy search and logits processors need nothing else."""
 
     def __init__(self, config: dict, weights: dict, dtype, members: list[list[tuple]]) -> None:
