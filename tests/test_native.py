@@ -95,6 +95,26 @@ def second_lora(tiny_llama, tmp_path_factory):
     return adapter
 
 
+@pytest.fixture(scope="module")
+def top_layer_loras(tiny_llama, tmp_path_factory):
+    """Two random LoRAs of the tiny model's top layer only, as the shipped members adapt the
+    top layers: the ensemble runs the layer below once per prompt."""
+    folder, adapters = tiny_llama[0], []
+    for seed in (2, 3):
+        adapter = tmp_path_factory.mktemp(f"tiny-top-lora-{seed}")
+        torch.manual_seed(seed)
+        lora = peft.LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj", "up_proj"],
+                               layers_to_transform=[1], init_lora_weights=False)
+        peft.get_peft_model(transformers.LlamaForCausalLM.from_pretrained(folder), lora).save_pretrained(adapter)
+        adapters.append(adapter)
+    return adapters
+
+
+@pytest.fixture(params=["all layers", "top layer"])
+def member_pair(request, tiny_llama, second_lora, top_layer_loras):
+    return [tiny_llama[1], second_lora] if request.param == "all layers" else top_layer_loras
+
+
 def _last_scores(model, ids):
     tensor = torch.tensor([ids])
     return model.forward(tensor, torch.arange(len(ids))[None], torch.ones_like(tensor), [None] * model.layers).float()
@@ -104,21 +124,33 @@ def _last_log_probs(model, ids):
     return torch.log_softmax(_last_scores(model, ids), dim=-1)
 
 
-def test_an_ensemble_scores_the_mean_of_its_members_log_probabilities(tiny_llama, second_lora):
-    folder, adapter = tiny_llama[0], tiny_llama[1]
+def test_an_ensemble_scores_the_mean_of_its_members_log_probabilities(tiny_llama, member_pair):
+    folder = tiny_llama[0]
     ids = NativeTokenizer(folder).encode(PROMPTS[2])
-    members = [NativeLlama.load(folder, a, dtype="float32") for a in (adapter, second_lora)]
+    members = [NativeLlama.load(folder, a, dtype="float32") for a in member_pair]
     expected = sum(_last_log_probs(m, ids) for m in members) / 2
-    ensemble = native.NativeEnsemble.load(folder, [adapter, second_lora], dtype="float32")
+    ensemble = native.NativeEnsemble.load(folder, member_pair, dtype="float32")
     assert torch.allclose(_last_scores(ensemble, ids), expected, atol=1e-4)
     # one member alone is that member (its update unmerged)
-    alone = native.NativeEnsemble.load(folder, [second_lora], dtype="float32")
+    alone = native.NativeEnsemble.load(folder, member_pair[1:], dtype="float32")
     assert torch.allclose(_last_scores(alone, ids), _last_log_probs(members[1], ids), atol=1e-4)
 
 
-def test_an_ensemble_decodes_a_padded_batch_as_each_prompt_alone(tiny_llama, second_lora):
-    folder, adapter, _, tokenizer = tiny_llama
-    ensemble = native.NativeEnsemble.load(folder, [adapter, second_lora], dtype="float32")
+def test_an_ensemble_runs_the_layers_below_its_members_updates_once(tiny_llama, second_lora, top_layer_loras):
+    folder = tiny_llama[0]
+    assert native.NativeEnsemble.load(folder, top_layer_loras, dtype="float32").first_adapted_layer == 1
+    mixed = native.NativeEnsemble.load(folder, [top_layer_loras[0], second_lora], dtype="float32")
+    assert mixed.first_adapted_layer == 0
+    ensemble = native.NativeEnsemble.load(folder, top_layer_loras, dtype="float32")
+    ids = torch.tensor([NativeTokenizer(folder).encode(PROMPTS[0])])
+    cache = [None] * ensemble.layers
+    ensemble.forward(ids, torch.arange(ids.shape[1])[None], torch.ones_like(ids), cache)
+    assert [layer[0].shape[0] for layer in cache] == [1, 2]  # keys cached once below, per member above
+
+
+def test_an_ensemble_decodes_a_padded_batch_as_each_prompt_alone(tiny_llama, member_pair):
+    folder, _, _, tokenizer = tiny_llama
+    ensemble = native.NativeEnsemble.load(folder, member_pair, dtype="float32")
     encoded = [NativeTokenizer(folder).encode(p) for p in PROMPTS]
     options = {"max_new_tokens": 10, "eos_token_id": tokenizer.eos_token_id, "pad_token_id": tokenizer.pad_token_id,
                "logits_processor": BanEvenTokens()}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 # config.json values this implementation computes exactly as transformers' LlamaForCausalLM
@@ -148,6 +149,11 @@ class NativeLlama:
 
         return F.linear(x, self.w[module + ".weight"])
 
+    def _rows_entering(self, layer: int, x, cos, sin, mask):
+        """The hidden states and their rotary/mask rows as ``layer`` receives them: unchanged
+        here; an ensemble widens them where its members' updates begin."""
+        return x, cos, sin, mask
+
     def forward(self, ids, positions, key_mask, cache):
         """Logits of the last position of ``ids`` (B, T) at ``positions``; ``key_mask`` (B, S)
         marks the real (not padding) keys of the cache after this step; ``cache`` a list of
@@ -167,6 +173,8 @@ class NativeLlama:
         itself[torch.arange(length), torch.arange(total - length, total)] = True
         mask = ((causal[None] & key_mask[:, None, :].bool()) | itself[None])[:, None]  # (B, 1, T, S)
         for i in range(self.layers):
+            x, cos, sin, mask = self._rows_entering(i, x, cos, sin, mask)
+            batch = x.shape[0]
             p = f"model.layers.{i}."
             h = self._rms_norm(x, w[p + "input_layernorm.weight"])
             q = self._linear(h, p + "self_attn.q_proj").view(batch, length, self.heads, self.head_dim).transpose(1, 2)
@@ -229,11 +237,11 @@ class NativeEnsemble(NativeLlama):
 
     The adapters are not merged: the members run as one batch through the shared base weights,
     each row adding its own member's low-rank update, so a step reads the base weights once
-    (decoding one question on a CPU is bound by reading weights) and costs little more than
-    one model. The rows are still computed once per member, also in the layers no member
-    adapts, where they are equal: a batch, bound by computing, costs about 1.6x for two
-    members (docs/model.md). ``forward`` returns those mean log-probabilities where a single model returns
-    logits; greedy search and logits processors need nothing else."""
+    (decoding one question on a CPU is bound by reading weights). Below the first layer any
+    member adapts, every member computes the same rows, so those layers run once per prompt;
+    from that layer on the rows are repeated per member (member-major) and each member's
+    update applies to its own rows. ``forward`` returns the mean log-probabilities where a
+    single model returns logits; greedy search and logits processors need nothing else."""
 
     def __init__(self, config: dict, weights: dict, dtype, members: list[list[tuple]]) -> None:
         import torch
@@ -253,6 +261,9 @@ class NativeEnsemble(NativeLlama):
                 downs, ups = self.lora[module]
                 downs[index, :, : down.shape[0]] = down.float().T.to(dtype)
                 ups[index, : up.shape[1]] = (scale * up.float().T).to(dtype)
+        # a module outside the numbered layers (or none at all) widens the rows from the start
+        layers = [re.search(r"\.layers\.(\d+)\.", module) for module in self.lora]
+        self.first_adapted_layer = min((int(m.group(1)) if m else 0 for m in layers), default=0)
 
     @classmethod
     def load(cls, folder: str | Path, adapter_dirs, dtype: str = "bfloat16") -> "NativeEnsemble":
@@ -271,12 +282,17 @@ class NativeEnsemble(NativeLlama):
             raise ValueError("an ensemble needs at least one adapter")
         return cls(config, weights, getattr(torch, dtype), members)
 
+    def _rows_entering(self, layer: int, x, cos, sin, mask):
+        if layer != self.first_adapted_layer:
+            return x, cos, sin, mask
+        return tuple(t.repeat(self.size, *[1] * (t.dim() - 1)) for t in (x, cos, sin, mask))
+
     def _linear(self, x, module: str):
         out = super()._linear(x, module)
         if module not in self.lora:
             return out
         downs, ups = self.lora[module]
-        # rows are member-major (see forward): the first batch/size rows are the first member's
+        # rows are member-major (see _rows_entering): the first batch/size rows are the first member's
         low = x.reshape(self.size, -1, x.shape[-1]).bmm(downs).bmm(ups)
         return out + low.reshape(out.shape)
 
@@ -284,6 +300,5 @@ class NativeEnsemble(NativeLlama):
         import torch
 
         batch = ids.shape[0]
-        logits = super().forward(ids.repeat(self.size, 1), positions.repeat(self.size, 1),
-                                 key_mask.repeat(self.size, 1), cache)
+        logits = super().forward(ids, positions, key_mask, cache)  # (members * batch, vocab)
         return torch.log_softmax(logits.float(), dim=-1).view(self.size, batch, -1).mean(0)
