@@ -29,6 +29,12 @@ JSON = {"Content-Type": "application/json"}
 HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"  # ~1e9 rows here
 
 
+def _sigint_by_default() -> None:
+    """Run in the child before exec: Ctrl-C ends it whatever the test run inherited (a shell
+    starts a background job, e.g. `pytest &`, with SIGINT ignored, and exec keeps that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _env(tmp: Path) -> dict:
     return dict(os.environ, CNL_CACHE_DIR=str(tmp / "cache"), PYTHONPATH=str(ROOT))
 
@@ -44,7 +50,8 @@ class ServeProcess:
             argv = [sys.executable, "-m", "cnl", *command]
         else:
             argv = [sys.executable, "-c", script, str(tmp / "stub-log.json"), *command]
-        self.proc = subprocess.Popen(argv, env=_env(tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(argv, env=_env(tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     preexec_fn=_sigint_by_default)
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
@@ -310,7 +317,8 @@ def test_cli_stops_an_expensive_query_with_exit_12(store):
 
 def test_cli_ctrl_c_stops_a_running_query(store):
     proc = subprocess.Popen([sys.executable, "-m", "cnl", "query", HEAVY, "--store", str(store / "store"),
-                             "--timeout", "60"], stderr=subprocess.PIPE, text=True, env=_env(store))
+                             "--timeout", "60"], stderr=subprocess.PIPE, text=True, env=_env(store),
+                            preexec_fn=_sigint_by_default)
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
     started = time.monotonic()
