@@ -11,7 +11,7 @@ def register(subparsers) -> None:
                     "same prompts, e.g. other seeds or data) decode together: each next token is the one with "
                     "the best mean log-probability. Use it like any adapter (--adapter DIR). Greedy decoding "
                     "on a CPU runs all members in one batch (two members: about 1.1x the latency of one adapter for "
-                    "one question, 1.6x the time in batches of 8); beam search, GPUs and other base models run the first member only.")
+                    "one question, about 1.3x the time in batches of 8); beam search, GPUs and other base models run the first member only.")
     p.add_argument("adapters", nargs="+", type=Path, metavar="ADAPTER",
                    help="adapter folders written by cnl2sparql train (the first one's prompts and property pool "
                         "are the ensemble's)")
