@@ -132,6 +132,19 @@ def test_a_partial_name_keeps_the_order_of_its_words(index):
     assert "Q21507383" in {c.id for c in link("Which Capital City in Canada is the oldest?")}
 
 
+def test_a_number_may_be_a_roman_numeral_inside_a_longer_name(tmp_path):
+    # as in an exact name ("World War 2"): "Elizabeth 1" is also "Elizabeth I of England"
+    (tmp_path / "g.ttl").write_text(TTL.split("wd:Q937")[0] + """
+wd:Q7207 rdfs:label "Elizabeth I of England"@en ; wdt:P31 wd:Q5 .
+wd:Q624806 rdfs:label "Elizabeth I"@en ; schema:description "2005 television miniseries"@en .
+""")
+    with EmbeddedKG(tmp_path / "store") as kg:
+        kg.load(tmp_path / "g.ttl", progress=False)
+        link = BuiltinLinker(EntityIndex.from_kg(kg)).link
+    for question in ("Who was the father of Queen Elizabeth 1?", "who is queen elizabeth 1 father?"):
+        assert {"Q624806", "Q7207"} <= {c.id for c in link(question) if c.mention.lower() == "elizabeth 1"}
+
+
 def test_questions_without_capitals_are_linked_case_blind(index):
     from cnl.linking.linker import is_case_blind
 

@@ -117,17 +117,26 @@ class BuiltinLinker:
         content = [w[0] for w in gram if w[0] not in STOPWORDS]
         if not content or not all(w[3][:1].isupper() or w[3][:1].isdigit() for w in gram if w[0] not in STOPWORDS):
             return []
+        out = self._names_containing(content)
+        roman = [_roman(w) for w in content]
+        if roman != content:  # "Elizabeth 1" inside "Elizabeth I of England", as _exact reads numbers
+            seen = {ni for ni, _ in out}
+            out += [(ni, q * 0.95) for ni, q in self._names_containing(roman) if ni not in seen]
+        return sorted(out, key=lambda h: h[1], reverse=True)[:30]
+
+    def _names_containing(self, content: list[str]) -> list[tuple[int, float]]:
         postings = sorted((self.index.postings.get(w, []) for w in content), key=len)
         if not postings[0] or len(postings[0]) > 3000:
             return []
         common = set(postings[0]).intersection(*postings[1:])
         out = []
         for ni in common:
-            name_words = [w for w in self.index.names[ni][1].split() if w not in STOPWORDS]
+            # a stop word counts where the mention has it too (the numeral "I" in "Elizabeth I")
+            name_words = [w for w in self.index.names[ni][1].split() if w not in STOPWORDS or w in content]
             # in the name's order: "Canada's capital" is not "capital city in Canada"
             if len(name_words) <= 7 and _in_order(content, name_words):
                 out.append((ni, 0.55 + 0.35 * len(content) / max(len(name_words), 1)))
-        return sorted(out, key=lambda h: h[1], reverse=True)[:30]
+        return out
 
     @staticmethod
     def _fuzzy_worthy(gram, key: str) -> bool:
