@@ -161,7 +161,7 @@ class NativeLlama:
         import torch
         import torch.nn.functional as F
 
-        w, batch, length = self.w, ids.shape[0], ids.shape[1]
+        w, length = self.w, ids.shape[1]
         x = F.embedding(ids, self.embed)
         cos, sin = self._rope(positions)
         total = key_mask.shape[1]
@@ -174,7 +174,7 @@ class NativeLlama:
         mask = ((causal[None] & key_mask[:, None, :].bool()) | itself[None])[:, None]  # (B, 1, T, S)
         for i in range(self.layers):
             x, cos, sin, mask = self._rows_entering(i, x, cos, sin, mask)
-            batch = x.shape[0]
+            batch = x.shape[0]  # an ensemble's rows may widen here
             p = f"model.layers.{i}."
             h = self._rms_norm(x, w[p + "input_layernorm.weight"])
             q = self._linear(h, p + "self_attn.q_proj").view(batch, length, self.heads, self.head_dim).transpose(1, 2)
