@@ -16,13 +16,16 @@ from cnl.linking.entity_map import EntityMap, ecai_candidates
 from cnl.linking.linker import BuiltinLinker, get_linker
 from cnl.linking.property_index import PropertyIndex
 
-TTL = """\
+PREFIXES = """\
 @prefix wd: <http://www.wikidata.org/entity/> .
 @prefix wdt: <http://www.wikidata.org/prop/direct/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
 @prefix schema: <http://schema.org/> .
 @prefix wikibase: <http://wikiba.se/ontology#> .
+"""
+
+TTL = PREFIXES + """\
 wd:Q937 rdfs:label "Albert Einstein"@en ; skos:altLabel "Einstein"@en ; schema:description "physicist"@en ;
     wdt:P31 wd:Q5 ; wdt:P27 wd:Q183 .
 wd:Q219546 rdfs:label "Albert Finney"@en ; wdt:P31 wd:Q5 .
@@ -134,7 +137,7 @@ def test_a_partial_name_keeps_the_order_of_its_words(index):
 
 def test_a_number_may_be_a_roman_numeral_inside_a_longer_name(tmp_path):
     # as in an exact name ("World War 2"): "Elizabeth 1" is also "Elizabeth I of England"
-    (tmp_path / "g.ttl").write_text(TTL.split("wd:Q937")[0] + """
+    (tmp_path / "g.ttl").write_text(PREFIXES + """
 wd:Q7207 rdfs:label "Elizabeth I of England"@en ; wdt:P31 wd:Q5 .
 wd:Q624806 rdfs:label "Elizabeth I"@en ; schema:description "2005 television miniseries"@en .
 """)

