@@ -256,6 +256,61 @@ def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
     assert all(torch.allclose(wa[k], wb[k], atol=1e-6) for k in wa)
 
 
+def _adapted_modules(adapter_dir):
+    from safetensors.torch import load_file
+
+    names = load_file(str(adapter_dir / "adapter_model.safetensors"))
+    return {key.split(".lora_")[0].rsplit(".", 1)[1] for key in names}
+
+
+def test_lora_may_adapt_the_mlp_too(tiny_base, tmp_path):
+    from cnl.errors import TrainingError
+    from cnl.learn.train import TrainConfig, train
+
+    def config(name, **options):
+        return TrainConfig(base_model=str(tiny_base), out=tmp_path / name, max_steps=1, batch_size=2, device="cpu",
+                           **options)
+
+    attention = train(config("attention"), progress=False, examples=_few_examples())
+    assert _adapted_modules(attention) == {"q_proj", "k_proj", "v_proj", "o_proj"}
+    everything = train(config("all", lora_modules="all"), progress=False, examples=_few_examples())
+    assert _adapted_modules(everything) == {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj",
+                                            "down_proj"}
+    assert json.loads((everything / "train_config.json").read_text())["lora_modules"] == "all"
+    # bad input: an unknown set is refused before anything is written
+    with pytest.raises(TrainingError, match="unknown LoRA module set 'mlp'"):
+        train(config("mlp", lora_modules="mlp"), progress=False, examples=_few_examples())
+    assert not (tmp_path / "mlp").exists()
+
+
+def test_a_checkpoint_from_before_a_setting_existed_resumes_with_its_default(tiny_base, tmp_path, monkeypatch):
+    import torch
+
+    from cnl.learn.train import TrainConfig, train
+
+    config = TrainConfig(base_model=str(tiny_base), out=tmp_path / "run", max_steps=4, batch_size=2,
+                         checkpoint_every=2, device="cpu")
+    real_step = torch.optim.AdamW.step
+    calls = {"n": 0}
+
+    def interrupted_step(self, *a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real_step(self, *a, **kw)
+
+    monkeypatch.setattr(torch.optim.AdamW, "step", interrupted_step)
+    with pytest.raises(KeyboardInterrupt):
+        train(config, progress=False, examples=_few_examples())
+    saved = tmp_path / "run" / "checkpoint" / "train_config.json"
+    older = json.loads(saved.read_text())
+    del older["lora_modules"]  # as a run of an earlier version wrote it
+    saved.write_text(json.dumps(older))
+    monkeypatch.setattr(torch.optim.AdamW, "step", real_step)
+    out = train(config, progress=False, examples=_few_examples())
+    assert json.loads((out / "metrics.json").read_text())["steps"] == 4
+
+
 def test_default_adapter_translates_into_parsing_squall(shared_data):
     """The shipped adapter end to end: constrained output parses and compiles."""
     _shipped_adapter_or_skip()

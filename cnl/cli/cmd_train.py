@@ -24,6 +24,9 @@ def register(subparsers) -> None:
     p.add_argument("--lora-r", type=int, default=d.lora_r)
     p.add_argument("--lora-alpha", type=int, default=d.lora_alpha)
     p.add_argument("--lora-layers", type=int, default=None, help="LoRA on the top N layers only (faster on CPU)")
+    p.add_argument("--lora-modules", choices=["attention", "all"], default=d.lora_modules,
+                   help="the linear layers LoRA adapts: the attention projections, or all of them (the MLP's "
+                        "too: about 2.6x the adapter's size at the same rank); default: %(default)s")
     p.add_argument("--batch-size", type=int, default=d.batch_size)
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--prompt-style", choices=PROMPT_STYLES, default=d.prompt_style)
@@ -59,7 +62,7 @@ def run_train(args) -> int:
     from cnl.learn.train import TrainConfig, train
 
     config = TrainConfig(target=args.target, notation=args.notation, el=args.el, train_size=args.train_size,
-                         epochs=args.epochs, lr=args.lr, lora_r=args.lora_r, lora_alpha=args.lora_alpha, lora_layers=args.lora_layers,
+                         epochs=args.epochs, lr=args.lr, lora_r=args.lora_r, lora_alpha=args.lora_alpha, lora_layers=args.lora_layers, lora_modules=args.lora_modules,
                          batch_size=args.batch_size, seed=args.seed, base_model=args.base_model, out=args.out,
                          max_steps=args.max_steps, prompt_style=args.prompt_style, squall_from=args.squall_from, extra_data=args.extra_data,
                          store=args.store, device=args.device, demos=args.demos,

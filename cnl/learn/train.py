@@ -20,7 +20,13 @@ from cnl.errors import TrainingError
 
 DEFAULT_OUT = Path("runs") / "adapter"
 EXTRA_DATA = ("qald", "wwq")
-LORA_TARGET_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj")
+# the linear layers LoRA adapts, per --lora-modules: the attention projections (the original
+# LoRA), or every linear layer of a block, the MLP's too (QLoRA, Dettmers et al. 2023, found
+# that adapting all of them matters more than the rank)
+LORA_MODULE_SETS = {
+    "attention": ("q_proj", "k_proj", "v_proj", "o_proj"),
+    "all": ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"),
+}
 
 
 @dataclass
@@ -37,6 +43,7 @@ class TrainConfig:
     # LoRA on the top N transformer layers only (None: all): back-propagation then stops
     # there, which makes a CPU step much cheaper.
     lora_layers: int | None = None
+    lora_modules: str = "attention"  # a key of LORA_MODULE_SETS
     batch_size: int = 8
     seed: int = 0
     base_model: str | None = None
@@ -212,6 +219,8 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
 
     from cnl.learn.base_model import load_base_model
 
+    if config.lora_modules not in LORA_MODULE_SETS:
+        raise TrainingError(f"unknown LoRA module set {config.lora_modules!r}: use {' or '.join(LORA_MODULE_SETS)}")
     if config.threads:
         torch.set_num_threads(config.threads)
     _seed_all(config.seed)
@@ -256,7 +265,7 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     if config.lora_layers:
         layers = list(range(max(0, n_layers - config.lora_layers), n_layers))
     lora = LoraConfig(r=config.lora_r, lora_alpha=config.lora_alpha, lora_dropout=config.lora_dropout,
-                      target_modules=list(LORA_TARGET_MODULES), layers_to_transform=layers,
+                      target_modules=list(LORA_MODULE_SETS[config.lora_modules]), layers_to_transform=layers,
                       task_type="CAUSAL_LM")
     model = get_peft_model(model, lora)
     encoded = [encode_example(tokenizer, e.prompt, e.completion) for e in examples]
@@ -284,6 +293,8 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
     state_file = ckpt / "trainer_state.pt"
     if state_file.is_file():
         saved_config = json.loads((ckpt / "train_config.json").read_text())
+        # through from_json, so that a checkpoint written before a setting existed reads it at its default
+        saved_config = TrainConfig.from_json(saved_config).to_json()
         if {k: v for k, v in saved_config.items() if k != "max_steps"} != \
                 {k: v for k, v in config.to_json().items() if k != "max_steps"}:
             raise TrainingError(f"{ckpt} belongs to a run with another configuration; "
