@@ -223,6 +223,27 @@ def test_training_smoke_is_reproducible(tiny_base, tmp_path):
     assert not (a / "checkpoint").exists()
 
 
+def _train_until_interrupted(config, monkeypatch, at_step):
+    """Train until Ctrl-C arrives at optimizer step ``at_step``, as a user stops a run; the
+    checkpoint before it stays. ``monkeypatch.undo()`` gives the real step back."""
+    import torch
+
+    from cnl.learn.train import train
+
+    real_step = torch.optim.AdamW.step
+    calls = {"n": 0}
+
+    def interrupted_step(self, *a, **kw):
+        calls["n"] += 1
+        if calls["n"] == at_step:
+            raise KeyboardInterrupt
+        return real_step(self, *a, **kw)
+
+    monkeypatch.setattr(torch.optim.AdamW, "step", interrupted_step)
+    with pytest.raises(KeyboardInterrupt):
+        train(config, progress=False, examples=_few_examples())
+
+
 def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
     import torch
 
@@ -230,20 +251,9 @@ def test_training_resumes_from_its_checkpoint(tiny_base, tmp_path, monkeypatch):
 
     config = TrainConfig(base_model=str(tiny_base), out=tmp_path / "run", max_steps=4, batch_size=2,
                          checkpoint_every=2, device="cpu")
-    real_step = torch.optim.AdamW.step
-    calls = {"n": 0}
-
-    def interrupted_step(self, *a, **kw):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return real_step(self, *a, **kw)
-
-    monkeypatch.setattr(torch.optim.AdamW, "step", interrupted_step)
-    with pytest.raises(KeyboardInterrupt):
-        train(config, progress=False, examples=_few_examples())
+    _train_until_interrupted(config, monkeypatch, at_step=3)
     assert (tmp_path / "run" / "checkpoint" / "trainer_state.pt").is_file()
-    monkeypatch.setattr(torch.optim.AdamW, "step", real_step)
+    monkeypatch.undo()
     out = train(config, progress=False, examples=_few_examples())
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["steps"] == 4
@@ -284,29 +294,16 @@ def test_lora_may_adapt_the_mlp_too(tiny_base, tmp_path):
 
 
 def test_a_checkpoint_from_before_a_setting_existed_resumes_with_its_default(tiny_base, tmp_path, monkeypatch):
-    import torch
-
     from cnl.learn.train import TrainConfig, train
 
     config = TrainConfig(base_model=str(tiny_base), out=tmp_path / "run", max_steps=4, batch_size=2,
                          checkpoint_every=2, device="cpu")
-    real_step = torch.optim.AdamW.step
-    calls = {"n": 0}
-
-    def interrupted_step(self, *a, **kw):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return real_step(self, *a, **kw)
-
-    monkeypatch.setattr(torch.optim.AdamW, "step", interrupted_step)
-    with pytest.raises(KeyboardInterrupt):
-        train(config, progress=False, examples=_few_examples())
+    _train_until_interrupted(config, monkeypatch, at_step=3)
     saved = tmp_path / "run" / "checkpoint" / "train_config.json"
     older = json.loads(saved.read_text())
     del older["lora_modules"]  # as a run of an earlier version wrote it
     saved.write_text(json.dumps(older))
-    monkeypatch.setattr(torch.optim.AdamW, "step", real_step)
+    monkeypatch.undo()
     out = train(config, progress=False, examples=_few_examples())
     assert json.loads((out / "metrics.json").read_text())["steps"] == 4
 
