@@ -11,7 +11,7 @@ def register(subparsers) -> None:
                                           "--extra-data, others). An "
                                           "interrupted run resumes from its checkpoint in --out.")
     from cnl.learn.prompts import EL_VARIANTS, NOTATIONS, PROMPT_STYLES, SQUALL_SOURCES, TARGETS
-    from cnl.learn.train import TrainConfig
+    from cnl.learn.train import LORA_MODULE_SETS, TrainConfig
 
     d = TrainConfig()
     p.add_argument("--target", choices=TARGETS, default=d.target)
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     p.add_argument("--lora-r", type=int, default=d.lora_r)
     p.add_argument("--lora-alpha", type=int, default=d.lora_alpha)
     p.add_argument("--lora-layers", type=int, default=None, help="LoRA on the top N layers only (faster on CPU)")
-    p.add_argument("--lora-modules", choices=["attention", "all"], default=d.lora_modules,
+    p.add_argument("--lora-modules", choices=list(LORA_MODULE_SETS), default=d.lora_modules,
                    help="the linear layers LoRA adapts: the attention projections, or all of them (the MLP's "
                         "too: about 2.6x the adapter's size at the same rank); default: %(default)s")
     p.add_argument("--batch-size", type=int, default=d.batch_size)
