@@ -691,3 +691,44 @@ def test_batch_questions_are_plain_text_or_json_lines(tmp_path):
     batch.write_text('Who directed Inception?\n{"question": "broken"\n', encoding="utf-8")
     with pytest.raises(DataError, match=r"questions.txt:2: not JSON"):
         read_questions(argparse.Namespace(question=None, batch=str(batch)))
+
+
+def _ranked_examples(tmp_path, count: int = 12):
+    """Examples with property candidates from the real retriever over a few Wikidata properties."""
+    from cnl.learn.examples import Example, with_properties
+    from cnl.linking.property_candidates import PropertyRetriever
+    from cnl.sparql.wikidata_properties import wikidata_properties
+
+    wanted = {"P57", "P161", "P577", "P19", "P20", "P22", "P25", "P36", "P37", "P50"}
+    retriever = PropertyRetriever(properties=[p for p in wikidata_properties() if p.id in wanted],
+                                  cache_dir=tmp_path / "property-candidates")
+    questions = ["Who directed Inception?", "Where was Ada Lovelace born?", "Who wrote Dune?",
+                 "What is the capital of Peru?", "Who was the mother of Elizabeth I?",
+                 "When was Alien released?"] * (count // 6)
+    examples = [Example(q, "", "Give me a <director> of [X].", None, None) for q in questions]
+    return lambda **options: with_properties(examples, retriever, 5, **options)
+
+
+def test_training_prompts_may_show_their_property_candidates_in_a_random_order(tmp_path):
+    build = _ranked_examples(tmp_path)
+    ranked = build()
+    for e in ranked:
+        scores = [p.score for p in e.properties]
+        assert scores == sorted(scores, reverse=True)  # best first by default
+        assert e.prompt.index(e.properties[0].label) < e.prompt.index(e.properties[-1].label)
+    everything = build(shuffled=1.0, seed=3)
+    assert [{p.id for p in e.properties} for e in everything] == [{p.id for p in e.properties} for e in ranked]
+    assert any(a.properties != b.properties for a, b in zip(everything, ranked))
+    assert [e.prompt for e in build(shuffled=1.0, seed=3)] == [e.prompt for e in everything]  # seeded
+    half = build(shuffled=0.5, seed=3)
+    assert 0 < sum(a.properties != b.properties for a, b in zip(half, ranked)) < len(ranked)
+
+
+def test_a_shuffled_share_outside_0_to_1_is_refused_before_anything_is_written(tmp_path):
+    from cnl.errors import TrainingError
+    from cnl.learn.train import TrainConfig, train
+
+    with pytest.raises(TrainingError, match="between 0 and 1, not 1.5"):
+        train(TrainConfig(out=tmp_path / "run", shuffle_property_candidates=1.5), progress=False,
+              examples=_few_examples())
+    assert not (tmp_path / "run").exists()

@@ -42,6 +42,9 @@ def register(subparsers) -> None:
     p.add_argument("--property-candidates", type=int, default=d.property_candidates, metavar="K",
                    help="show each prompt its K best property candidates (saved pool: property_pool.json); "
                         "default: %(default)s")
+    p.add_argument("--shuffle-property-candidates", type=float, default=d.shuffle_property_candidates, metavar="P",
+                   help="show a share P (0-1) of the training prompts their property candidates in a random order "
+                        "instead of best first, so the model learns to choose by the question; default: %(default)s")
     p.add_argument("--autocast", choices=["bfloat16"], default=None,
                    help="mixed precision (a CPU with bfloat16 instructions: about 1.5x the tokens/s)")
     p.add_argument("--store", default=None, help="embedded store of the Wikidata slice (labels and candidates "
@@ -67,7 +70,8 @@ def run_train(args) -> int:
                          max_steps=args.max_steps, prompt_style=args.prompt_style, squall_from=args.squall_from, extra_data=args.extra_data,
                          store=args.store, device=args.device, demos=args.demos,
                          threads=args.threads, checkpoint_every=args.checkpoint_every, ecai=not args.no_ecai, ecai_repeat=args.ecai_repeat,
-                         property_candidates=args.property_candidates, autocast=args.autocast)
+                         property_candidates=args.property_candidates,
+                         shuffle_property_candidates=args.shuffle_property_candidates, autocast=args.autocast)
     out = train(config, progress=not args.quiet)
     metrics = json.loads((out / "metrics.json").read_text())
     print(f"adapter saved in {out}")

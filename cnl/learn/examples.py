@@ -212,10 +212,12 @@ def property_pool(examples) -> PropertyRetriever:
 
 
 def with_properties(examples: list[Example], retriever: PropertyRetriever, k: int, *, kg=None,
-                    exclude_own: bool = True, demo_pool=None, demos: int = 0) -> list[Example]:
+                    exclude_own: bool = True, demo_pool=None, demos: int = 0, shuffled: float = 0.0,
+                    seed: int = 0) -> list[Example]:
     """``examples`` with their ``k`` property candidates in each compact prompt (for training:
     never from the question's own entry of the pool); with ``kg``, the properties around each
-    prompt's entity candidates count too."""
+    prompt's entity candidates count too. A ``shuffled`` share of the prompts (chosen with
+    ``seed``) shows its candidates in a random order instead of best first."""
     around = None
     if kg is not None:
         around = [properties_around(kg, [candidate_field(c, "id") for c in prompt_candidates(e.candidates)])
@@ -223,7 +225,10 @@ def with_properties(examples: list[Example], retriever: PropertyRetriever, k: in
     found = retriever.batch([e.question for e in examples], k, around=around,
                             exclude=[e.question for e in examples] if exclude_own else None)
     out = []
+    rng = random.Random(seed)
     for e, props in zip(examples, found):
+        if shuffled and rng.random() < shuffled:
+            props = rng.sample(list(props), len(props))
         shown = demo_pool.nearest(e.question, demos, exclude=e.question) if demos else ()
         out.append(replace(e, properties=tuple(props), prompt=build_prompt(
             e.question, e.candidates, el=e.el, target=e.target, notation=e.notation, demos=shown,

@@ -66,6 +66,9 @@ class TrainConfig:
     # property candidates in each prompt (0: none): the top k of cnl.linking.property_candidates,
     # whose pool (the training questions' properties) is saved as property_pool.json
     property_candidates: int = 0
+    # the share of training prompts whose property candidates are shown in a random order, not
+    # best first: the model then has to choose by the question, not by the rank (seeded)
+    shuffle_property_candidates: float = 0.0
     split: str = "train"
     warmup_ratio: float = 0.06
     checkpoint_every: int = 25
@@ -221,6 +224,9 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
 
     if config.lora_modules not in LORA_MODULE_SETS:
         raise TrainingError(f"unknown LoRA module set {config.lora_modules!r}: use {' or '.join(LORA_MODULE_SETS)}")
+    if not 0.0 <= config.shuffle_property_candidates <= 1.0:
+        raise TrainingError(f"--shuffle-property-candidates is a share of the prompts, between 0 and 1, "
+                            f"not {config.shuffle_property_candidates}")
     if config.threads:
         torch.set_num_threads(config.threads)
     _seed_all(config.seed)
@@ -242,7 +248,8 @@ def train(config: TrainConfig, progress: bool = True, examples=None) -> Path:
             kg = open_kg(store=config.store)
         try:
             examples = with_properties(examples, retriever, config.property_candidates, kg=kg,
-                                       demo_pool=pool, demos=config.demos)
+                                       demo_pool=pool, demos=config.demos,
+                                       shuffled=config.shuffle_property_candidates, seed=config.seed)
         finally:
             if kg is not None:
                 kg.close()
