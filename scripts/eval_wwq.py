@@ -11,6 +11,9 @@ item is in the store).
 
     python scripts/eval_wwq.py --store .cache/slice [--adapter DIR] [--limit N] [--out FILE.json]
         [-- extra translate options, e.g. --no-validate --el none --property-constraint candidates]
+
+With ``-- --beams N`` it also reports how many questions have a right query among the N beams
+(``translate`` lists them as ``nbest``): what a perfect choice among the beams would reach.
 """
 from __future__ import annotations
 
@@ -63,6 +66,7 @@ def main(argv=None) -> int:
     known_of = {r.id: all(q in in_store for q in re.findall(r"\bwd:(Q[0-9]+)", r.sparql)) for r in records}
     hits, compiled, results = 0, 0, []
     hits_in_store = 0
+    any_beam_right = 0  # with --beams: questions where some beam, not only the chosen one, is right
     for record, row in zip(records, rows):
         ok = False
         known = known_of[record.id]
@@ -74,10 +78,13 @@ def main(argv=None) -> int:
                 ok = False
         hits += ok
         hits_in_store += ok and known
+        beams_right = [ok] if "nbest" not in row else [
+            right_query(text, row.get("candidates", []), record.sparql, args.store, args.kg) for text in row["nbest"]]
+        any_beam_right += ok or any(beams_right)
         target = targets.get(f"wwq:{record.id}")
         results.append({"id": record.id, "question": record.question, "cnl": row.get("cnl"),
                         "reference": target.cnl if target else None, "ta_offline": ok,
-                        "entities_in_store": known,
+                        "entities_in_store": known, **({"nbest_right": beams_right} if "nbest" in row else {}),
                         "candidates": [c.get("label") for c in row.get("candidates", [])][:3]})
     n = len(records)
     reachable = sum(1 for t in targets.values() if t.preset_equivalent)
@@ -89,15 +96,44 @@ def main(argv=None) -> int:
                "entities_in_store": entities_known / n, "reachable_and_in_store": both / n,
                "ta_offline_entities_in_store": hits_in_store / max(entities_known, 1),
                "options": args.translate_options, "kg": args.kg}
+    if any("nbest" in row for row in rows):
+        figures["ta_offline_any_beam"] = any_beam_right / n
     print(f"WikiWebQuestions dev: {n} questions; TA-offline {hits}/{n} = {hits / n:.3f}; SPARQL for "
           f"{compiled / n:.3f}; {wall:.0f} s ({wall / n:.2f} s per question, model load included)")
     print(f"questions whose every item is in the store: TA-offline {hits_in_store}/{entities_known} = "
           f"{hits_in_store / max(entities_known, 1):.3f}")
+    if "ta_offline_any_beam" in figures:
+        print(f"some beam right (what a perfect choice among the beams would reach): {any_beam_right}/{n} = "
+              f"{any_beam_right / n:.3f}")
     print(f"reference: a SQUALL target equivalent under {args.kg} for {reachable / n:.3f}; every item in the "
           f"store for {entities_known / n:.3f}; both {both / n:.3f}")
     if args.out:
         args.out.write_text(json.dumps({"figures": figures, "predictions": results}, indent=1, ensure_ascii=False))
     return 0
+
+
+_TRANSLATOR = None
+
+
+def right_query(cnl: str, candidates: list, gold_sparql: str, store: str, profile: str) -> bool:
+    """Whether one beam's CNL compiles (its labels resolved as translate resolves them: the
+    question's candidates, property names, the store's names) to a query equivalent to the gold."""
+    global _TRANSLATOR
+    from cnl.dialects.squall.parser import parse_squall
+    from cnl.errors import CNLError
+    from cnl.learn.inference import Translator
+    from cnl.sparql.compiler import compile_query
+    from cnl.sparql.equivalence import equivalent
+
+    if _TRANSLATOR is None:
+        _TRANSLATOR = Translator(None, None)  # its label resolver only; no model is loaded
+    try:
+        sparql = compile_query(parse_squall(cnl), profile, _TRANSLATOR.resolver(candidates, store=store))
+        return bool(equivalent(sparql, gold_sparql))
+    except CNLError:
+        return False
+    except Exception:  # noqa: BLE001 - an unreadable query is not right
+        return False
 
 
 if __name__ == "__main__":

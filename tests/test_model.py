@@ -343,6 +343,32 @@ def test_translate_links_entities_over_a_store(tmp_path):
     assert "wd:Q35332" in result.sparql and "wd:Q11424" in result.sparql
 
 
+def test_beam_search_runs_every_member_of_the_shipped_ensemble_natively(tmp_path):
+    """--beams with the shipped ensemble: every beam parses, the JSON lists them best first, the
+    chosen one compiles, and transformers is never loaded (the native engine scores the beams
+    with both members)."""
+    _shipped_adapter_or_skip()
+    from cnl.dialects.squall.parser import parse_squall
+    from cnl.kg.embedded import EmbeddedKG
+    from cnl.learn.inference import Translator
+    from cnl.learn.native import NativeEnsemble
+
+    (tmp_path / "g.ttl").write_text(QALD_TTL)
+    with EmbeddedKG(tmp_path / "store") as kg:
+        kg.load(tmp_path / "g.ttl", progress=False)
+        translator = Translator.load()
+        if not isinstance(translator.model, NativeEnsemble):
+            pytest.skip("the shipped adapter is not an ensemble on the native engine here")
+        result = translator.translate("Which movies did Brad Pitt produce and act in at the same time?",
+                                      kg=kg, num_beams=3, max_new_tokens=40)
+    assert len(result.nbest) == 3 and len(set(result.nbest)) > 1
+    for text in result.nbest:
+        parse_squall(text, notation="label")
+    assert result.to_json()["nbest"] == result.nbest and result.cnl in result.nbest
+    assert result.sparql is not None, result.error
+    assert translator._beam_model is None  # no transformers model was loaded for the beams
+
+
 SLICE_ITEMS = ("Q25188", "Q25191", "Q11424", "Q163872", "Q189600")  # Inception, Nolan, film, The Dark Knight, ...
 
 

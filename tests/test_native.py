@@ -261,3 +261,77 @@ def test_the_shipped_adapter_decodes_the_same_natively_and_with_transformers(mon
         other, expected = outputs(adapter)
         assert (engine, other) == ("NativeLlama", "LlamaForCausalLM")
         assert got == expected
+
+
+class EndNearTheTop:
+    """A logits processor that puts EOS among a row's best few tokens once two are generated
+    (how far below the best depends on the last token): beams finish at different lengths, and
+    some EOS continuations rank below the beams kept, which may not finish."""
+
+    def __init__(self, prompt_width: int, eos_token_id: int) -> None:
+        self.prompt_width, self.eos = prompt_width, eos_token_id
+
+    def __call__(self, input_ids, scores):
+        scores = scores.clone()
+        if input_ids.shape[1] - self.prompt_width >= 2:
+            best = scores.max(dim=-1).values
+            scores[:, self.eos] = best - 0.02 * (input_ids[:, -1] % 5).float()
+        return scores
+
+
+@pytest.mark.parametrize("processor", [None, "ban even", "end early"])
+def test_native_beams_equal_transformers_beam_search(tiny_llama, processor):
+    folder, adapter, reference, tokenizer = tiny_llama
+    model = NativeLlama.load(folder, adapter, dtype="float32")
+    encoded = [NativeTokenizer(folder).encode(p) for p in PROMPTS]
+    width = max(len(ids) for ids in encoded)
+    processor = {None: None, "ban even": BanEvenTokens(),
+                 "end early": EndNearTheTop(width, tokenizer.eos_token_id)}[processor]
+    got = model.generate_beams(encoded, num_beams=3, n_best=3, max_new_tokens=8, logits_processor=processor,
+                               eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+    batch = tokenizer(PROMPTS, return_tensors="pt", padding=True, add_special_tokens=False)
+    with torch.no_grad():
+        expected = reference.generate(**batch, max_new_tokens=8, do_sample=False, num_beams=3, num_return_sequences=3,
+                                      logits_processor=transformers.LogitsProcessorList([processor] if processor else []),
+                                      pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
+    assert got.shape[0] == expected.shape[0] == 9
+    assert got[:, :width].tolist() == expected[:, :width].tolist()
+    if processor is not None and not isinstance(processor, BanEvenTokens):
+        assert tokenizer.eos_token_id in got[:, width:].flatten().tolist()  # some beams did finish early
+    for row in range(9):
+        mine = got[row, width:].tolist()
+        theirs = expected[row, width:].tolist()
+        length = max(len(mine), len(theirs))
+        assert mine + [tokenizer.pad_token_id] * (length - len(mine)) == \
+            theirs + [tokenizer.pad_token_id] * (length - len(theirs))
+
+
+def test_an_ensemble_beam_searches_a_padded_batch_as_each_prompt_alone(tiny_llama, member_pair):
+    folder, _, _, tokenizer = tiny_llama
+    ensemble = native.NativeEnsemble.load(folder, member_pair, dtype="float32")
+    encoded = [NativeTokenizer(folder).encode(p) for p in PROMPTS]
+    width = max(len(ids) for ids in encoded)
+    options = {"num_beams": 3, "n_best": 2, "max_new_tokens": 8, "eos_token_id": tokenizer.eos_token_id,
+               "pad_token_id": tokenizer.pad_token_id}
+    batch = ensemble.generate_beams(encoded, logits_processor=EndNearTheTop(width, tokenizer.eos_token_id),
+                                    **options)
+    assert batch.shape[0] == 6
+    for row, ids in enumerate(encoded):
+        alone = ensemble.generate_beams([ids], logits_processor=EndNearTheTop(len(ids), tokenizer.eos_token_id),
+                                        **options)
+        for j in range(2):
+            mine, theirs = batch[row * 2 + j, width:].tolist(), alone[j, len(ids):].tolist()
+            length = max(len(mine), len(theirs))
+            assert mine + [tokenizer.pad_token_id] * (length - len(mine)) == \
+                theirs + [tokenizer.pad_token_id] * (length - len(theirs))
+
+
+def test_a_one_member_ensemble_beam_searches_as_its_merged_adapter(tiny_llama, top_layer_loras):
+    folder, _, _, tokenizer = tiny_llama
+    encoded = [NativeTokenizer(folder).encode(p) for p in PROMPTS]
+    options = {"num_beams": 3, "n_best": 3, "max_new_tokens": 8, "eos_token_id": tokenizer.eos_token_id,
+               "pad_token_id": tokenizer.pad_token_id}
+    merged = NativeLlama.load(folder, top_layer_loras[0], dtype="float32").generate_beams(encoded, **options)
+    ensemble = native.NativeEnsemble.load(folder, top_layer_loras[:1], dtype="float32")
+    assert ensemble.first_adapted_layer == 1  # its cache holds rows per prompt below, per member above
+    assert ensemble.generate_beams(encoded, **options).tolist() == merged.tolist()

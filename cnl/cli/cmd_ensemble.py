@@ -9,9 +9,9 @@ def register(subparsers) -> None:
         "ensemble", help="combine trained LoRA adapters into one ensemble adapter",
         description="Write an adapter folder whose members (LoRA adapters of one base model, trained with the "
                     "same prompts, e.g. other seeds or data) decode together: each next token is the one with "
-                    "the best mean log-probability. Use it like any adapter (--adapter DIR). Greedy decoding "
-                    "on a CPU runs all members in one batch (two members: about 1.1x the latency of one adapter for "
-                    "one question, about 1.3x the time in batches of 8); beam search, GPUs and other base models run the first member only.")
+                    "the best mean log-probability. Use it like any adapter (--adapter DIR). Greedy and beam search "
+                    "on a CPU run all members in one batch (two members: about 1.1x the latency of one adapter for "
+                    "one question, about 1.3x the time in batches of 8); GPUs and other base models run the first member only.")
     p.add_argument("adapters", nargs="+", type=Path, metavar="ADAPTER",
                    help="adapter folders written by cnl2sparql train (the first one's prompts and property pool "
                         "are the ensemble's)")

@@ -87,8 +87,10 @@ class Translation:
     seconds: float = 0.0
 
     def to_json(self) -> dict:
-        return {"question": self.question, "cnl": self.cnl, "sparql": self.sparql,
-                "candidates": self.candidates}
+        row = {"question": self.question, "cnl": self.cnl, "sparql": self.sparql, "candidates": self.candidates}
+        if len(self.nbest) > 1:  # beam search: every beam, best first (for reranking or analysis)
+            row["nbest"] = self.nbest
+        return row
 
 
 def _candidate_dict(c) -> dict:
@@ -190,7 +192,7 @@ class Translator:
         if constrained and self.target != "squall":
             raise TranslationError(f"constrained decoding needs a SQUALL adapter, this one emits {self.target}")
         n_best = min(n_best, num_beams)
-        native = num_beams == 1 and isinstance(self.model, NativeLlama)
+        native = isinstance(self.model, NativeLlama)
         model, tokenizer = (self.model, self.tokenizer) if native else self.beam_model()
         out: list[list[str]] = []
         for start in range(0, len(prompts), batch_size):
@@ -211,7 +213,12 @@ class Translator:
                     tokenizer, prompt_length, chunk_checkers[0],
                     enough=1 if num_beams == 1 else 2 * num_beams,
                     max_new_tokens=max_new_tokens, num_beams=num_beams, row_checkers=chunk_checkers)
-            if native:
+            if native and num_beams > 1:
+                generated = model.generate_beams(encoded, num_beams=num_beams, n_best=n_best,
+                                                 max_new_tokens=max_new_tokens, logits_processor=constraint,
+                                                 eos_token_id=tokenizer.eos_token_id,
+                                                 pad_token_id=tokenizer.pad_token_id)
+            elif native:
                 generated = model.generate_greedy(encoded, max_new_tokens=max_new_tokens, logits_processor=constraint,
                                                   eos_token_id=tokenizer.eos_token_id,
                                                   pad_token_id=tokenizer.pad_token_id)
@@ -538,9 +545,9 @@ def _transformers_model(base_model, adapter: Path, device=None, dtype=None):
 
     members = adapter_members(adapter)
     if members is not None:
-        # transformers decodes one model: beam search, GPUs and other base models run the
-        # ensemble's first member (greedy decoding on a CPU runs them all, natively)
-        log.warning("%s is an ensemble of %d adapters; beam search, GPUs and other base models run "
+        # transformers decodes one model: GPUs and other base models run the ensemble's first
+        # member (greedy and beam search on a CPU run them all, natively)
+        log.warning("%s is an ensemble of %d adapters; GPUs and other base models run "
                     "its first member only (%s)", adapter, len(members), members[0].name)
         adapter = members[0]
     model, tokenizer = load_base_model(base_model, device)

@@ -4,9 +4,9 @@ A cold ``cnl2sparql translate`` spent most of its seconds importing transformers
 stack, the Auto classes and the tokenizer wrapper: about 3 s of 6 on the development machine)
 to run a 135 M-parameter decoder greedily. This module reads the same model folder (config.json,
 safetensors, tokenizer.json), merges a plain LoRA adapter into the weights, and decodes with a
-key/value cache: batched (left-padded) greedy search and the same logits-processor interface
-as transformers, so grammar-constrained decoding works unchanged. Beam search, training and
-other architectures stay with transformers (:func:`supports` says which folders this reads).
+key/value cache: batched (left-padded) greedy and beam search with the same logits-processor
+interface as transformers, so grammar-constrained decoding works unchanged. Training and other
+architectures stay with transformers (:func:`supports` says which folders this reads).
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def read_model(folder: str | Path) -> tuple[dict, dict]:
 
 
 class NativeLlama:
-    """A Llama decoder as plain tensors; ``generate_greedy`` is its only entry point."""
+    """A Llama decoder as plain tensors; ``generate_greedy`` and ``generate_beams`` are its entry points."""
 
     def __init__(self, config: dict, weights: dict, dtype) -> None:
         import torch
@@ -203,13 +203,7 @@ class NativeLlama:
         ``pad_token_id``. ``logits_processor(input_ids, scores)`` sees float32 scores."""
         import torch
 
-        width = max(len(p) for p in prompts)
-        ids = torch.full((len(prompts), width), pad_token_id, dtype=torch.long)
-        key_mask = torch.zeros((len(prompts), width), dtype=torch.long)
-        for row, prompt in enumerate(prompts):
-            ids[row, width - len(prompt):] = torch.tensor(prompt, dtype=torch.long)
-            key_mask[row, width - len(prompt):] = 1
-        positions = (key_mask.cumsum(-1) - 1).clamp(min=0)
+        ids, key_mask, positions = _left_padded(prompts, pad_token_id)
         cache = [None] * self.layers
         sequences = ids
         unfinished = torch.ones(len(prompts), dtype=torch.bool)
@@ -230,6 +224,115 @@ class NativeLlama:
                 logits = self.forward(tokens[:, None], positions, key_mask, cache)
         return sequences
 
+    def generate_beams(self, prompts: list[list[int]], *, num_beams: int, n_best: int, max_new_tokens: int,
+                       eos_token_id: int, pad_token_id: int, logits_processor=None, length_penalty: float = 1.0):
+        """Beam search over left-padded ``prompts``: the ``n_best`` best of ``num_beams`` beams per
+        prompt, best first, as a (B * n_best, prompt + new) tensor like transformers' ``generate``
+        with ``num_return_sequences`` returns (rows padded with ``pad_token_id``).
+
+        The rules are transformers' defaults, so both engines rank alike: ``logits_processor``
+        sees log-probabilities; a finished hypothesis scores its summed log-probability over its
+        length (EOS included) to the ``length_penalty``; only a continuation among the top
+        ``num_beams`` may finish; a prompt is done when it has ``num_beams`` finished hypotheses
+        and its best running beam, normalised by its current length, cannot beat the worst."""
+        import torch
+
+        batch, width, beams = len(prompts), max(len(p) for p in prompts), num_beams
+        ids, key_mask, positions = _left_padded(prompts, pad_token_id)
+        cache = [None] * self.layers
+        finished: list[list[tuple[float, list[int]]]] = [[] for _ in prompts]
+        done = [False] * batch
+        with torch.inference_mode():
+            logits = self.forward(ids, positions, key_mask, cache)
+            # the prompt runs once; its cache is then copied for each beam
+            rows = torch.arange(batch).repeat_interleave(beams)
+            self._select_rows(cache, rows)
+            sequences, key_mask, positions, logits = ids[rows], key_mask[rows], positions[rows], logits[rows]
+            # all beams of a prompt start equal: only the first expands at the first step
+            beam_scores = torch.full((batch, beams), -math.inf)
+            beam_scores[:, 0] = 0.0
+            for step in range(max_new_tokens):
+                scores = torch.log_softmax(logits.float(), dim=-1)
+                if logits_processor is not None:
+                    scores = logits_processor(sequences, scores)
+                vocab = scores.shape[-1]
+                total = (scores + beam_scores.view(-1, 1)).view(batch, beams * vocab)
+                top_scores, top_indices = total.topk(2 * beams, dim=1)
+                chosen_rows, chosen_tokens, chosen_scores = [], [], []
+                for b in range(batch):
+                    kept = []
+                    if not done[b]:
+                        for rank, (score, index) in enumerate(zip(top_scores[b].tolist(), top_indices[b].tolist())):
+                            if score == -math.inf or len(kept) == beams:
+                                break
+                            beam, token = divmod(index, vocab)
+                            row = b * beams + beam
+                            if token == eos_token_id:
+                                if rank < beams:
+                                    finished[b].append((score / (step + 1) ** length_penalty,
+                                                        sequences[row, width:].tolist() + [token]))
+                            else:
+                                kept.append((row, token, score))
+                        finished[b] = sorted(finished[b], key=lambda h: -h[0])[:beams]
+                        best_running = kept[0][2] / (step + 1) ** length_penalty if kept else -math.inf
+                        done[b] = not kept or (len(finished[b]) >= beams and best_running <= finished[b][-1][0])
+                    # a done prompt's rows idle on padding until every prompt is done
+                    kept += [(b * beams, pad_token_id, -math.inf)] * (beams - len(kept))
+                    for row, token, score in kept:
+                        chosen_rows.append(row)
+                        chosen_tokens.append(token)
+                        chosen_scores.append(score)
+                if all(done):
+                    break
+                index = torch.tensor(chosen_rows)
+                tokens = torch.tensor(chosen_tokens, dtype=torch.long)
+                beam_scores = torch.tensor(chosen_scores).view(batch, beams)
+                self._select_rows(cache, index)
+                sequences = torch.cat((sequences[index], tokens[:, None]), dim=1)
+                key_mask = torch.cat((key_mask[index], torch.ones((len(index), 1), dtype=torch.long)), dim=1)
+                positions = positions[index][:, -1:] + 1
+                logits = self.forward(tokens[:, None], positions, key_mask, cache)
+            # beams still running when max_new_tokens is reached count as they stand
+            for b in range(batch):
+                if done[b]:
+                    continue
+                length = sequences.shape[1] - width
+                for j in range(beams):
+                    score = beam_scores[b, j].item()
+                    if score > -math.inf:
+                        finished[b].append((score / max(length, 1) ** length_penalty,
+                                            sequences[b * beams + j, width:].tolist()))
+                finished[b] = sorted(finished[b], key=lambda h: -h[0])[:beams]
+        n_best = min(n_best, beams)
+        longest = max((len(tokens) for hyps in finished for _, tokens in hyps[:n_best]), default=0)
+        out = torch.full((batch * n_best, width + longest), pad_token_id, dtype=torch.long)
+        for b, hyps in enumerate(finished):
+            for j in range(n_best):
+                out[b * n_best + j, :width] = ids[b]
+                if j < len(hyps):
+                    out[b * n_best + j, width: width + len(hyps[j][1])] = torch.tensor(hyps[j][1], dtype=torch.long)
+        return out
+
+    def _select_rows(self, cache, index) -> None:
+        """The key/value cache reordered (or repeated) in place to the rows ``index`` names."""
+        for layer, entry in enumerate(cache):
+            if entry is not None:
+                cache[layer] = tuple(t.index_select(0, index) for t in entry)
+
+
+def _left_padded(prompts: list[list[int]], pad_token_id: int):
+    """``prompts`` (token ids) as one left-padded batch: ids, key mask and positions."""
+    import torch
+
+    width = max(len(p) for p in prompts)
+    ids = torch.full((len(prompts), width), pad_token_id, dtype=torch.long)
+    key_mask = torch.zeros((len(prompts), width), dtype=torch.long)
+    for row, prompt in enumerate(prompts):
+        ids[row, width - len(prompt):] = torch.tensor(prompt, dtype=torch.long)
+        key_mask[row, width - len(prompt):] = 1
+    positions = (key_mask.cumsum(-1) - 1).clamp(min=0)
+    return ids, key_mask, positions
+
 
 class NativeEnsemble(NativeLlama):
     """Several LoRA adapters of one base model decoding together: each step's next-token
@@ -241,7 +344,7 @@ class NativeEnsemble(NativeLlama):
     member adapts, every member computes the same rows, so those layers run once per prompt;
     from that layer on the rows are repeated per member (member-major) and each member's
     update applies to its own rows. ``forward`` returns the mean log-probabilities where a
-    single model returns logits; greedy search and logits processors need nothing else."""
+    single model returns logits; greedy and beam search and the logits processors need nothing else."""
 
     def __init__(self, config: dict, weights: dict, dtype, members: list[list[tuple]]) -> None:
         import torch
@@ -295,6 +398,19 @@ class NativeEnsemble(NativeLlama):
         # rows are member-major (see _rows_entering): the first batch/size rows are the first member's
         low = x.reshape(self.size, -1, x.shape[-1]).bmm(downs).bmm(ups)
         return out + low.reshape(out.shape)
+
+    def _select_rows(self, cache, index) -> None:
+        import torch
+
+        for layer, entry in enumerate(cache):
+            if entry is None or layer < self.first_adapted_layer:
+                rows = index  # one row per prompt below the first adapted layer
+            else:
+                # member-major rows: each member's block is reordered alike
+                per_member = entry[0].shape[0] // self.size
+                rows = (torch.arange(self.size)[:, None] * per_member + index[None]).reshape(-1)
+            if entry is not None:
+                cache[layer] = tuple(t.index_select(0, rows) for t in entry)
 
     def forward(self, ids, positions, key_mask, cache):
         import torch
