@@ -18,6 +18,7 @@ With ``-- --beams N`` it also reports how many questions have a right query amon
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import subprocess
@@ -112,27 +113,24 @@ def main(argv=None) -> int:
     return 0
 
 
-_TRANSLATOR = None
+@functools.lru_cache(maxsize=1)
+def _label_resolving_translator():
+    from cnl.learn.inference import Translator
+
+    return Translator(None, None)  # for its label resolver only: no model is loaded
 
 
 def right_query(cnl: str, candidates: list, gold_sparql: str, store: str, profile: str) -> bool:
     """Whether one beam's CNL compiles (its labels resolved as translate resolves them: the
     question's candidates, property names, the store's names) to a query equivalent to the gold."""
-    global _TRANSLATOR
     from cnl.dialects.squall.parser import parse_squall
-    from cnl.errors import CNLError
-    from cnl.learn.inference import Translator
     from cnl.sparql.compiler import compile_query
     from cnl.sparql.equivalence import equivalent
 
-    if _TRANSLATOR is None:
-        _TRANSLATOR = Translator(None, None)  # its label resolver only; no model is loaded
     try:
-        sparql = compile_query(parse_squall(cnl), profile, _TRANSLATOR.resolver(candidates, store=store))
-        return bool(equivalent(sparql, gold_sparql))
-    except CNLError:
-        return False
-    except Exception:  # noqa: BLE001 - an unreadable query is not right
+        resolver = _label_resolving_translator().resolver(candidates, store=store)
+        return bool(equivalent(compile_query(parse_squall(cnl), profile, resolver), gold_sparql))
+    except Exception:  # noqa: BLE001 - a beam that does not compile, or an unreadable query, is not right
         return False
 
 
