@@ -79,8 +79,8 @@ def main(argv=None) -> int:
                 ok = False
         hits += ok
         hits_in_store += ok and known
-        beams_right = [ok] if "nbest" not in row else [
-            right_query(text, row.get("candidates", []), record.sparql, args.store, args.kg) for text in row["nbest"]]
+        beams_right = [ok] if "nbest" not in row else right_beams(
+            row["nbest"], row.get("candidates", []), record.sparql, args.store, args.kg)
         any_beam_right += ok or any(beams_right)
         target = targets.get(f"wwq:{record.id}")
         results.append({"id": record.id, "question": record.question, "cnl": row.get("cnl"),
@@ -120,18 +120,21 @@ def _label_resolving_translator():
     return Translator(None, None)  # for its label resolver only: no model is loaded
 
 
-def right_query(cnl: str, candidates: list, gold_sparql: str, store: str, profile: str) -> bool:
-    """Whether one beam's CNL compiles (its labels resolved as translate resolves them: the
+def right_beams(beams: list[str], candidates: list, gold_sparql: str, store: str, profile: str) -> list[bool]:
+    """Per beam, whether its CNL compiles (its labels resolved as translate resolves them: the
     question's candidates, property names, the store's names) to a query equivalent to the gold."""
     from cnl.dialects.squall.parser import parse_squall
     from cnl.sparql.compiler import compile_query
     from cnl.sparql.equivalence import equivalent
 
-    try:
-        resolver = _label_resolving_translator().resolver(candidates, store=store)
-        return bool(equivalent(compile_query(parse_squall(cnl), profile, resolver), gold_sparql))
-    except Exception:  # noqa: BLE001 - a beam that does not compile, or an unreadable query, is not right
-        return False
+    resolver = _label_resolving_translator().resolver(candidates, store=store)
+    right = []
+    for cnl in beams:
+        try:
+            right.append(bool(equivalent(compile_query(parse_squall(cnl), profile, resolver), gold_sparql)))
+        except Exception:  # noqa: BLE001 - a beam that does not compile, or an unreadable query, is not right
+            right.append(False)
+    return right
 
 
 if __name__ == "__main__":

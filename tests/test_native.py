@@ -279,6 +279,13 @@ class EndNearTheTop:
         return scores
 
 
+def _assert_same_continuation(mine, theirs, pad: int) -> None:
+    """Two generated rows are the same tokens; trailing padding may differ in length."""
+    mine, theirs = mine.tolist(), theirs.tolist()
+    length = max(len(mine), len(theirs))
+    assert mine + [pad] * (length - len(mine)) == theirs + [pad] * (length - len(theirs))
+
+
 @pytest.mark.parametrize("processor", [None, "ban even", "end early"])
 def test_native_beams_equal_transformers_beam_search(tiny_llama, processor):
     folder, adapter, reference, tokenizer = tiny_llama
@@ -299,11 +306,7 @@ def test_native_beams_equal_transformers_beam_search(tiny_llama, processor):
     if processor is not None and not isinstance(processor, BanEvenTokens):
         assert tokenizer.eos_token_id in got[:, width:].flatten().tolist()  # some beams did finish early
     for row in range(9):
-        mine = got[row, width:].tolist()
-        theirs = expected[row, width:].tolist()
-        length = max(len(mine), len(theirs))
-        assert mine + [tokenizer.pad_token_id] * (length - len(mine)) == \
-            theirs + [tokenizer.pad_token_id] * (length - len(theirs))
+        _assert_same_continuation(got[row, width:], expected[row, width:], tokenizer.pad_token_id)
 
 
 def test_an_ensemble_beam_searches_a_padded_batch_as_each_prompt_alone(tiny_llama, member_pair):
@@ -320,10 +323,7 @@ def test_an_ensemble_beam_searches_a_padded_batch_as_each_prompt_alone(tiny_llam
         alone = ensemble.generate_beams([ids], logits_processor=EndNearTheTop(len(ids), tokenizer.eos_token_id),
                                         **options)
         for j in range(2):
-            mine, theirs = batch[row * 2 + j, width:].tolist(), alone[j, len(ids):].tolist()
-            length = max(len(mine), len(theirs))
-            assert mine + [tokenizer.pad_token_id] * (length - len(mine)) == \
-                theirs + [tokenizer.pad_token_id] * (length - len(theirs))
+            _assert_same_continuation(batch[row * 2 + j, width:], alone[j, len(ids):], tokenizer.pad_token_id)
 
 
 def test_a_one_member_ensemble_beam_searches_as_its_merged_adapter(tiny_llama, top_layer_loras):

@@ -290,6 +290,8 @@ class NativeLlama:
                 self._select_rows(cache, index)
                 sequences = torch.cat((sequences[index], tokens[:, None]), dim=1)
                 key_mask = torch.cat((key_mask[index], torch.ones((len(index), 1), dtype=torch.long)), dim=1)
+                if step + 1 == max_new_tokens:
+                    break  # the beams are complete; the next token's logits would go unused
                 positions = positions[index][:, -1:] + 1
                 logits = self.forward(tokens[:, None], positions, key_mask, cache)
             # beams still running when max_new_tokens is reached count as they stand
@@ -403,14 +405,14 @@ class NativeEnsemble(NativeLlama):
         import torch
 
         for layer, entry in enumerate(cache):
-            if entry is None or layer < self.first_adapted_layer:
-                rows = index  # one row per prompt below the first adapted layer
-            else:
+            if entry is None:
+                continue
+            rows = index  # one row per prompt below the first adapted layer
+            if layer >= self.first_adapted_layer:
                 # member-major rows: each member's block is reordered alike
                 per_member = entry[0].shape[0] // self.size
                 rows = (torch.arange(self.size)[:, None] * per_member + index[None]).reshape(-1)
-            if entry is not None:
-                cache[layer] = tuple(t.index_select(0, rows) for t in entry)
+            cache[layer] = tuple(t.index_select(0, rows) for t in entry)
 
     def forward(self, ids, positions, key_mask, cache):
         import torch
