@@ -85,7 +85,8 @@ def main(argv=None) -> int:
         target = targets.get(f"wwq:{record.id}")
         results.append({"id": record.id, "question": record.question, "cnl": row.get("cnl"),
                         "reference": target.cnl if target else None, "ta_offline": ok,
-                        "entities_in_store": known, **({"nbest_right": beams_right} if "nbest" in row else {}),
+                        "entities_in_store": known, **({"nbest": row["nbest"], "nbest_scores": row.get("nbest_scores"), "nbest_right": beams_right}
+                           if "nbest" in row else {}),
                         "candidates": [c.get("label") for c in row.get("candidates", [])][:3]})
     n = len(records)
     reachable = sum(1 for t in targets.values() if t.preset_equivalent)

@@ -365,6 +365,8 @@ def test_beam_search_runs_every_member_of_the_shipped_ensemble_natively(tmp_path
     for text in result.nbest:
         parse_squall(text, notation="label")
     assert result.to_json()["nbest"] == result.nbest and result.cnl in result.nbest
+    scores = result.to_json()["nbest_scores"]  # log-probability per token, best first
+    assert len(scores) == 3 and all(s <= 0 for s in scores) and scores == sorted(scores, reverse=True)
     assert result.sparql is not None, result.error
     assert translator._beam_model is None  # no transformers model was loaded for the beams
 

@@ -294,14 +294,20 @@ def test_native_beams_equal_transformers_beam_search(tiny_llama, processor):
     width = max(len(ids) for ids in encoded)
     processor = {None: None, "ban even": BanEvenTokens(),
                  "end early": EndNearTheTop(width, tokenizer.eos_token_id)}[processor]
-    got = model.generate_beams(encoded, num_beams=3, n_best=3, max_new_tokens=8, logits_processor=processor,
-                               eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+    got, got_scores = model.generate_beams(encoded, num_beams=3, n_best=3, max_new_tokens=8,
+                                           logits_processor=processor, eos_token_id=tokenizer.eos_token_id,
+                                           pad_token_id=tokenizer.pad_token_id, return_scores=True)
     batch = tokenizer(PROMPTS, return_tensors="pt", padding=True, add_special_tokens=False)
     with torch.no_grad():
-        expected = reference.generate(**batch, max_new_tokens=8, do_sample=False, num_beams=3, num_return_sequences=3,
-                                      logits_processor=transformers.LogitsProcessorList([processor] if processor else []),
-                                      pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
+        result = reference.generate(**batch, max_new_tokens=8, do_sample=False, num_beams=3, num_return_sequences=3,
+                                    logits_processor=transformers.LogitsProcessorList([processor] if processor else []),
+                                    return_dict_in_generate=True, output_scores=True,
+                                    pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
+    expected = result.sequences
     assert got.shape[0] == expected.shape[0] == 9
+    # the scores that rank the beams are transformers' too, best first per prompt
+    assert torch.allclose(got_scores, result.sequences_scores, atol=1e-4)
+    assert all(got_scores[i] >= got_scores[i + 1] for i in range(9) if i % 3 != 2)
     assert got[:, :width].tolist() == expected[:, :width].tolist()
     if processor is not None and not isinstance(processor, BanEvenTokens):
         assert tokenizer.eos_token_id in got[:, width:].flatten().tolist()  # some beams did finish early

@@ -86,11 +86,15 @@ class Translation:
     nbest: list = field(default_factory=list)         # generated CNL strings, best first
     error: str | None = None                          # why no candidate compiled, if none did
     seconds: float = 0.0
+    # beam search: each beam's score, its log-probability per token (transformers' sequences_scores)
+    nbest_scores: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         row = {"question": self.question, "cnl": self.cnl, "sparql": self.sparql, "candidates": self.candidates}
         if len(self.nbest) > 1:  # beam search: every beam, best first (for reranking or analysis)
             row["nbest"] = self.nbest
+            if self.nbest_scores:
+                row["nbest_scores"] = [round(s, 4) for s in self.nbest_scores]
         return row
 
 
@@ -190,12 +194,21 @@ class Translator:
         """n-best completions per prompt. ``constrained`` keeps SQUALL outputs inside the grammar;
         ``properties``: per prompt, the property labels its ``<...>`` terms may be (None: the
         translator's known labels). ``progress``: called with the number of prompts done."""
+        return [[text for text, _ in scored] for scored in self.generate_scored(
+            prompts, constrained=constrained, num_beams=num_beams, n_best=n_best, max_new_tokens=max_new_tokens,
+            batch_size=batch_size, properties=properties, progress=progress)]
+
+    def generate_scored(self, prompts: list[str], *, constrained: bool = False, num_beams: int = 1, n_best: int = 1,
+                        max_new_tokens: int = 96, batch_size: int = 1, properties=None,
+                        progress=None) -> list[list[tuple[str, float | None]]]:
+        """:meth:`generate` with each completion's score: with beams, its log-probability per
+        token (transformers' ``sequences_scores``, the order of the n-best); greedy: None."""
         if constrained and self.target != "squall":
             raise TranslationError(f"constrained decoding needs a SQUALL adapter, this one emits {self.target}")
         n_best = min(n_best, num_beams)
         native = isinstance(self.model, NativeLlama)
         model, tokenizer = (self.model, self.tokenizer) if native else self.beam_model()
-        out: list[list[str]] = []
+        out: list[list[tuple[str, float | None]]] = []
         for start in range(0, len(prompts), batch_size):
             chunk = prompts[start: start + batch_size]
             constraint = None
@@ -214,24 +227,28 @@ class Translator:
                     tokenizer, prompt_length, chunk_checkers[0],
                     enough=1 if num_beams == 1 else 2 * num_beams,
                     max_new_tokens=max_new_tokens, num_beams=num_beams, row_checkers=chunk_checkers)
+            scores = None
             if native and num_beams > 1:
-                generated = model.generate_beams(encoded, num_beams=num_beams, n_best=n_best,
-                                                 max_new_tokens=max_new_tokens, logits_processor=constraint,
-                                                 eos_token_id=tokenizer.eos_token_id,
-                                                 pad_token_id=tokenizer.pad_token_id)
+                generated, scores = model.generate_beams(encoded, num_beams=num_beams, n_best=n_best,
+                                                         max_new_tokens=max_new_tokens, logits_processor=constraint,
+                                                         eos_token_id=tokenizer.eos_token_id,
+                                                         pad_token_id=tokenizer.pad_token_id, return_scores=True)
             elif native:
                 generated = model.generate_greedy(encoded, max_new_tokens=max_new_tokens, logits_processor=constraint,
                                                   eos_token_id=tokenizer.eos_token_id,
                                                   pad_token_id=tokenizer.pad_token_id)
             else:
-                generated = _generate_with_transformers(model, tokenizer, enc, constraint, max_new_tokens=max_new_tokens,
-                                                        num_beams=num_beams, n_best=n_best)
+                generated, scores = _generate_with_transformers(model, tokenizer, enc, constraint,
+                                                                max_new_tokens=max_new_tokens, num_beams=num_beams,
+                                                                n_best=n_best)
             texts = tokenizer.batch_decode(generated[:, prompt_length:], skip_special_tokens=True)
             if constrained:
                 texts = [self._parsing_prefix(t, constraint.last_complete.get(j // n_best), chunk_checkers[j // n_best])
                          for j, t in enumerate(texts)]
+            scores = [None] * len(texts) if scores is None else scores.tolist()
             for i in range(len(chunk)):
-                out.append([" ".join(t.split()) for t in texts[i * n_best:(i + 1) * n_best]])
+                rows = range(i * n_best, (i + 1) * n_best)
+                out.append([(" ".join(texts[j].split()), scores[j]) for j in rows])
             if progress is not None:
                 progress(len(chunk))
         return out
@@ -439,19 +456,20 @@ class Translator:
         beams = num_beams if num_beams is not None else (DEFAULT_BEAMS if validate else 1)
         prompts = [self.prompt(q, cands, el, props) for q, cands, props in zip(questions, candidates, properties)]
         allowed = [self.allowed_properties(props, q) for props, q in zip(properties, questions)]
-        nbests = self.generate(prompts, constrained=constrained, num_beams=beams, n_best=beams,
-                               max_new_tokens=max_new_tokens, batch_size=batch_size,
-                               properties=allowed if any(a is not None for a in allowed) else None,
-                               progress=progress)
+        scored_nbests = self.generate_scored(prompts, constrained=constrained, num_beams=beams, n_best=beams,
+                                             max_new_tokens=max_new_tokens, batch_size=batch_size,
+                                             properties=allowed if any(a is not None for a in allowed) else None,
+                                             progress=progress)
         out = []
         per_question = (time.perf_counter() - started) / max(len(questions), 1)
-        for question, cands, nbest in zip(questions, candidates, nbests):
+        for question, cands, scored in zip(questions, candidates, scored_nbests):
             t0 = time.perf_counter()
-            nbest = [self.postprocess(t, el, cands) for t in nbest]
+            nbest = [self.postprocess(text, el, cands) for text, _ in scored]
             chosen, sparql, error = self.choose(nbest, self.resolver(cands, lexicon, store, kg), kg=kg,
                                                 validate=validate, profile=profile)
+            scores = [score for _, score in scored] if beams > 1 else []
             out.append(Translation(question, chosen, sparql, cands, nbest, error,
-                                   round(per_question + time.perf_counter() - t0, 4)))
+                                   round(per_question + time.perf_counter() - t0, 4), scores))
         return out
 
     def resolver(self, candidates, lexicon=None, store=None, kg=None) -> ChainResolver:
@@ -573,10 +591,12 @@ def _generate_with_transformers(model, tokenizer, enc, constraint, *, max_new_to
 
     processors = LogitsProcessorList([constraint] if constraint is not None else [])
     with torch.no_grad():
-        return model.generate(
+        result = model.generate(
             **enc, max_new_tokens=max_new_tokens, do_sample=False, num_beams=num_beams,
-            num_return_sequences=n_best, logits_processor=processors,
-            pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
+            num_return_sequences=n_best, logits_processor=processors, return_dict_in_generate=True,
+            output_scores=num_beams > 1, pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
+    # (sequences, their beam scores; None for greedy)
+    return result.sequences, (result.sequences_scores if num_beams > 1 else None)
 
 
 def has_answers(result) -> bool:

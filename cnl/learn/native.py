@@ -225,7 +225,8 @@ class NativeLlama:
         return sequences
 
     def generate_beams(self, prompts: list[list[int]], *, num_beams: int, n_best: int, max_new_tokens: int,
-                       eos_token_id: int, pad_token_id: int, logits_processor=None, length_penalty: float = 1.0):
+                       eos_token_id: int, pad_token_id: int, logits_processor=None, length_penalty: float = 1.0,
+                       return_scores: bool = False):
         """Beam search over left-padded ``prompts``: the ``n_best`` best of ``num_beams`` beams per
         prompt, best first, as a (B * n_best, prompt + new) tensor like transformers' ``generate``
         with ``num_return_sequences`` returns (rows padded with ``pad_token_id``).
@@ -234,7 +235,10 @@ class NativeLlama:
         sees log-probabilities; a finished hypothesis scores its summed log-probability over its
         length (EOS included) to the ``length_penalty``; only a continuation among the top
         ``num_beams`` may finish; a prompt is done when it has ``num_beams`` finished hypotheses
-        and its best running beam, normalised by its current length, cannot beat the worst."""
+        and its best running beam, normalised by its current length, cannot beat the worst.
+
+        ``return_scores``: also each row's score (its summed log-probability over its length to
+        the ``length_penalty``, transformers' ``sequences_scores``), as a (B * n_best,) tensor."""
         import torch
 
         batch, width, beams = len(prompts), max(len(p) for p in prompts), num_beams
@@ -308,12 +312,14 @@ class NativeLlama:
         n_best = min(n_best, beams)
         longest = max((len(tokens) for hyps in finished for _, tokens in hyps[:n_best]), default=0)
         out = torch.full((batch * n_best, width + longest), pad_token_id, dtype=torch.long)
+        scores = torch.full((batch * n_best,), -math.inf)
         for b, hyps in enumerate(finished):
             for j in range(n_best):
                 out[b * n_best + j, :width] = ids[b]
                 if j < len(hyps):
                     out[b * n_best + j, width: width + len(hyps[j][1])] = torch.tensor(hyps[j][1], dtype=torch.long)
-        return out
+                    scores[b * n_best + j] = hyps[j][0]
+        return (out, scores) if return_scores else out
 
     def _select_rows(self, cache, index) -> None:
         """The key/value cache reordered (or repeated) in place to the rows ``index`` names."""
