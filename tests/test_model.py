@@ -343,6 +343,16 @@ def test_translate_links_entities_over_a_store(tmp_path):
     assert "wd:Q35332" in result.sparql and "wd:Q11424" in result.sparql
 
 
+def test_the_beams_scores_are_strict_json_and_a_beam_without_one_is_null():
+    """A beam no continuation filled has no score: null in the JSON, never -Infinity."""
+    from cnl.learn.inference import Translation
+
+    row = Translation("q", "A?", None, [], ["A?", "B?"], None, 0.0, [-0.123456, None]).to_json()
+    assert row["nbest_scores"] == [-0.1235, None]
+    json.dumps(row, allow_nan=False)
+    assert "nbest_scores" not in Translation("q", "A?", None, [], ["A?"], None, 0.0, [-0.1]).to_json()
+
+
 def test_beam_search_runs_every_member_of_the_shipped_ensemble_natively(tmp_path):
     """--beams with the shipped ensemble: every beam parses, the JSON lists them best first, the
     chosen one compiles, and transformers is never loaded (the native engine scores the beams

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -94,7 +95,7 @@ class Translation:
         if len(self.nbest) > 1:  # beam search: every beam, best first (for reranking or analysis)
             row["nbest"] = self.nbest
             if self.nbest_scores:
-                row["nbest_scores"] = [round(s, 4) for s in self.nbest_scores]
+                row["nbest_scores"] = [None if s is None else round(s, 4) for s in self.nbest_scores]
         return row
 
 
@@ -245,7 +246,9 @@ class Translator:
             if constrained:
                 texts = [self._parsing_prefix(t, constraint.last_complete.get(j // n_best), chunk_checkers[j // n_best])
                          for j, t in enumerate(texts)]
-            scores = [None] * len(texts) if scores is None else scores.tolist()
+            # a row no beam filled (every continuation banned) has no score: None, not -inf
+            scores = [s if s is not None and math.isfinite(s) else None
+                      for s in ([None] * len(texts) if scores is None else scores.tolist())]
             for i in range(len(chunk)):
                 rows = range(i * n_best, (i + 1) * n_best)
                 out.append([(" ".join(texts[j].split()), scores[j]) for j in rows])
