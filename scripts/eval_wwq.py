@@ -83,10 +83,11 @@ def main(argv=None) -> int:
             row["nbest"], row.get("candidates", []), record.sparql, args.store, args.kg)
         any_beam_right += ok or any(beams_right)
         target = targets.get(f"wwq:{record.id}")
+        beam_fields = {"nbest": row["nbest"], "nbest_scores": row.get("nbest_scores"),
+                       "nbest_right": beams_right} if "nbest" in row else {}
         results.append({"id": record.id, "question": record.question, "cnl": row.get("cnl"),
                         "reference": target.cnl if target else None, "ta_offline": ok,
-                        "entities_in_store": known, **({"nbest": row["nbest"], "nbest_scores": row.get("nbest_scores"), "nbest_right": beams_right}
-                           if "nbest" in row else {}),
+                        "entities_in_store": known, **beam_fields,
                         "candidates": [c.get("label") for c in row.get("candidates", [])][:3]})
     n = len(records)
     reachable = sum(1 for t in targets.values() if t.preset_equivalent)
