@@ -242,6 +242,7 @@ def test_cli_timeout_malformed_and_update(server):
     assert proc.returncode == 14 and "malformed SPARQL" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli("query", "DELETE WHERE { ?s ?p ?o }", "--endpoint", server.query_url)
     assert proc.returncode == 13 and "read-only" in proc.stderr and "Traceback" not in proc.stderr
+    assert "pass --allow-updates" in proc.stderr  # the flag this command has
 
 
 # --- a few thousand real triples from the slice -----------------------------------------------

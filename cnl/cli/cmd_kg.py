@@ -85,7 +85,14 @@ def execute_and_print(kg, sparql: str, args) -> int:
     """Run a query and print its result in the chosen format; shared with `run`."""
     import json
 
-    result = kg.query(sparql)
+    from cnl.errors import QueryRejected
+
+    try:
+        result = kg.query(sparql)
+    except QueryRejected as err:
+        if err.update:
+            raise QueryRejected(f"{err}; pass --allow-updates to allow it", update=True) from None
+        raise
     if isinstance(result, bool):
         print({"json": json.dumps({"head": {}, "boolean": result}), "csv": f"boolean\n{str(result).lower()}"}
               .get(args.format, "yes" if result else "no"))

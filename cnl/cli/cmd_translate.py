@@ -150,6 +150,9 @@ def _translate_all(translator, questions, args, kg=None, store=None):
 
 
 def _linking_note(args, store=None, endpoint=None) -> None:
+    """With --verbose: where the entities are linked and the output's labels resolved."""
+    if not getattr(args, "verbose", False):
+        return
     if store:
         print(f"note: entities are linked over the store {store} (its labels); output labels resolve through "
               f"{'--lexicon, ' if args.lexicon else ''}the candidates, Wikidata's property names and the store's names",
@@ -182,16 +185,23 @@ def run_translate(args) -> int:
                 print(result.cnl if result.cnl is not None else "")
                 if result.sparql:
                     print(result.sparql)
-                else:
-                    print(f"error: no SPARQL: {result.error}", file=sys.stderr)
     finally:
         if kg is not None:
             kg.close()
     if failures and not args.batch:
-        from cnl.errors import TranslationError
-
-        raise TranslationError(f"the generated CNL does not compile: {result.error}")
+        raise no_sparql_error(result, args)
     return 0
+
+
+def no_sparql_error(result, args):
+    """The one error line of a question whose generated CNL does not compile (what the model
+    wrote and why; without a KG, that no entity could be linked)."""
+    from cnl.errors import TranslationError
+
+    hint = ""
+    if not args.store and not getattr(args, "endpoint", None) and not args.lexicon:
+        hint = " (no --store or --endpoint: no entity was linked; give the KG the question is about)"
+    return TranslationError(f"the generated CNL does not compile: {result.error}{hint}")
 
 
 def run_ask(args) -> int:
@@ -225,12 +235,10 @@ def run_ask(args) -> int:
                 row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
                 continue
-            if args.show_sparql or not result.sparql:
+            if args.show_sparql and result.sparql:  # (the error below quotes a CNL that does not compile)
                 print(f"cnl: {result.cnl}", file=sys.stderr)
             if not result.sparql:
-                from cnl.errors import TranslationError
-
-                raise TranslationError(f"the generated CNL does not compile: {result.error}")
+                raise no_sparql_error(result, args)
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
             execute_and_print(kg, result.sparql, args)

@@ -46,10 +46,7 @@ class KnowledgeGraph(ABC):
             if target is None or target not in self.allow_service:
                 raise FederationRefused(construct, target)
         if parsed.is_update and not self.allow_updates:
-            raise QueryRejected(
-                "refused a SPARQL Update: the connection is read-only "
-                "(pass --allow-updates, or allow_updates=True in Python)"
-            )
+            raise QueryRejected("refused a SPARQL Update: the knowledge graph is open read-only", update=True)
         if expected and parsed.form != expected:
             raise QueryRejected(f"expected a {expected} query, got {parsed.form}")
         return parsed
