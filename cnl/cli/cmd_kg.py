@@ -135,10 +135,13 @@ def run_load(args) -> int:
 
 
 def run_cnl(args) -> int:
-    import cnl
+    from cnl.cli.cmd_compile import label_resolver, load_lexicon
+    from cnl.sparql.compiler import compile_cnl
 
-    sparql = cnl.compile(args.cnl, dialect=args.dialect, kg=args.kg, lexicon=args.lexicon)
-    if args.show_sparql:
-        print(sparql, file=sys.stderr)
+    lexicon = load_lexicon(args.lexicon)
     with open_from_args(args) as kg:
+        with label_resolver(args, lexicon, kg) as resolver:  # [labels] through --lexicon, then this KG
+            sparql = compile_cnl(args.cnl, dialect=args.dialect, kg=args.kg, resolver=resolver)
+        if args.show_sparql:
+            print(sparql, file=sys.stderr)
         return execute_and_print(kg, sparql, args)

@@ -231,7 +231,8 @@ def run_ask(args) -> int:
                         if not args.no_labels:
                             kg.add_labels(answer)
                         row["answers"] = json.loads(answer.render("json"))
-                # this question's share of the batch's generation, its compile and its query
+                # this question's own seconds (RowClock: its linking, its share of the batch's generation
+                # by its output's length, its validation) and its query's
                 row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
                 continue
