@@ -100,3 +100,17 @@ def test_an_abstaining_parser_gets_the_documented_fallback(store, monkeypatch):
     with client(store, use_translator=True, fallback_status=200) as c:
         fallback_200 = c.get("/text2sparql", params={"question": "hello", "dataset": DATASET})
     assert fallback_200.status_code == 200 and fallback_200.json()["query"] == NO_ANSWER_QUERY
+
+
+def test_run_answers_read_as_labels_and_an_empty_one_is_explained(api):
+    films = api.post("/run", json={"cnl": "What has <P57> <Q25191>?"}).json()
+    rows = films["results"]["results"]["bindings"]
+    assert {row["x"]["label"] for row in rows} == {"Inception", "Memento"}
+    assert all(row["x"]["value"].startswith("http://www.wikidata.org/entity/Q") for row in rows)  # IDs kept
+    number = api.post("/run", json={"sparql": "SELECT ?n WHERE { BIND(2145906 AS ?n) }"}).json()
+    assert number["results"]["results"]["bindings"][0]["n"] | {} == {
+        "type": "literal", "value": "2145906", "datatype": "http://www.w3.org/2001/XMLSchema#integer",
+        "label": "2,145,906"}
+    empty = api.post("/run", json={"cnl": "What is the <P57> of <Q25191>?"}).json()
+    assert empty["results"]["results"]["bindings"] == []
+    assert any("other way round" in line and "Inception" in line for line in empty["why"]), empty["why"]

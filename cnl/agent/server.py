@@ -384,7 +384,12 @@ def create_app(config: ServerConfig):
             if isinstance(result, bool):
                 return {"sparql": sparql, "boolean": result}
             ds.toolbox.kg.add_labels(result)
-            return {"sparql": sparql, "results": json.loads(result.to_json())}
+            doc = {"sparql": sparql, "results": json.loads(result.to_json())}
+            if not len(result):  # what can be known instead of nothing (issue 32)
+                from cnl.kg.explain import explain_empty
+
+                doc["why"] = [finding.message for finding in explain_empty(sparql, ds.toolbox.kg)]
+            return doc
 
         return await limited(work)
 

@@ -48,6 +48,9 @@ def add_kg_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-rows", type=positive_int, default=10_000,
                         help="truncate results after this many rows (the output says so)")
     parser.add_argument("--no-labels", action="store_true", help="do not look up labels for IRIs")
+    parser.add_argument("--no-explain", action="store_true",
+                        help="on an empty answer, do not check the query's items and properties against the KG "
+                             "(by default: which fact is missing, whether the other direction exists)")
     parser.add_argument("--allow-updates", action="store_true", help="allow SPARQL Update (refused by default)")
     add_allow_service(parser)
 
@@ -81,8 +84,10 @@ def open_from_args(args):
                    allow_updates=args.allow_updates, max_rows=args.max_rows, allow_service=args.allow_service)
 
 
-def execute_and_print(kg, sparql: str, args) -> int:
-    """Run a query and print its result in the chosen format; shared with `run`."""
+def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hints=()) -> int:
+    """Run a query and print its result in the chosen format; shared with `run` and `ask`. An
+    empty answer is explained on standard error (:func:`explain_empty`): ``reading``, the CNL
+    the query was compiled from, and ``hints`` come with it."""
     import json
 
     from cnl.errors import QueryRejected
@@ -104,7 +109,24 @@ def execute_and_print(kg, sparql: str, args) -> int:
         print(result.render(args.format).rstrip("\n"))
         if result.truncated and args.format != "table":  # the table says so in its footer
             print(f"warning: the result was truncated at {len(result)} rows (--max-rows)", file=sys.stderr)
+        if not len(result) and not getattr(args, "no_explain", False):
+            sys.stdout.flush()
+            for line in explanation(kg, sparql, reading, hints):
+                print(line, file=sys.stderr)
     return 0
+
+
+def explanation(kg, sparql: str, reading: str | None = None, hints=()) -> list[str]:
+    """The lines that say why ``sparql`` found nothing in ``kg`` (``why:``), after the CNL it was
+    read as and before ``hints`` (``hint:``)."""
+    from cnl.kg.explain import explain_empty
+
+    lines = [f"read as: {reading}"] if reading else []
+    findings = explain_empty(sparql, kg)
+    lines += [f"why: {finding.message}" for finding in findings]
+    if not findings:
+        lines.append("why: the knowledge graph has the query's items and properties; nothing more could be learned")
+    return lines + [f"hint: {hint}" for hint in hints]
 
 
 def run_query(args) -> int:

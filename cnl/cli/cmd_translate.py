@@ -213,28 +213,7 @@ def run_ask(args) -> int:
     with open_from_args(args) as kg:
         for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
             if args.batch:
-                import time
-
-                from cnl.errors import CNLError
-
-                row = result.to_json()
-                row["answers"] = None
-                started = time.perf_counter()
-                if result.sparql:
-                    try:
-                        answer = kg.query(result.sparql)
-                    except CNLError as err:  # a query cut at its deadline: reported, the batch goes on
-                        answer, row["error"] = None, str(err).splitlines()[0]
-                    if isinstance(answer, bool):
-                        row["answers"] = answer
-                    elif answer is not None:
-                        if not args.no_labels:
-                            kg.add_labels(answer)
-                        row["answers"] = json.loads(answer.render("json"))
-                # this question's own seconds (RowClock: its linking, its share of the batch's generation
-                # by its output's length, its validation) and its query's
-                row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
-                print(json.dumps(row, ensure_ascii=False), flush=True)
+                print(json.dumps(batch_row(result, kg, args), ensure_ascii=False), flush=True)
                 continue
             if args.show_sparql and result.sparql:  # (the error below quotes a CNL that does not compile)
                 print(f"cnl: {result.cnl}", file=sys.stderr)
@@ -242,5 +221,46 @@ def run_ask(args) -> int:
                 raise no_sparql_error(result, args)
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
-            execute_and_print(kg, result.sparql, args)
+            execute_and_print(kg, result.sparql, args, reading=None if args.show_sparql else result.cnl,
+                              hints=other_readings_hint(result, args))
     return 0
+
+
+def batch_row(result, kg, args) -> dict:
+    """One JSON line of ``ask --batch``: the translation, its answers (a query cut at its
+    deadline is reported in ``error`` and the batch goes on), its own ``seconds``, and for an
+    empty answer ``why`` (:func:`cnl.kg.explain.explain_empty`)."""
+    import time
+
+    from cnl.errors import CNLError
+
+    row = result.to_json()
+    row["answers"] = answer = None
+    started = time.perf_counter()
+    if result.sparql:
+        try:
+            answer = kg.query(result.sparql)
+        except CNLError as err:
+            row["error"] = str(err).splitlines()[0]
+        if isinstance(answer, bool):
+            row["answers"] = answer
+        elif answer is not None:
+            if not args.no_labels:
+                kg.add_labels(answer)
+            row["answers"] = json.loads(answer.render("json"))
+    # this question's own seconds (RowClock: its linking, its share of the batch's generation by
+    # the length of its output, its validation) and its query's
+    row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
+    if answer is not None and not isinstance(answer, bool) and not len(answer) and not args.no_explain:
+        from cnl.kg.explain import explain_empty
+
+        row["why"] = [finding.message for finding in explain_empty(result.sparql, kg)]
+    return row
+
+
+def other_readings_hint(result, args) -> list[str]:
+    """What an empty answer's user may try with the model: other readings of the question."""
+    if len(result.nbest) > 1:
+        return [f"none of the {len(result.nbest)} readings the model wrote (--beams {len(result.nbest)}) answers"]
+    return ["--beams 4 lets the model try other readings of the question; or correct the reading above and "
+            "run it with: cnl2sparql run \"CNL\" --store/--endpoint …"]
