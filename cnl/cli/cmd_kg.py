@@ -84,16 +84,20 @@ def open_from_args(args):
                    allow_updates=args.allow_updates, max_rows=args.max_rows, allow_service=args.allow_service)
 
 
-def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hints=()) -> int:
+def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hints=(), stages=None) -> int:
     """Run a query and print its result in the chosen format; shared with `run` and `ask`. An
     empty answer is explained on standard error (:func:`explain_empty`): ``reading``, the CNL
-    the query was compiled from, and ``hints`` come with it."""
+    the query was compiled from, and ``hints`` come with it; ``stages``: a
+    :class:`cnl.progress.Stages` that times the query, the labels and the explanation."""
     import json
 
     from cnl.errors import QueryRejected
+    from cnl.progress import Stages
 
+    stages = stages or Stages(live=False)
     try:
-        result = kg.query(sparql)
+        with stages.stage("querying the knowledge graph"):
+            result = kg.query(sparql)
     except QueryRejected as err:
         if err.update:
             raise QueryRejected(f"{err}; pass --allow-updates to allow it", update=True) from None
@@ -105,13 +109,16 @@ def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hint
         print("update applied", file=sys.stderr)
     else:
         if not args.no_labels:
-            kg.add_labels(result)
+            with stages.stage("looking up labels"):
+                kg.add_labels(result)
         print(result.render(args.format).rstrip("\n"))
         if result.truncated and args.format != "table":  # the table says so in its footer
             print(f"warning: the result was truncated at {len(result)} rows (--max-rows)", file=sys.stderr)
         if not len(result) and not getattr(args, "no_explain", False):
             sys.stdout.flush()
-            for line in explanation(kg, sparql, reading, hints):
+            with stages.stage("explaining the empty answer"):
+                lines = explanation(kg, sparql, reading, hints)
+            for line in lines:
                 print(line, file=sys.stderr)
     return 0
 

@@ -89,22 +89,29 @@ def read_questions(args) -> list[str]:
     return out
 
 
-def _translator(args):
-    import time
-
+def _translator(args, stages):
+    """The learned parser, after the one-time preparations it still lacks (with progress)."""
     from cnl.learn.base_model import require_model_stack
 
-    started = time.perf_counter()
     require_model_stack()
-    from cnl.learn.inference import Translator
+    from cnl.learn.prepare import prepare
 
-    translator = Translator.load(args.adapter, args.base_model)
+    prepare(getattr(args, "store", None), adapter=args.adapter, base_model=args.base_model, missing_only=True)
+    with stages.stage("loading the model"):
+        from cnl.learn.inference import Translator
+
+        translator = Translator.load(args.adapter, args.base_model)
     translator.property_constraint = args.property_constraint
     if args.no_property_candidates:
         translator.config["property_candidates"] = 0
-    if getattr(args, "verbose", False):
-        print(f"load: {time.perf_counter() - started:.2f} s (libraries, base model, adapter)", file=sys.stderr)
     return translator
+
+
+def _stages(args):
+    from cnl.progress import Stages
+
+    # a batch has its own progress bar; one question shows its stages on a terminal (-v: their seconds)
+    return Stages(verbose=getattr(args, "verbose", False), live=False if args.batch else None)
 
 
 def _profile(args):
@@ -113,7 +120,7 @@ def _profile(args):
     return get_profile(args.kg)
 
 
-def _translate_all(translator, questions, args, kg=None, store=None):
+def _translate_all(translator, questions, args, kg=None, store=None, stages=None):
     """Translations of ``questions`` (model, indices and pools loaded once); a batch shows a
     progress bar and its questions per second on stderr."""
     from cnl.learn.inference import DEFAULT_BEAMS
@@ -126,24 +133,28 @@ def _translate_all(translator, questions, args, kg=None, store=None):
     import time
 
     if not args.batch:
+        stages = stages or _stages(args)
+        where = store if store is not None else getattr(kg, "path", None)
+        if where is not None:
+            with stages.stage("loading the store's search index"):
+                translator.entity_index(where)
         for question in questions:
-            started = time.perf_counter()
-            candidates = translator.candidates_for(question, store, kg)
-            linked = time.perf_counter()
-            yield from translator.translate_batch([question], candidates=[candidates], **options)
-            if getattr(args, "verbose", False):
-                print(f"link: {linked - started:.2f} s ({len(candidates)} entity candidates); "
-                      f"generate, compile{' and validate' if kg is not None else ''}: "
-                      f"{time.perf_counter() - linked:.2f} s", file=sys.stderr)
+            candidates = []
+            with stages.stage("linking entities", lambda: f"{len(candidates)} entity candidates"):
+                candidates = translator.candidates_for(question, store, kg)
+            with stages.stage("writing the query", lambda: "property candidates, generation, compilation"
+                              + (" and validation" if kg is not None else "")):
+                translated = translator.translate_batch([question], candidates=[candidates], **options)
+            yield from translated
         return
 
-    from tqdm import tqdm
+    from cnl.progress import bar
 
     started = time.perf_counter()
-    with tqdm(total=len(questions), unit="q", file=sys.stderr, dynamic_ncols=True, desc="translating") as bar:
+    with bar(len(questions), "translating", unit="q") as shown:
         for start in range(0, len(questions), 4 * batch_size):
             chunk = questions[start:start + 4 * batch_size]
-            yield from translator.translate_batch(chunk, batch_size=batch_size, progress=bar.update, **options)
+            yield from translator.translate_batch(chunk, batch_size=batch_size, progress=shown.update, **options)
     elapsed = time.perf_counter() - started
     print(f"{len(questions)} questions in {elapsed:.1f} s: {len(questions) / max(elapsed, 1e-9):.2f} questions/s, "
           f"{elapsed / max(len(questions), 1):.2f} s per question", file=sys.stderr)
@@ -168,7 +179,8 @@ def _linking_note(args, store=None, endpoint=None) -> None:
 
 def run_translate(args) -> int:
     questions = read_questions(args)
-    translator = _translator(args)
+    stages = _stages(args)
+    translator = _translator(args, stages)
     _linking_note(args, args.store, args.endpoint)
     kg = None
     if args.endpoint:
@@ -177,7 +189,7 @@ def run_translate(args) -> int:
         kg = open_kg(endpoint=args.endpoint, timeout=args.timeout)
     failures, result = 0, None
     try:
-        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store, stages=stages):
             failures += result.sparql is None
             if args.format == "json" or args.batch:
                 print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
@@ -208,10 +220,12 @@ def run_ask(args) -> int:
     from cnl.cli.cmd_kg import execute_and_print, open_from_args
 
     questions = read_questions(args)
-    translator = _translator(args)
-    _linking_note(args, args.store, getattr(args, "endpoint", None))
+    stages = _stages(args)
     with open_from_args(args) as kg:
-        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
+        _warm_in_background(kg)  # the store's query process starts while the model loads
+        translator = _translator(args, stages)
+        _linking_note(args, args.store, getattr(args, "endpoint", None))
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store, stages=stages):
             if args.batch:
                 print(json.dumps(batch_row(result, kg, args), ensure_ascii=False), flush=True)
                 continue
@@ -222,8 +236,18 @@ def run_ask(args) -> int:
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
             execute_and_print(kg, result.sparql, args, reading=None if args.show_sparql else result.cnl,
-                              hints=other_readings_hint(result, args))
+                              hints=other_readings_hint(result, args), stages=stages)
     return 0
+
+
+def _warm_in_background(kg) -> None:
+    """Start an embedded store's query worker in a thread (it imports and opens the store while
+    the model loads; a query that comes first waits for it as it would have)."""
+    warm = getattr(kg, "warm", None)
+    if warm is not None:
+        import threading
+
+        threading.Thread(target=warm, daemon=True, name="kg-warm").start()
 
 
 def batch_row(result, kg, args) -> dict:

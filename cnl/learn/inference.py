@@ -161,10 +161,9 @@ class Translator:
         config = {}
         if (adapter / "train_config.json").is_file():
             config = json.loads((adapter / "train_config.json").read_text())
-        import torch
+        from cnl.cpu import use_inference_threads
 
-        if threads:
-            torch.set_num_threads(threads)
+        use_inference_threads(threads)  # None: the cores other processes leave free (cnl/cpu.py)
         base = base_model or config.get("base_model")
         engine = native_engine(base, adapter, device, dtype)
         model, tokenizer = engine or _transformers_model(base, adapter, device, dtype)
@@ -317,7 +316,7 @@ class Translator:
             path = (self.adapter_dir or default_adapter_dir()) / "property_pool.json"
             if not path.is_file():
                 raise ModelError(f"the adapter was trained with --property-candidates but {path} is missing")
-            self._property_retriever = PropertyRetriever.load_pool(path)
+            self._property_retriever = PropertyRetriever.shared(path)  # the one the preparations checked
         return self._property_retriever
 
     def properties_for(self, questions: list[str], candidates: list, kg=None) -> list[list]:
@@ -385,7 +384,7 @@ class Translator:
         """The store's entity index (built on first use, then cached on disk and here)."""
         key = str(store)
         if key not in self._indices:
-            self._indices[key] = indices_for_store(store, verbose=False)[0]
+            self._indices[key] = indices_for_store(store, verbose=True)[0]  # says so when it builds one
         return self._indices[key]
 
     # -- the pipeline --------------------------------------------------------------------------
