@@ -13,6 +13,7 @@ import pytest
 
 from cnl.cli import main
 from cnl.kg.results import XSD, ResultTable, Term, readable_literal
+from tests.kg_fixtures import store_from_ttl
 
 TTL = """\
 @prefix wd: <http://www.wikidata.org/entity/> .
@@ -43,13 +44,7 @@ wd:P112 rdfs:label "founded by"@en ; wikibase:propertyType wikibase:WikibaseItem
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from cnl.kg.embedded import EmbeddedKG
-
-    folder = tmp_path_factory.mktemp("answers")
-    (folder / "g.ttl").write_text(TTL)
-    with EmbeddedKG(folder / "store") as kg:
-        kg.load(folder / "g.ttl", progress=False)
-    return str(folder / "store")
+    return str(store_from_ttl(TTL, tmp_path_factory.mktemp("answers")))
 
 
 @pytest.mark.parametrize("value,datatype,shown", [

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from cnl.cli import main
+from tests.kg_fixtures import store_from_ttl
 
 TTL = """\
 @prefix wd: <http://www.wikidata.org/entity/> .
@@ -44,12 +45,7 @@ def _model_or_skip():
 @pytest.fixture()
 def store(tmp_path):
     """A small store of its own (a new store: its search index is not built yet)."""
-    from cnl.kg.embedded import EmbeddedKG
-
-    (tmp_path / "g.ttl").write_text(TTL)
-    with EmbeddedKG(tmp_path / "store") as kg:
-        kg.load(tmp_path / "g.ttl", progress=False)
-    return str(tmp_path / "store")
+    return str(store_from_ttl(TTL, tmp_path))
 
 
 # -- progress ---------------------------------------------------------------------------------

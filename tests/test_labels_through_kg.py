@@ -12,6 +12,7 @@ import pytest
 import cnl
 from cnl.cli import main
 from cnl.errors import LexiconError
+from tests.kg_fixtures import store_from_ttl
 
 ROOT = Path(__file__).resolve().parents[1]
 FILMS = ROOT / "examples" / "films"
@@ -39,23 +40,12 @@ wd:P1082 rdfs:label "population"@en ; wikibase:propertyType wikibase:Quantity .
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from cnl.kg.embedded import EmbeddedKG
-
-    folder = tmp_path_factory.mktemp("labels")
-    (folder / "g.ttl").write_text(TTL)
-    with EmbeddedKG(folder / "store") as kg:
-        kg.load(folder / "g.ttl", progress=False)
-    return folder / "store"
+    return store_from_ttl(TTL, tmp_path_factory.mktemp("labels"))
 
 
 @pytest.fixture(scope="module")
 def films_store(tmp_path_factory):
-    from cnl.kg.embedded import EmbeddedKG
-
-    folder = tmp_path_factory.mktemp("films") / "store"
-    with EmbeddedKG(folder) as kg:
-        kg.load(FILMS / "films.ttl", progress=False)
-    return folder
+    return store_from_ttl((FILMS / "films.ttl").read_text(), tmp_path_factory.mktemp("films"))
 
 
 def test_compile_resolves_labels_through_a_store(store):

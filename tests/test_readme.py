@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # the entities the documented commands ask about, and what points at them
-CENTERS = ("Q25191", "Q295964", "Q2283", "Q642878", "Q25188")   # Nolan, Favreau, Microsoft, the MCU, Inception
+CENTERS = ("Q25191", "Q295964", "Q2283", "Q642878", "Q25188", "Q4465")  # Nolan, Favreau, Microsoft, the MCU, Inception, P. Jackson
 INCOMING = ("P57", "P179", "P112")
 
 # (pattern, reason): commands that are documented but not run here
@@ -36,6 +36,8 @@ SYNOPSIS = re.compile(r"(^|\s)([A-Z][A-Z_]{1,}|\.\.\.|…|\[--?[a-z])|[a-z]\|[a-
 
 EXPECTED = {  # a command (a unique part of it) -> what its output must show
     'ask "Who directed Inception?" --store .cache/slice': "Christopher Nolan",
+    'ask "Which films did Christopher Nolan direct?"': "Inception",
+    'ask "When was Peter Jackson born?"': "1961",
     'run "Which [film] has <director> [Jon Favreau]?"': "Iron Man",
     'run "What has <founded by> [Microsoft]?"': "(0 rows)",
     'compile "which [film] has <director> [Jon Favreau]?" --store': "wd:Q295964",

@@ -9,18 +9,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cnl.agent.server import NO_ANSWER_QUERY, ServerConfig, create_app
+from tests.kg_fixtures import store_from_ttl
 from tests.test_agent_server import DATASET, TTL
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from cnl.kg.embedded import EmbeddedKG
-
-    folder = tmp_path_factory.mktemp("films")
-    (folder / "g.ttl").write_text(TTL)
-    with EmbeddedKG(folder / "store") as kg:
-        kg.load(folder / "g.ttl", progress=False)
-    return folder / "store"
+    return store_from_ttl(TTL, tmp_path_factory.mktemp("films"))
 
 
 def client(store, **options) -> TestClient:
