@@ -170,11 +170,14 @@ class ResultTable:
         return frozenset(label for label, iris in named.items() if len(iris) > 1)
 
     def to_text(self) -> str:
+        """The table a person reads: headers in words (``box office``, from ``?box_office``),
+        cells by :meth:`display`, and a footer with the row count."""
         ambiguous = self.shared_labels()
         cells = [[self.display(t, ambiguous) for t in row] for row in self.rows]
-        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(self.columns)]
+        headers = [column.replace("_", " ") for column in self.columns]
+        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(headers)]
         line = lambda vals: " | ".join(v.ljust(w) for v, w in zip(vals, widths)).rstrip()
-        out = [line(self.columns), "-+-".join("-" * w for w in widths)] + [line(r) for r in cells]
+        out = [line(headers), "-+-".join("-" * w for w in widths)] + [line(r) for r in cells]
         footer = f"({len(self.rows)} row{'s' if len(self.rows) != 1 else ''}"
         out.append(footer + (", truncated by the row cap)" if self.truncated else ")"))
         return "\n".join(out)
