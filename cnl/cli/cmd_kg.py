@@ -84,11 +84,13 @@ def open_from_args(args):
                    allow_updates=args.allow_updates, max_rows=args.max_rows, allow_service=args.allow_service)
 
 
-def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hints=(), stages=None) -> int:
+def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hints=(), stages=None,
+                      headers=None) -> int:
     """Run a query and print its result in the chosen format; shared with `run` and `ask`. An
     empty answer is explained on standard error (:func:`explain_empty`): ``reading``, the CNL
     the query was compiled from, and ``hints`` come with it; ``stages``: a
-    :class:`cnl.progress.Stages` that times the query, the labels and the explanation."""
+    :class:`cnl.progress.Stages` that times the query, the labels and the explanation;
+    ``headers``: a column's header in the table, by its variable's name."""
     import json
 
     from cnl.errors import QueryRejected
@@ -108,6 +110,7 @@ def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hint
     elif result is None:
         print("update applied", file=sys.stderr)
     else:
+        result.headers.update(headers or {})
         if not args.no_labels:
             with stages.stage("looking up labels"):
                 kg.add_labels(result)

@@ -7,6 +7,7 @@ Both take a question, or ``--batch FILE`` (one question per line: plain text, or
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 
@@ -236,8 +237,29 @@ def run_ask(args) -> int:
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
             execute_and_print(kg, result.sparql, args, reading=None if args.show_sparql else result.cnl,
-                              hints=other_readings_hint(result, args), stages=stages)
+                              hints=other_readings_hint(result, args), stages=stages,
+                              headers=question_headers(result.question))
     return 0
+
+
+# the names the compiler gives an answer it knows nothing about (no noun, no property)
+GENERIC_COLUMNS = ("answer", "x")
+_WH_NOUN = re.compile(r"^\s*(?:which|what)\s+((?:[a-z][\w'-]*\s+){0,2}?[a-z][\w'-]*)\s+"
+                      r"(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b", re.IGNORECASE)
+_NOT_NOUNS = {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "could", "will",
+              "would", "kind", "type", "sort"}
+
+
+def question_headers(question: str) -> dict[str, str]:
+    """Headers for answer columns the compiler could only call ``answer``: the question's noun
+    ("Which company was founded by …" heads them ``company``), or ``who``."""
+    match = _WH_NOUN.match(question)
+    noun = None
+    if match and match.group(1).split()[0].lower() not in _NOT_NOUNS:
+        noun = match.group(1).lower()
+    elif question.strip().lower().startswith("who"):
+        noun = "who"
+    return {column: noun for column in GENERIC_COLUMNS} if noun else {}
 
 
 def _warm_in_background(kg) -> None:

@@ -126,13 +126,15 @@ class ResultTable:
     """Columns and rows of a SELECT result; ``None`` is an unbound cell.
 
     ``labels`` maps IRIs to English labels (filled by :meth:`KnowledgeGraph.add_labels`);
-    ``truncated`` says the row cap cut the result.
+    ``truncated`` says the row cap cut the result; ``headers`` names columns for a person where
+    the variable's name says less (``ask`` heads ``?answer`` by the question's noun).
     """
 
     columns: list[str]
     rows: list[tuple[Term | None, ...]]
     labels: dict[str, str] = field(default_factory=dict)
     truncated: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -174,7 +176,7 @@ class ResultTable:
         cells by :meth:`display`, and a footer with the row count."""
         ambiguous = self.shared_labels()
         cells = [[self.display(t, ambiguous) for t in row] for row in self.rows]
-        headers = [column.replace("_", " ") for column in self.columns]
+        headers = [self.headers.get(column) or column.replace("_", " ") for column in self.columns]
         widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(headers)]
         line = lambda vals: " | ".join(v.ljust(w) for v, w in zip(vals, widths)).rstrip()
         out = [line(headers), "-+-".join("-" * w for w in widths)] + [line(r) for r in cells]
