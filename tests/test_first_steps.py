@@ -176,3 +176,24 @@ def test_inference_threads_follow_the_free_cores(monkeypatch):
 def test_the_readme_first_command_is_what_this_file_checks():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "cnl2sparql prepare --store .cache/slice && .venv/bin/cnl2sparql ask \"Who directed Inception?\"" in readme
+
+
+def test_properties_around_reads_both_directions_and_qualifiers_in_one_query(tmp_path):
+    """The property candidates' KG signal: the properties of a question's entities as subject,
+    as object and as qualifiers of their statements — one query for all of them."""
+    from cnl.kg import open_kg
+    from cnl.linking.property_candidates import properties_around
+
+    ttl = TTL + """
+@prefix p: <http://www.wikidata.org/prop/> .
+@prefix ps: <http://www.wikidata.org/prop/statement/> .
+@prefix pq: <http://www.wikidata.org/prop/qualifier/> .
+wd:Q25191 p:P166 wd:statement1 . wd:statement1 ps:P166 wd:Q1 ; pq:P585 "2024" .
+"""
+    with open_kg(store=store_from_ttl(ttl, tmp_path)) as kg:
+        queries = []
+        select = kg.select
+        kg.select = lambda sparql: queries.append(sparql) or select(sparql)
+        found = properties_around(kg, ["Q25191", "Q2283", "P57", "Q25191"])
+    assert found == {"P31", "P57", "P166", "P585"}  # its type, films' director, an award and its qualifier
+    assert len(queries) == 1 and properties_around(None, ["P57"]) == set()

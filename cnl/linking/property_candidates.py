@@ -235,26 +235,25 @@ _SHARED_LOCK = threading.Lock()
 
 def properties_around(kg, entity_ids) -> set[str]:
     """PIDs of the statements of ``entity_ids`` in ``kg`` (as subject or object, and the
-    qualifiers of their statements)."""
+    qualifiers of their statements): one query for all of them (each query a store runs is
+    also parsed and checked, a cost per query on a cold start)."""
+    items = " ".join(f"<{WD}{qid}>" for qid in dict.fromkeys(entity_ids) if qid.startswith("Q") and qid[1:].isdigit())
+    if not items:
+        return set()
+    sparql = (f"SELECT DISTINCT ?p WHERE {{ VALUES ?item {{ {items} }} "
+              f"{{ ?item ?p ?o }} UNION {{ ?s ?p ?item }} UNION "
+              f"{{ ?item ?x ?st . ?st ?p ?v FILTER(STRSTARTS(STR(?p), \"{PQ}\")) }} }} LIMIT 5000")
+    try:
+        rows = kg.select(sparql).rows
+    except Exception:  # noqa: BLE001 - a failing KG gives no hint, not an error
+        return set()
     found: set[str] = set()
-    for qid in entity_ids:
-        if not (qid.startswith("Q") and qid[1:].isdigit()):
-            continue
-        item = f"<{WD}{qid}>"
-        for sparql in (f"SELECT DISTINCT ?p WHERE {{ {item} ?p ?o }} LIMIT 1000",
-                       f"SELECT DISTINCT ?p WHERE {{ ?s ?p {item} }} LIMIT 1000",
-                       f"SELECT DISTINCT ?p WHERE {{ {item} ?x ?st . ?st ?p ?v "
-                       f"FILTER(STRSTARTS(STR(?p), \"{PQ}\")) }} LIMIT 1000"):
-            try:
-                rows = kg.select(sparql).rows
-            except Exception:  # noqa: BLE001 - a failing KG gives no hint, not an error
-                continue
-            for (p,) in rows:
-                iri = getattr(p, "value", str(p))
-                for namespace in (WDT, PQ, P):
-                    if iri.startswith(namespace):
-                        found.add(iri[len(namespace):])
-                        break
+    for (p,) in rows:
+        iri = getattr(p, "value", str(p))
+        for namespace in (WDT, PQ, P):
+            if iri.startswith(namespace):
+                found.add(iri[len(namespace):])
+                break
     return found
 
 
