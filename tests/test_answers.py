@@ -8,6 +8,7 @@ has instead, which parts match alone but not together."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -136,3 +137,34 @@ def test_the_explanation_is_a_function_of_the_query_and_the_kg(store):
         assert [f.kind for f in findings] == ["missing", "reversed"]
         assert findings[1].to_json()["pattern"].startswith("?v <http://www.wikidata.org/prop/direct/P57>")
         assert explain_empty("not SPARQL", kg) == []
+
+
+# -- column names ------------------------------------------------------------------------------
+
+def test_columns_are_named_after_the_noun_or_the_property_never_cut_nor_x(store):
+    import cnl
+
+    long = cnl.compile("What is the <P131:located_in_the_administrative_territorial_entity> of <Q1471>?")
+    assert "SELECT DISTINCT ?located_in_the_administrative_territorial_entity WHERE" in long
+    assert "SELECT DISTINCT ?director WHERE" in cnl.compile("What is the <P57> of <Q25188>?")  # by its name
+    assert "SELECT DISTINCT ?answer WHERE" in cnl.compile("What has <P57> <Q25191>?")         # nothing names it
+    assert "SELECT DISTINCT ?film WHERE" in cnl.compile("Which <Q11424> has <P57> <Q25191>?", store=store)
+    very_long = cnl.compile("What is the <P9999:" + "_".join(["word"] * 30) + "> of <Q1471>?")
+    name = re.search(r"SELECT DISTINCT \?(\w+)", very_long).group(1)
+    assert len(name) <= 64 and name.endswith("word") and set(name.split("_")) == {"word"}  # cut at a word's end
+
+
+@pytest.mark.parametrize("question,header", [
+    ("Which company was founded by Bill Gates?", "company"), ("What football club did Messi play for?", "football club"),
+    ("Who founded Microsoft?", "who"), ("What is the capital of France?", None), ("Where was Obama born?", None),
+])
+def test_ask_heads_a_column_nothing_named_by_the_question(question, header):
+    from cnl.cli.cmd_translate import question_headers
+
+    assert question_headers(question).get("answer") == header
+
+
+def test_a_column_header_reads_in_words(store, capsys):
+    assert main(["run", "What is the <P131:located_in_the_administrative_territorial_entity> of <Q1471>?",
+                 "--store", store]) == 0
+    assert capsys.readouterr().out.startswith("located in the administrative territorial entity\n")

@@ -100,8 +100,8 @@ def test_an_abstaining_parser_gets_the_documented_fallback(store, monkeypatch):
 def test_run_answers_read_as_labels_and_an_empty_one_is_explained(api):
     films = api.post("/run", json={"cnl": "What has <P57> <Q25191>?"}).json()
     rows = films["results"]["results"]["bindings"]
-    assert {row["x"]["label"] for row in rows} == {"Inception", "Memento"}
-    assert all(row["x"]["value"].startswith("http://www.wikidata.org/entity/Q") for row in rows)  # IDs kept
+    assert {row["answer"]["label"] for row in rows} == {"Inception", "Memento"}
+    assert all(row["answer"]["value"].startswith("http://www.wikidata.org/entity/Q") for row in rows)  # IDs kept
     number = api.post("/run", json={"sparql": "SELECT ?n WHERE { BIND(2145906 AS ?n) }"}).json()
     assert number["results"]["results"]["bindings"][0]["n"] | {} == {
         "type": "literal", "value": "2145906", "datatype": "http://www.w3.org/2001/XMLSchema#integer",

@@ -60,6 +60,7 @@ class KGLabels:
         self.wikidata = wikidata
         self._found: dict[tuple[str, str], Lexicon] = {}
         self._local_names: dict[str, list[str]] | None = None
+        self._names: dict[str, str | None] = {}
 
     # -- the rule ------------------------------------------------------------------------
     def resolve(self, label, kind: str = "entity", span=None) -> str:
@@ -85,6 +86,18 @@ class KGLabels:
         raise LexiconError(f"no {'property' if group == 'property' else 'item'} labelled {label!r} in the "
                            f"knowledge graph{' or the lexicon' if self.lexicon is not None else ''}",
                            label=label, kind=kind, position=position, suggestions=self.closest(label, group))
+
+    def name(self, ident: str) -> str | None:
+        """The label the lexicon or the KG gives an ID (the compiler names columns with it)."""
+        if self.lexicon is not None and callable(getattr(self.lexicon, "name", None)) and self.lexicon.name(ident):
+            return self.lexicon.name(ident)
+        if ident not in self._names:
+            iri = WD + ident if _WIKIDATA_ID.match(ident) else ident
+            try:
+                self._names[ident] = self.kg.labels([iri]).get(iri)
+            except CNLError:
+                self._names[ident] = None
+        return self._names[ident]
 
     @staticmethod
     def _example(candidates, label: str) -> str:
