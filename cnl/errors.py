@@ -148,6 +148,16 @@ class QueryTimeout(KGError):
     exit_code = 12
 
 
+class QueryCancelled(QueryTimeout):
+    """Work stopped because the request it was for has ended (the client went away, or the
+    response was already sent)."""
+
+
+class QueryCapacityExceeded(QueryTimeout):
+    """A query that outgrew the fast lane while every slot for long queries was taken: it was
+    stopped, to be tried again later (a server answers 503 with Retry-After)."""
+
+
 class QueryRejected(KGError):
     """A query refused before it was sent, e.g. a SPARQL Update on a read-only connection."""
 
@@ -181,6 +191,10 @@ class ResultTooLarge(KGError):
     """A result bigger than the configured size cap."""
 
     exit_code = 16
+
+
+class QueryMemoryExceeded(ResultTooLarge):
+    """A query that needed more memory than a query worker may use; the worker was replaced."""
 
 
 class StoreError(KGError):
