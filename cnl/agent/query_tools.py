@@ -1,9 +1,12 @@
 """The tools that run and end a query: execute SPARQL or CNL, translate a question, answer, cancel."""
 from __future__ import annotations
 
+import threading
+
 from cnl.agent.tool_schema import ALL_MODE, CNL_MODE, SPARQL_MODE, ToolResult, tool
 from cnl.agent.toolbox import ToolboxBase
 from cnl.errors import CNLError, CNLSyntaxError, ModelError, OptionalDependencyMissing, TranslatorUnavailable
+from cnl.kg.limits import check_deadline
 
 
 class QueryTools(ToolboxBase):
@@ -117,6 +120,49 @@ class QueryTools(ToolboxBase):
                           sparql=sparql, cnl=cnl, answer=explanation)
 
 
+class TranslatorState:
+    """Where the learned parser stands — not asked for, being imported, imported (then
+    ``cnl.learn.inference`` reports loading and loaded) — readable at any moment without
+    importing anything: importing the model stack takes seconds, and a status read from the
+    half-imported module answered 500 (issue 30)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.importing = 0
+        self.module = None
+        self.error: str | None = None
+
+    def inference(self):
+        """``cnl.learn.inference``, imported through this state (ImportError/OSError pass)."""
+        if self.module is not None:
+            return self.module
+        with self._lock:
+            self.importing += 1
+        try:
+            import cnl.learn.inference as inference
+        except (ImportError, OSError) as err:
+            with self._lock:
+                self.error = f"the learned parser cannot be imported: {err}"
+            raise
+        finally:
+            with self._lock:
+                self.importing -= 1
+        with self._lock:
+            self.module, self.error = inference, None
+        return inference
+
+    def status(self) -> dict:
+        """``{"loaded", "loading", "error"}``; never imports, never blocks on a load."""
+        with self._lock:
+            module, importing, error = self.module, self.importing, self.error
+        if module is not None:
+            return module.translator_status()
+        return {"loaded": False, "loading": bool(importing), "error": error}
+
+
+TRANSLATOR = TranslatorState()
+
+
 def load_translator():
     """The learned parser's translate (issue 5), or TranslatorUnavailable saying why not."""
     def run(question: str):
@@ -127,13 +173,12 @@ def load_translator():
         except OptionalDependencyMissing as err:
             raise TranslatorUnavailable(f"the learned parser is not installed: {err}") from None
         try:
-            from cnl.learn.inference import get_translator
-
-            translator = get_translator()
+            translator = TRANSLATOR.inference().get_translator()
         except ModelError as err:  # not installed, or a failed load (tried again next time)
             raise TranslatorUnavailable(str(err)) from None
         except (ImportError, OSError) as err:
             raise TranslatorUnavailable(f"the learned parser cannot be loaded: {err}") from None
+        check_deadline()  # a load that outlived its request: the request has had its answer
         try:
             return translator.translate(question)
         except CNLError:

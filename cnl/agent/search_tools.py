@@ -5,6 +5,7 @@ from cnl.agent.tool_schema import ToolResult, tool
 from cnl.agent.tool_text import WD, WIKIDATA_NAMESPACES, compact, format_table
 from cnl.agent.toolbox import ToolboxBase
 from cnl.errors import ToolCallError
+from cnl.kg.limits import check_deadline
 
 
 class SearchTools(ToolboxBase):
@@ -42,7 +43,9 @@ class SearchTools(ToolboxBase):
 
         q = normalize(query)
         scored = []
-        for prop in candidates:
+        for i, prop in enumerate(candidates):
+            if i % 256 == 0:
+                check_deadline()  # thousands of fuzzy matches: the request's deadline stops them
             names = [normalize(n) for n in (prop.label, *prop.aliases)]
             score = max((100.0 if n == q else fuzz.WRatio(q, n) for n in names if n), default=0.0)
             scored.append((prop, score / 100))
@@ -136,7 +139,13 @@ class SearchTools(ToolboxBase):
             from cnl.linking.text import normalize
 
             q = normalize(query)
-            values.sort(key=lambda v: (-fuzz.WRatio(q, normalize(v[1]) or "?"), -v[2]))
+            scores = []
+            for i, value in enumerate(values):
+                if i % 256 == 0:
+                    check_deadline()
+                scores.append(fuzz.WRatio(q, normalize(value[1]) or "?"))
+            order = sorted(range(len(values)), key=lambda i: (-scores[i], -values[i][2]))
+            values = [values[i] for i in order]
         shown = values[: self.options.search_k]
         self.remember_iris(t.value for t, _, _ in shown if t.is_iri)
         rows = [[self.cell_text(t, labels), str(n)] for t, _, n in shown]

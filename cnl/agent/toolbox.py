@@ -23,6 +23,9 @@ PREFIXED_ID = re.compile(r"\b(wd|wdt|p|ps|pq|psv|pqv|wdno):([PQ][0-9]+)\b")
 FULL_IRI = re.compile(r"<(https?://[^>\s]*)>")
 
 MAX_ARGUMENT_CHARS = 20_000
+# the search text of the search tools (an argument named ``query``): a name or a relation, never
+# a document; fuzzy matching costs time in its length (19,800 characters took 31 s, issue 30)
+MAX_SEARCH_CHARS = 300
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 # an RDF literal as a model writes it: "text", "text"@en, "12"^^xsd:integer, "x"^^<http://…>
 _LITERAL = re.compile(r'^"((?:[^"\\]|\\.)*)"(?:@([a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*)|\^\^(<[^<>]*>|[A-Za-z][\w-]*:[\w.-]+))?$',
@@ -143,9 +146,10 @@ class ToolboxBase:
             if not isinstance(value, python_type) or (expected == "integer" and isinstance(value, bool)):
                 raise ToolCallError(f"argument {key!r} of {name} must be a {expected}, not {value!r}"[:300])
             if isinstance(value, str):
-                if len(value) > MAX_ARGUMENT_CHARS:
+                limit = MAX_SEARCH_CHARS if key == "query" else MAX_ARGUMENT_CHARS
+                if len(value) > limit:
                     raise ToolCallError(f"argument {key!r} of {name} is {len(value):,} characters long; "
-                                        f"the limit is {MAX_ARGUMENT_CHARS:,}")
+                                        f"the limit is {limit:,}")
                 if _UNWRITABLE.search(value):
                     raise ToolCallError(f"argument {key!r} of {name} contains a NUL or an unpaired surrogate")
             checked[key] = value

@@ -25,7 +25,7 @@ from cnl.agent.query_tools import QueryTools, load_translator
 from cnl.agent.search_tools import SearchTools
 from cnl.agent.tool_schema import ALL_MODE, CNL_MODE, MODES, SPARQL_MODE, ToolResult, tool, tool_schema
 from cnl.agent.tool_text import WD, WIKIDATA_NAMESPACES, compact, format_table
-from cnl.agent.toolbox import MAX_ARGUMENT_CHARS, ToolboxOptions
+from cnl.agent.toolbox import MAX_ARGUMENT_CHARS, MAX_SEARCH_CHARS, ToolboxOptions
 
 
 class Toolbox(SearchTools, QueryTools):
@@ -37,6 +37,6 @@ class Toolbox(SearchTools, QueryTools):
     """
 
 
-__all__ = ["ALL_MODE", "CNL_MODE", "MAX_ARGUMENT_CHARS", "MODES", "SPARQL_MODE", "WD", "WIKIDATA_NAMESPACES",
-           "Toolbox", "ToolboxOptions", "ToolResult", "compact", "format_table", "load_translator", "tool",
-           "tool_schema"]
+__all__ = ["ALL_MODE", "CNL_MODE", "MAX_ARGUMENT_CHARS", "MAX_SEARCH_CHARS", "MODES", "SPARQL_MODE", "WD",
+           "WIKIDATA_NAMESPACES", "Toolbox", "ToolboxOptions", "ToolResult", "compact", "format_table",
+           "load_translator", "tool", "tool_schema"]

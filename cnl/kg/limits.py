@@ -59,10 +59,20 @@ class Cancellation:
             return self._pipe[0]
 
     def close(self) -> None:
+        """Close the pipe behind :meth:`fileno` (when no thread waits on it any more; a
+        cancellation dropped by everyone closes it too)."""
         with self._lock:
             pipe, self._pipe = self._pipe, None
         for fd in pipe or ():
             os.close(fd)
+
+    def __del__(self) -> None:
+        pipe, self._pipe = getattr(self, "_pipe", None), None
+        for fd in pipe or ():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 # (absolute deadline on time.monotonic(), row cap, cancellation); None: no limit from the caller
@@ -101,6 +111,13 @@ def check_deadline() -> None:
         raise QueryCancelled(f"stopped: {cancel.reason}")
     if deadline is not None and time.monotonic() >= deadline:
         raise QueryTimeout("the time allowed for this request ran out")
+
+
+def time_left() -> float | None:
+    """Seconds until the enclosing block's deadline (None: no deadline); check_deadline first."""
+    check_deadline()
+    deadline = _LIMITS.get()[0]
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 def effective_limits(timeout: float | None, max_rows: int | None) -> tuple[float | None, int | None]:
