@@ -8,6 +8,25 @@ from cnl.errors import ToolCallError
 from cnl.kg.limits import check_deadline
 
 
+def fuzzy_rank_properties(query: str, candidates, k: int) -> list:
+    """``(property, score)`` for the ``k`` properties whose label or an alias best matches the
+    query (rapidfuzz's WRatio, an exact match first); stops at the request's deadline."""
+    from rapidfuzz import fuzz
+
+    from cnl.linking.text import normalize
+
+    q = normalize(query)
+    scored = []
+    for i, prop in enumerate(candidates):
+        if i % 256 == 0:
+            check_deadline()  # thousands of fuzzy matches: the request's deadline stops them
+        names = [normalize(n) for n in (prop.label, *prop.aliases)]
+        score = max((100.0 if n == q else fuzz.WRatio(q, n) for n in names if n), default=0.0)
+        scored.append((prop, score / 100))
+    scored.sort(key=lambda ps: ps[1], reverse=True)
+    return scored[:k]
+
+
 class SearchTools(ToolboxBase):
     """Tools that look things up in the KG and its indices (every mode)."""
 
@@ -35,23 +54,6 @@ class SearchTools(ToolboxBase):
         return [[f"{p.label} ({compact(WIKIDATA_NAMESPACES['wdt'] + p.id)})", ", ".join(p.aliases[:4]),
                  p.description] for p, _ in hits]
 
-    def _lexical_property_search(self, query: str, candidates, k: int):
-        """Properties ranked by the best fuzzy match of the query against label and aliases."""
-        from rapidfuzz import fuzz
-
-        from cnl.linking.text import normalize
-
-        q = normalize(query)
-        scored = []
-        for i, prop in enumerate(candidates):
-            if i % 256 == 0:
-                check_deadline()  # thousands of fuzzy matches: the request's deadline stops them
-            names = [normalize(n) for n in (prop.label, *prop.aliases)]
-            score = max((100.0 if n == q else fuzz.WRatio(q, n) for n in names if n), default=0.0)
-            scored.append((prop, score / 100))
-        scored.sort(key=lambda ps: ps[1], reverse=True)
-        return scored[:k]
-
     @tool()
     def search_property(self, query: str) -> ToolResult:
         """Search the knowledge graph for properties (relations) by name or meaning.
@@ -69,7 +71,7 @@ class SearchTools(ToolboxBase):
         else:
             exact = self.properties.search(query, k=k, semantic=False)
             seen = {p.id for p, _ in exact}
-            hits = exact + [h for h in self._lexical_property_search(query, self.properties.properties, k)
+            hits = exact + [h for h in fuzzy_rank_properties(query, self.properties.properties, k)
                             if h[0].id not in seen]
             hits = hits[:k]
         return ToolResult("search_property", True,
@@ -102,7 +104,7 @@ class SearchTools(ToolboxBase):
 
         props = {pid: self.property_by_id.get(pid) or Property(pid, self.label_of(pid) or pid) for pid, *_ in found}
         if query.strip():
-            order = {p.id: s for p, s in self._lexical_property_search(query, props.values(), len(props))}
+            order = {p.id: s for p, s in fuzzy_rank_properties(query, props.values(), len(props))}
             found.sort(key=lambda f: (-order.get(f[0], 0.0), -f[3]))
         else:
             found.sort(key=lambda f: -f[3])
