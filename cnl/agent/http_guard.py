@@ -99,8 +99,10 @@ class RequestGuard:
     def _origin_allowed(self, scope, origin: str) -> bool:
         if "*" in self.cors_origins or origin in self.cors_origins:
             return True
+        # the server's own pages: the origin names the host the request was sent to (the scheme
+        # is not compared: behind a TLS proxy the page is https and the server sees http)
         host = _header(scope, b"host")
-        return host is not None and origin == f"{scope.get('scheme', 'http')}://{host}"  # same origin
+        return host is not None and "://" in origin and origin.split("://", 1)[1].lower() == host.lower()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
