@@ -218,21 +218,16 @@ def create_app(config: ServerConfig):
         for ds in datasets.values():
             ds.close()
 
-    encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-
     class ASCIIJSONResponse(JSONResponse):
         # \u-escapes: any text, even an unpaired surrogate in an echoed question, encodes.
-        # The bytes are counted as the encoder produces them: past max_response_bytes it stops.
+        # The bytes are counted as they are produced: past max_response_bytes it stops.
         def render(self, content) -> bytes:
-            parts, size = [], 0
-            for chunk in encoder.iterencode(content):
-                size += len(chunk)
-                if size > config.max_response_bytes:
-                    raise ErrorResponse(413, "ResultTooLarge",
-                                        f"the response is over the {config.max_response_bytes:,}-byte limit "
-                                        f"(max_response_bytes); add a LIMIT or ask for fewer columns")
-                parts.append(chunk)
-            return "".join(parts).encode("ascii")
+            try:
+                return encode_capped(content, config.max_response_bytes)
+            except ResponseTooLarge:
+                raise ErrorResponse(413, "ResultTooLarge",
+                                    f"the response is over the {config.max_response_bytes:,}-byte limit "
+                                    f"(max_response_bytes); add a LIMIT or ask for fewer columns") from None
 
     app = FastAPI(title="cnl2sparql", version=__version__, lifespan=lifespan, default_response_class=ASCIIJSONResponse,
                   description="Questions and CNL to SPARQL over knowledge graphs (read-only).")
@@ -448,6 +443,51 @@ def create_app(config: ServerConfig):
         return Toolbox.schemas(ALL_MODE)
 
     return app
+
+
+class ResponseTooLarge(Exception):
+    pass
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))  # one-shot: the C encoder
+
+
+def encode_capped(content, limit: int) -> bytes:
+    """``content`` as ASCII JSON, refused (ResponseTooLarge) as soon as it passes ``limit``
+    bytes: the outer objects and lists are written part by part and each part (a result row, a
+    text) is encoded by the C encoder and counted before the next, so an oversized answer is
+    never encoded whole."""
+    parts: list[str] = []
+    size = 0
+
+    def emit(text: str) -> None:
+        nonlocal size
+        size += len(text)
+        if size > limit:
+            raise ResponseTooLarge
+        parts.append(text)
+
+    dumps = _ENCODER.encode
+
+    def walk(value, depth: int) -> None:
+        if depth < 4 and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            emit("{")
+            for i, (key, item) in enumerate(value.items()):
+                emit(("," if i else "") + dumps(key) + ":")
+                walk(item, depth + 1)
+            emit("}")
+        elif depth < 4 and isinstance(value, (list, tuple)):
+            emit("[")
+            for i, item in enumerate(value):
+                if i:
+                    emit(",")
+                walk(item, depth + 1)
+            emit("]")
+        else:
+            emit(dumps(value))
+
+    walk(content, 0)
+    return "".join(parts).encode("ascii")
 
 
 def retry_after(status: int) -> dict | None:
