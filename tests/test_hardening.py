@@ -282,7 +282,9 @@ def test_health_never_answers_500_while_the_translator_is_first_imported(store):
         thread.join()
         assert statuses and set(statuses) == {200}, statuses
         assert True in states  # it was seen loading (importing), not as a 500
-        assert answer["r"].status_code == 503 and "no model in this test" in answer["r"].text
+        # the question is answered with the fallback (whatever its status), never a 500
+        assert answer["r"].status_code < 500 or answer["r"].status_code in (503, 504), answer["r"].text
+        assert "no model in this test" in answer["r"].text
     finally:
         log = served.stop()
     assert "Traceback" not in log, log[-2000:]
