@@ -72,6 +72,16 @@ def tight(store):
     assert "Traceback" not in log, log[-2000:]
 
 
+@pytest.fixture(scope="module")
+def permissive(store):
+    """A server whose operator allows one federation target and one web origin."""
+    served = ServeProcess(["--store", str(store / "store"), "--allow-service", "http://127.0.0.1:9/a",
+                           "--cors-origin", "https://app.example"], store)
+    yield served
+    log = served.stop()
+    assert "Traceback" not in log, log[-2000:]
+
+
 def health(server) -> dict:
     return httpx.get(f"{server.url}/health", timeout=5).json()
 
@@ -442,19 +452,15 @@ def test_a_long_profile_name_is_echoed_cut(server):
     assert response.json()["error"]["message"].startswith(f"unknown KG profile '{'n' * 60}…'")
 
 
-def test_federation_messages_under_an_allow_list(store):
-    served = ServeProcess(["--store", str(store / "store"), "--allow-service", "http://127.0.0.1:9/a"], store)
-    try:
-        nested = "SELECT * WHERE { SERVICE <http://127.0.0.1:9/a> { SERVICE <http://127.0.0.1:9/a> { ?s ?p ?o } } }"
-        response = httpx.post(f"{served.url}/run", json={"sparql": nested}, timeout=10)
-        assert response.status_code == 403 and "SERVICE inside SERVICE" in response.json()["error"]["message"]
-        other = httpx.post(f"{served.url}/run", json={"sparql": "SELECT * WHERE { SERVICE <http://b.example/> "
-                                                                 "{ ?s ?p ?o } }"}, timeout=10)
-        message = other.json()["error"]["message"]
-        assert other.status_code == 403 and "not among the 1 endpoint the operator allows" in message
-        assert "federation is off" not in message
-    finally:
-        served.stop()
+def test_federation_messages_under_an_allow_list(permissive):
+    nested = "SELECT * WHERE { SERVICE <http://127.0.0.1:9/a> { SERVICE <http://127.0.0.1:9/a> { ?s ?p ?o } } }"
+    response = httpx.post(f"{permissive.url}/run", json={"sparql": nested}, timeout=10)
+    assert response.status_code == 403 and "SERVICE inside SERVICE" in response.json()["error"]["message"]
+    other = httpx.post(f"{permissive.url}/run", json={"sparql": "SELECT * WHERE { SERVICE <http://b.example/> "
+                                                                "{ ?s ?p ?o } }"}, timeout=10)
+    message = other.json()["error"]["message"]
+    assert other.status_code == 403 and "not among the 1 endpoint the operator allows" in message
+    assert "federation is off" not in message
 
 
 def test_head_health(server):
@@ -462,7 +468,7 @@ def test_head_health(server):
     assert response.status_code == 200 and response.content == b""
 
 
-def test_cross_origin_requests_follow_the_policy(server, store):
+def test_cross_origin_requests_follow_the_policy(server, permissive):
     # default: no cross-origin access; the same origin and non-browser clients are unaffected
     other = httpx.post(f"{server.url}/compile", json={"cnl": "What has <P57> <Q25191>?"},
                        headers={"Origin": "https://evil.example"}, timeout=5)
@@ -471,19 +477,15 @@ def test_cross_origin_requests_follow_the_policy(server, store):
     same = httpx.post(f"{server.url}/compile", json={"cnl": "What has <P57> <Q25191>?"},
                       headers={"Origin": server.url}, timeout=5)
     assert same.status_code == 200
-    served = ServeProcess(["--store", str(store / "store"), "--cors-origin", "https://app.example"], store)
-    try:
-        preflight = httpx.options(f"{served.url}/compile", headers={
-            "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "content-type"}, timeout=5)
-        assert preflight.status_code == 200
-        assert preflight.headers["access-control-allow-origin"] == "https://app.example"
-        allowed = httpx.post(f"{served.url}/compile", json={"cnl": "What has <P57> <Q25191>?"},
-                             headers={"Origin": "https://app.example"}, timeout=5)
-        assert allowed.status_code == 200 and allowed.headers["access-control-allow-origin"] == "https://app.example"
-        assert "access-control-allow-credentials" not in allowed.headers
-        refused = httpx.post(f"{served.url}/compile", json={"cnl": "What has <P57> <Q25191>?"},
-                             headers={"Origin": "https://other.example"}, timeout=5)
-        assert refused.status_code == 403
-    finally:
-        served.stop()
+    preflight = httpx.options(f"{permissive.url}/compile", headers={
+        "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type"}, timeout=5)
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] == "https://app.example"
+    allowed = httpx.post(f"{permissive.url}/compile", json={"cnl": "What has <P57> <Q25191>?"},
+                         headers={"Origin": "https://app.example"}, timeout=5)
+    assert allowed.status_code == 200 and allowed.headers["access-control-allow-origin"] == "https://app.example"
+    assert "access-control-allow-credentials" not in allowed.headers
+    refused = httpx.post(f"{permissive.url}/compile", json={"cnl": "What has <P57> <Q25191>?"},
+                         headers={"Origin": "https://other.example"}, timeout=5)
+    assert refused.status_code == 403
