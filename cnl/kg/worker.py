@@ -16,7 +16,7 @@ Protocol on stdin/stdout: frames of a 4-byte big-endian length and a payload.
 ``memory_limit`` caps the process's data segment (``RLIMIT_DATA``: heap and private anonymous
 mappings, the memory a query grows; not the mapped code or the page cache). Its address space
 reservations count too, so the resident size stays below the limit (a 256 MiB ceiling stopped a
-product query at a peak of ~185 MiB). An allocation past it aborts the query engine (Rust aborts on a
+product query at a peak of ~187 MiB). An allocation past it aborts the query engine (Rust aborts on a
 failed allocation: the process dies with SIGABRT, "memory allocation of N bytes failed" on
 stderr) or raises MemoryError in Python; either way the parent reports the limit and starts a
 fresh worker. ``RLIMIT_AS`` would not do: RocksDB reserves ~600 MB of address space it never
