@@ -394,6 +394,10 @@ def create_app(config: ServerConfig):
     def list_tools() -> list[dict]:
         return Toolbox.schemas(ALL_MODE)
 
+    from cnl.agent.playground import add_playground_routes  # the page at / and its endpoints
+
+    add_playground_routes(app, dataset_for=dataset_for, limited=limited, max_chars=config.max_question_chars,
+                          use_translator=config.use_translator)
     return app
 
 

@@ -23,6 +23,7 @@ import types
 import typing
 from dataclasses import dataclass, field, fields
 
+from cnl.agent.completion_tools import CompletionTools
 from cnl.errors import (CNLError, CNLSyntaxError, ModelError, OptionalDependencyMissing, ToolCallError,
                         TranslatorUnavailable, UnknownIRIError)
 from cnl.sparql.namespaces import PREFIXES
@@ -188,7 +189,7 @@ class ToolboxOptions:
     profile_options: dict = field(default_factory=dict)
 
 
-class Toolbox:
+class Toolbox(CompletionTools):
     """The tools over one knowledge graph, with its search indices and a lexicon built from them.
 
     ``kg`` is a :class:`cnl.kg.KnowledgeGraph`; ``entities``/``properties`` are the search
