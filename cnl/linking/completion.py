@@ -16,15 +16,18 @@ notation's rules. One :class:`Completer` per KG keeps the properties found aroun
 """
 from __future__ import annotations
 
+import bisect
+import heapq
 import re
 import threading
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from cnl.dialects.notation import escape
 from cnl.dialects.squall.completion import Slot, expect, terms_in
 from cnl.errors import CNLError
-from cnl.linking.text import normalize
+from cnl.linking.text import STOPWORDS, normalize
 from cnl.sparql.namespaces import P, PQ, PREFIXES, PS, WD, WDT
 
 KINDS = ("keyword", "property", "entity", "value")
@@ -68,6 +71,57 @@ class Completions:
                 "hints": list(self.hints), "may_end": self.may_end, "parses": self.parses}
 
 
+class NameIndex:
+    """Names by what they start with, for completion as a person types: a name matches a typed
+    text when the name, or one of its later words, starts with it. ``find`` gives the best
+    items: a primary name's start before an alias's start before a later word's start, then by
+    weight (an entity's popularity), then the shorter name."""
+
+    def __init__(self, entries) -> None:
+        """``entries``: (name, item, is_primary, weight) rows; ``item`` is any int the caller maps."""
+        rows = []
+        for name, item, primary, weight in entries:
+            key = normalize(name)
+            if not key:
+                continue
+            position = 0
+            for i, word in enumerate(key.split(" ")):
+                if i == 0 or (len(word) > 1 and word not in STOPWORDS):
+                    tier = (2 if primary else 1) if i == 0 else 0
+                    rows.append((key[position:], tier, weight, -len(key), item))
+                position += len(word) + 1
+        rows.sort(key=lambda r: r[0])
+        self.keys = [r[0] for r in rows]
+        self.ranks = [(r[1], r[2], r[3]) for r in rows]
+        self.items = array("l", (r[4] for r in rows))
+        self._short: OrderedDict[str, list[int]] = OrderedDict()  # answers for one- and two-letter texts
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def find(self, typed: str, k: int = 40) -> list[int]:
+        """The ``k`` best items whose names match ``typed`` (normalized)."""
+        if not typed:
+            return []
+        cached = len(typed) <= 2 and self._short.get(typed)
+        if cached:
+            return cached[:k]
+        lo = bisect.bisect_left(self.keys, typed)
+        hi = bisect.bisect_left(self.keys, typed + "\U0010ffff")
+        best: dict[int, tuple] = {}
+        items, ranks = self.items, self.ranks
+        for i in range(lo, hi):
+            item, rank = items[i], ranks[i]
+            if item not in best or rank > best[item]:
+                best[item] = rank
+        found = [item for item, _ in heapq.nlargest(max(k, 40), best.items(), key=lambda kv: kv[1])]
+        if len(typed) <= 2:
+            self._short[typed] = found
+            while len(self._short) > 2048:
+                self._short.popitem(last=False)
+        return found[:k]
+
+
 class Completer:
     """Completion over one KG: ``entities``/``properties`` are its search indices (either may be
     None), ``resolver`` the lexicon the compiler resolves labels with, ``class_predicate`` the
@@ -75,7 +129,7 @@ class Completer:
 
     def __init__(self, kg=None, *, entities=None, properties=None, resolver=None,
                  class_predicate: str | None = "wdt:P31", prefixes: dict | None = None,
-                 notation: str = "label", around_timeout: float = 3.0, cache_size: int = 4096) -> None:
+                 notation: str = "label", around_timeout: float = 5.0, cache_size: int = 4096) -> None:
         self.kg = kg
         self.entities = entities
         self.properties = properties
@@ -88,20 +142,26 @@ class Completer:
         self._lock = threading.Lock()
         self._property_list = None
         self._names = None
+        self._entity_names: NameIndex | None = None
+        self._property_index: NameIndex | None = None
 
     # -- the entry point -----------------------------------------------------------------
-    def complete(self, text: str, cursor: int | None = None, *, limit: int = 40, candidates=()) -> Completions:
+    def complete(self, text: str, cursor: int | None = None, *, limit: int = 40, candidates=(),
+                 question: str | None = None) -> Completions:
         """Suggestions at ``cursor`` (default: the end of ``text``); ``candidates``: entity IDs
-        linked from the question, offered first where an entity may stand."""
+        linked from the question, offered first where an entity may stand; ``question``: the
+        question the query answers, whose words rank the properties that name them first."""
         slot = expect(text, cursor, notation=self.notation)
         out = Completions(slot.start, slot.end, hints=slot.values, may_end=slot.may_end, parses=slot.parses)
         opened = slot.term_typed
         wants_property = bool(slot.terms & {"property", "verb"}) and opened in (None, "property", "verb")
         wants_entity = "entity" in slot.terms and opened in (None, "entity")
         query = slot.label_typed if opened else slot.typed
-        around, indexed = ([], []) if not wants_property else self._property_items(slot, text, query, limit)
-        linked, found = ([], []) if not wants_entity else self._entity_items(query, candidates, limit,
-                                                                                  search=bool(query.strip()))
+        around, indexed = ([], []) if not wants_property else self._property_items(slot, text, query, limit,
+                                                                                   question_words(question or ""))
+        # a bare word looks entities up from its third letter ("wh" is a question word being typed)
+        search = bool(query.strip()) and (opened == "entity" or len(query.strip()) >= 3)
+        linked, found = ([], []) if not wants_entity else self._entity_items(query, candidates, limit, search=search)
         keywords = [Completion("keyword", word, word) for word in slot.keywords] if opened is None else []
         if opened is not None or not query.strip():
             ordered = around + linked + keywords + indexed + found
@@ -116,7 +176,7 @@ class Completer:
         return out
 
     # -- properties ----------------------------------------------------------------------
-    def _property_items(self, slot: Slot, text: str, typed: str, limit: int):
+    def _property_items(self, slot: Slot, text: str, typed: str, limit: int, asked: frozenset = frozenset()):
         verb = "verb" in slot.terms and "property" not in slot.terms or slot.term_typed == "verb"
         verb_prefix = re.match(r"(?i)(is|are|was|were|has|have)-", slot.typed)
         prefix = (verb_prefix.group(1).lower() if verb_prefix else "is") + "-" if verb else ""
@@ -128,8 +188,9 @@ class Completer:
                 counts[pid] = counts.get(pid, 0) + n
                 around_of.setdefault(pid, []).append(name)
         names_of = self._property_names()
+        named = {pid: _named_by(asked, names_of[pid][1:]) for pid in counts if pid in names_of} if asked else {}
         around = []
-        for pid in sorted(counts, key=lambda p: -counts[p]):
+        for pid in sorted(counts, key=lambda p: (-named.get(p, 0.0), -counts[p])):
             prop = self._property(pid)
             if prop is None or (wanted and not any(_word_prefix(wanted, n) for n in names_of[pid][1:])):
                 continue
@@ -139,11 +200,13 @@ class Completer:
                 break
         indexed = []
         if wanted:
-            scored = [(score, prop) for prop, label, *aliases in names_of.values()
-                      if (score := _match_score(wanted, label, aliases))]
-            scored.sort(key=lambda sp: (-sp[0], len(sp[1].label), sp[1].label))
-            for _score, prop in scored[:limit]:
-                if prop.id not in counts:
+            properties = self._all_properties()
+            found = [properties[i] for i in self.property_names().find(wanted, 4 * limit)]
+            if asked:  # among equally good matches, those the question names first
+                rank = {p.id: n for n, p in enumerate(found)}
+                found.sort(key=lambda p: (-_named_by(asked, names_of[p.id][1:]), rank[p.id]))
+            for prop in found:
+                if prop.id not in counts and len(indexed) < limit:
                     indexed.append(self._property_completion(prop, prefix, f"{prop.id} · {prop.description}".rstrip(" ·")))
         return around, indexed
 
@@ -163,6 +226,31 @@ class Completer:
             self._names = {p.id: (p, normalize(p.label), *(normalize(a) for a in p.aliases))
                            for p in self._all_properties() if p.label}
         return self._names
+
+    def property_names(self) -> NameIndex:
+        """The property labels and aliases by what they start with (built on first use)."""
+        if self._property_index is None:
+            properties = self._all_properties()
+            self._property_index = NameIndex(
+                (name, i, primary, 0) for i, p in enumerate(properties)
+                for name, primary in [(p.label, True)] + [(a, False) for a in p.aliases])
+        return self._property_index
+
+    def entity_names(self) -> NameIndex | None:
+        """The entity index's labels and aliases by what they start with, weighted by popularity
+        (built on first use; :meth:`warm` builds it ahead)."""
+        if self._entity_names is None and self.entities is not None:
+            with self._lock:
+                if self._entity_names is None:
+                    self._entity_names = NameIndex(
+                        (name, i, primary, e.popularity) for i, e in enumerate(self.entities.entities)
+                        for name, primary in [(e.label, True)] + [(a, False) for a in e.aliases])
+        return self._entity_names
+
+    def warm(self) -> None:
+        """Build the name indices now (a server calls this in the background at start-up)."""
+        self.entity_names()
+        self.property_names()
 
     def _all_properties(self):
         if self._property_list is None:
@@ -184,13 +272,15 @@ class Completer:
                 self._around.move_to_end(entity_id)
                 return hit
         found = self._query_around(entity_id)
+        if found is None:
+            return {}  # the KG failed or timed out: ask again next time
         with self._lock:
             self._around[entity_id] = found
             while len(self._around) > self._cache_size:
                 self._around.popitem(last=False)
         return found
 
-    def _query_around(self, entity_id: str) -> dict[str, int]:
+    def _query_around(self, entity_id: str) -> dict[str, int] | None:
         if self.kg is None:
             return {}
         iri = WD + entity_id if re.fullmatch(r"Q[0-9]+", entity_id) else entity_id
@@ -208,7 +298,7 @@ class Completer:
             with query_limits(timeout=self.around_timeout):
                 rows = self.kg.select(sparql).rows
         except CNLError:
-            return {}  # ranking is a courtesy: completion still works without it
+            return None  # ranking is a courtesy: completion still works without it
         found: dict[str, int] = {}
         for p, n in rows:
             value = getattr(p, "value", str(p))
@@ -246,9 +336,10 @@ class Completer:
                 continue
             linked.append(self._entity_completion(entity, "linked from the question"))
         found = []
-        if search and self.entities is not None and wanted:
-            for entity, _score in self.entities.search(typed, k=limit):
-                found.append(self._entity_completion(entity))
+        names = self.entity_names() if search and wanted else None
+        if names is not None:
+            entities = self.entities.entities
+            found = [self._entity_completion(entities[i]) for i in names.find(wanted, limit)]
         return linked, found
 
     def _entity_completion(self, entity, why: str = "") -> Completion:
@@ -286,14 +377,35 @@ def _word_prefix(wanted: str, name: str) -> bool:
     return name.startswith(wanted) or f" {wanted}" in f" {name}"
 
 
-def _match_score(wanted: str, label: str, aliases) -> int:
-    """3 the label starts with what is typed, 2 an alias does, 1 a later word of either; 0 none
-    (names normalized)."""
-    if label.startswith(wanted):
-        return 3
-    if any(a.startswith(wanted) for a in aliases):
-        return 2
-    return 1 if any(f" {wanted}" in f" {n}" for n in (label, *aliases)) else 0
+def question_words(question: str) -> frozenset:
+    """The content words of a question: normalized, stop words dropped."""
+    return frozenset(w for w in normalize(question).split() if w not in STOPWORDS)
 
 
-__all__ = ["Completer", "Completion", "Completions", "KINDS"]
+def _same_stem(a: str, b: str) -> bool:
+    """Two words that share a long start ("filmed"/"filming", "produced"/"production",
+    "directed"/"director"): at least four letters and 60 % of the shorter word."""
+    shortest = min(len(a), len(b))
+    if shortest < 4:
+        return False
+    common = 0
+    while common < shortest and a[common] == b[common]:
+        common += 1
+    return common >= 4 and common >= 0.6 * shortest
+
+
+def _named_by(asked: frozenset, names) -> float:
+    """How well the question's words name a property (its normalized label and aliases): the
+    best share of a name's content words found in the question, a word of the same stem
+    counting half."""
+    best = 0.0
+    for name in names:
+        words = [w for w in name.split() if w not in STOPWORDS]
+        if not words:
+            continue
+        hits = sum(1.0 if w in asked else 0.5 if any(_same_stem(w, q) for q in asked) else 0.0 for w in words)
+        best = max(best, hits / len(words))
+    return best
+
+
+__all__ = ["Completer", "Completion", "Completions", "KINDS", "NameIndex", "question_words"]
