@@ -8,7 +8,7 @@
 import {EditorState, StateEffect, StateField, Prec} from "@codemirror/state";
 import {EditorView, Decoration, hoverTooltip, keymap, placeholder, drawSelection} from "@codemirror/view";
 import {defaultKeymap, history as editHistory, historyKeymap} from "@codemirror/commands";
-import {autocompletion, completionKeymap, acceptCompletion, startCompletion, completionStatus} from "@codemirror/autocomplete";
+import {autocompletion, completionKeymap, acceptCompletion, startCompletion, closeCompletion, completionStatus} from "@codemirror/autocomplete";
 import {linter, lintKeymap, forceLinting} from "@codemirror/lint";
 import {StreamLanguage, syntaxHighlighting} from "@codemirror/language";
 import {classHighlighter} from "@lezer/highlight";
@@ -193,8 +193,9 @@ const analysisLinter = linter(async (view) => {
   if (doc.error) {
     const from = toEditorOffset(text, doc.error.from);
     const to = Math.max(toEditorOffset(text, doc.error.to), from + (from < text.length ? 1 : 0));
-    diagnostics.push({from: Math.min(from, text.length), to: Math.min(to, text.length), severity: "error",
-                      source: doc.error.type, message: errorText(doc.error)});
+    diagnostics.push({from: Math.min(from, text.length), to: Math.min(to, text.length),
+                      severity: unfinished(doc.error) ? "info" : "error", source: doc.error.type,
+                      message: errorText(doc.error)});
   }
   for (const term of doc.terms) {
     if (term.problem && !(doc.error && doc.error.type === "label")) {
@@ -213,12 +214,19 @@ function errorText(error) {
   return parts.join("\n");
 }
 
+// A query still being written ends early: said calmly, not as an error.
+function unfinished(error) {
+  return error.type === "syntax" && !error.token && /end of text/.test(error.message);
+}
+
 function showCnlStatus(error) {
   const box = $("cnl-error");
   box.replaceChildren();
   box.hidden = !error;
   if (!error) return;
-  box.append(el("strong", {}, error.message + (error.token ? ` (${JSON.stringify(error.token)})` : "")));
+  box.classList.toggle("unfinished", unfinished(error));
+  const title = unfinished(error) ? "not finished yet" : error.message + (error.token ? ` (${JSON.stringify(error.token)})` : "");
+  box.append(el("strong", {}, title));
   if (error.expected && error.expected.length) box.append(el("div", {}, "expected one of: " + error.expected.join(", ")));
   if (error.hint) box.append(el("div", {class: "hint"}, "hint: " + error.hint));
   if (error.suggestions && error.suggestions.length) box.append(el("div", {}, "closest: " + error.suggestions.join(", ")));
@@ -256,9 +264,13 @@ function stripTerm(text) { return text.replace(/^(?:\w+-)?[<[]|[>\]]$/g, ""); }
 // Insert a completion with the blanks around it; at the end of the text, offer what comes next.
 function applyInsert(insert) {
   return (view, completion, from, to) => {
+    // a list answered for fewer letters than typed since ("<d" while "<dir" is written) still
+    // replaces everything up to the cursor
+    to = Math.max(to, view.state.selection.main.head);
     const doc = view.state.doc.toString();
-    const before = doc.slice(0, from), after = doc.slice(to);
     const glued = /^[?.!,)]/.test(insert) || insert === "-s";
+    if (glued) while (from > 0 && doc[from - 1] === " ") from -= 1;  // "[Inception] ?" -> "[Inception]?"
+    const before = doc.slice(0, from), after = doc.slice(to);
     let text = insert;
     if (from > 0 && !glued && !/[\s(]$/.test(before)) text = " " + text;
     const trailing = !/[(]$/.test(insert) && !/^[\s?.!,)]/.test(after) && !/[?.!]$/.test(insert) ? " " : "";
@@ -269,9 +281,36 @@ function applyInsert(insert) {
 }
 
 function runFromEditor(view) {
+  closeCompletion(view);
   runCnl(view.state.doc.toString());
   return true;
 }
+
+// The cursor is after the query's end mark: Enter runs it even with suggestions showing.
+function endsQuery(view) {
+  const head = view.state.selection.main.head;
+  return /[?.!]\s*$/.test(view.state.doc.sliceString(0, head)) && !view.state.doc.sliceString(head).trim();
+}
+
+// An end mark or a comma typed after the blank a completion left goes next to the term: "[Inception]?".
+// A "?" so glued that is followed by a letter was a variable ("[human] ?x"): the blank comes back.
+let gluedMark = -1;
+const glueMarks = EditorView.inputHandler.of((view, from, to, text) => {
+  if (from === to && from === gluedMark + 1 && /^[A-Za-z_]$/.test(text)
+      && view.state.doc.sliceString(gluedMark, from) === "?") {
+    view.dispatch({changes: {from: gluedMark, to, insert: " ?" + text}, selection: {anchor: from + 2},
+                   userEvent: "input.type"});
+    gluedMark = -1;
+    return true;
+  }
+  gluedMark = -1;
+  if (!/^[?.!,)]$/.test(text) || from < 2 || from !== to) return false;
+  const before = view.state.doc.sliceString(from - 2, from);
+  if (!/^[\]>a-z0-9] $/i.test(before)) return false;
+  view.dispatch({changes: {from: from - 1, to, insert: text}, selection: {anchor: from}, userEvent: "input.type"});
+  gluedMark = from - 1;
+  return true;
+});
 
 // One line only: a pasted newline becomes a blank (same length, so the selection stays valid).
 const oneLine = EditorState.transactionFilter.of((tr) => {
@@ -298,18 +337,20 @@ function createEditor(parent) {
         editHistory(),
         drawSelection(),
         oneLine,
+        glueMarks,
         squall,
         syntaxHighlighting(classHighlighter),
         termMarks,
         termTooltips,
         analysisLinter,
-        autocompletion({override: [serverCompletions], activateOnTyping: true, closeOnBlur: true,
-                        maxRenderedOptions: 60, icons: true}),
+        // before autocompletion(): its own keymap (Enter accepts) is at the same precedence
         Prec.highest(keymap.of([
           {key: "Tab", run: acceptCompletion},
           {key: "Mod-Enter", run: runFromEditor},
-          {key: "Enter", run: (view) => completionStatus(view.state) === "active" ? false : runFromEditor(view)},
+          {key: "Enter", run: (view) => completionStatus(view.state) === "active" && !endsQuery(view) ? false : runFromEditor(view)},
         ])),
+        autocompletion({override: [serverCompletions], activateOnTyping: true, closeOnBlur: true,
+                        maxRenderedOptions: 60, icons: true}),
         keymap.of([...completionKeymap, ...lintKeymap, ...historyKeymap, ...defaultKeymap]),
         placeholder("which [film] has <director> [Christopher Nolan]?"),
         EditorView.lineWrapping,
@@ -548,4 +589,5 @@ if (params.get("cnl")) {
   $("question").value = params.get("q");
   ask(params.get("q"));
 }
+$("question").focus();  // where a keyboard starts (autofocus alone is not kept across reloads)
 document.body.classList.add("ready");
