@@ -8,7 +8,7 @@
 import {EditorState, StateEffect, StateField, Prec} from "@codemirror/state";
 import {EditorView, Decoration, hoverTooltip, keymap, placeholder, drawSelection} from "@codemirror/view";
 import {defaultKeymap, history as editHistory, historyKeymap} from "@codemirror/commands";
-import {autocompletion, completionKeymap, acceptCompletion, startCompletion, closeCompletion, completionStatus} from "@codemirror/autocomplete";
+import {autocompletion, completionKeymap, acceptCompletion, startCompletion, closeCompletion, completionStatus, selectedCompletion} from "@codemirror/autocomplete";
 import {linter, lintKeymap, forceLinting} from "@codemirror/lint";
 import {StreamLanguage, syntaxHighlighting} from "@codemirror/language";
 import {classHighlighter} from "@lezer/highlight";
@@ -286,6 +286,8 @@ function runFromEditor(view) {
   return true;
 }
 
+function listShown(view) { return view.dom.querySelector(".cm-tooltip-autocomplete") !== null; }
+
 // The cursor is after the query's end mark: Enter runs it even with suggestions showing.
 function endsQuery(view) {
   const head = view.state.selection.main.head;
@@ -345,9 +347,12 @@ function createEditor(parent) {
         analysisLinter,
         // before autocompletion(): its own keymap (Enter accepts) is at the same precedence
         Prec.highest(keymap.of([
-          {key: "Tab", run: acceptCompletion},
+          // A list on screen keeps Tab and Enter even while it waits for fresher suggestions (it
+          // is greyed then and takes no key): a key pressed a moment early is not a focus move
+          // or a run the user did not mean; pressing it again accepts.
+          {key: "Tab", run: (view) => acceptCompletion(view) || listShown(view)},
           {key: "Mod-Enter", run: runFromEditor},
-          {key: "Enter", run: (view) => completionStatus(view.state) === "active" && !endsQuery(view) ? false : runFromEditor(view)},
+          {key: "Enter", run: (view) => listShown(view) && !endsQuery(view) ? acceptCompletion(view) || true : runFromEditor(view)},
         ])),
         autocompletion({override: [serverCompletions], activateOnTyping: true, closeOnBlur: true,
                         maxRenderedOptions: 60, icons: true}),
@@ -562,7 +567,9 @@ async function loadDatasets() {
 // ---------------------------------------------------------------- start
 
 const editor = createEditor($("editor"));
-window.cnlPlayground = {editor, state};  // for browser tests and the curious
+// for browser tests and the curious; completionReady: a list is shown, up to date, and takes keys
+window.cnlPlayground = {editor, state,
+  completionReady: () => completionStatus(editor.state) === "active" && selectedCompletion(editor.state) !== null};
 
 $("ask-form").addEventListener("submit", (event) => {
   event.preventDefault();
