@@ -157,7 +157,7 @@ def test_compile_run_tools_health_and_docs(base):
     openapi = httpx.get(f"{base}/openapi.json").json()
     assert {"/text2sparql", "/compile", "/run", "/tools/{name}", "/health"} <= set(openapi["paths"])
     assert httpx.get(f"{base}/docs").status_code == 200
-    assert len(httpx.get(f"{base}/tools").json()) == 10
+    assert len(httpx.get(f"{base}/tools").json()) == 11  # complete_cnl included
 
 
 def test_config_errors(tmp_path):

@@ -2,11 +2,15 @@
 
 The same call as the playground's ``POST /complete`` (:func:`cnl.agent.playground.completer_for`):
 the grammar's words at the cursor and the KG's terms for it, properties around the query's
-entities first. A mixin of :class:`cnl.agent.tools.Toolbox`.
+entities first. A mixin of :class:`cnl.agent.toolbox.ToolboxBase`, one of
+:class:`cnl.agent.tools.Toolbox`'s bases.
 """
 from __future__ import annotations
 
-CNL_MODES = ("cnl", "all")
+from cnl.agent.tool_schema import ALL_MODE, CNL_MODE, ToolResult, tool
+from cnl.agent.toolbox import ToolboxBase
+from cnl.errors import ToolCallError
+
 MAX_SHOWN = 15  # per kind of suggestion
 
 
@@ -38,10 +42,11 @@ def completions_text(text: str, result) -> str:
     return "\n".join(lines)
 
 
-class CompletionTools:
-    """Tools that help write CNL: ``complete_cnl``."""
+class CompletionTools(ToolboxBase):
+    """Tools that help write CNL: ``complete_cnl`` (CNL mode)."""
 
-    def complete_cnl(self, cnl: str, cursor: int | None = None, question: str | None = None):
+    @tool(modes=(CNL_MODE, ALL_MODE))
+    def complete_cnl(self, cnl: str, cursor: int | None = None, question: str | None = None) -> ToolResult:
         """List what may be written at a position of a SQUALL CNL query: the grammar's next words
         and, where a term may stand, properties (those the knowledge graph has around the query's
         entities first) and entities with their IDs, each as the exact text to insert.
@@ -52,23 +57,13 @@ class CompletionTools:
             question: the question the query answers; properties it names are listed first
         """
         from cnl.agent.playground import completer_for
-        from cnl.agent.tools import ToolResult
 
         if cursor is not None and not 0 <= cursor <= len(cnl):
-            from cnl.errors import ToolCallError
-
             raise ToolCallError(f"cursor must be between 0 and {len(cnl)} (the text's length), not {cursor}")
         result = completer_for(self).complete(cnl, cursor, limit=60, question=question)
-        self._remember_completed(result)
+        # IDs a completion showed count as known (know-before-use): the model saw them
+        self.remember_iris(item.id for item in result.items if item.id)
         return ToolResult("complete_cnl", True, completions_text(cnl, result), cnl=cnl)
-
-    def _remember_completed(self, result) -> None:
-        """IDs a completion showed count as known (know-before-use): the model saw them."""
-        remember = getattr(self, "known", None)
-        if remember is not None:
-            remember.update(item.id for item in result.items if item.id)
-
-    complete_cnl._tool = ("complete_cnl", CNL_MODES)  # the Toolbox's tool marker (cnl.agent.tools.tool)
 
 
 __all__ = ["CompletionTools", "completions_text"]

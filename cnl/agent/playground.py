@@ -172,13 +172,13 @@ def _offset(text: str, line: int, column: int) -> int:
 def translate(question: str, toolbox, store, *, beams: int = 4, profile="wikidata") -> dict:
     """The learned parser's reading of ``question`` over ``toolbox``'s KG (entities linked over
     it): the chosen CNL, the n-best CNL strings (best first), the SPARQL and the candidates."""
+    from cnl.agent.query_tools import TRANSLATOR  # the state /health reads
+
     try:
         from cnl.learn.base_model import require_model_stack
 
         require_model_stack()
-        from cnl.learn.inference import get_translator
-
-        translator = get_translator()
+        translator = TRANSLATOR.inference().get_translator()
     except OptionalDependencyMissing as err:
         raise TranslatorUnavailable(f"the learned parser is not installed: {err}") from None
     except (ImportError, OSError) as err:
@@ -227,12 +227,13 @@ def pin_terms(text: str, meant, here) -> str:
 def preload_translator() -> None:
     """Load the learned parser now (for ``cnl2sparql ui``: while the browser opens); a failure
     is shown by ``/health`` and by the first question."""
+    from cnl.agent.query_tools import TRANSLATOR  # the state /health reads
+
     try:
         from cnl.learn.base_model import require_model_stack
-        from cnl.learn.inference import get_translator
 
         require_model_stack()
-        get_translator()
+        TRANSLATOR.inference().get_translator()
     except (CNLError, ImportError, OSError):
         pass
 

@@ -60,8 +60,8 @@ def run(args) -> int:
     from cnl.agent.server import serve
     from cnl.cli.cmd_serve import config_from_args
 
-    for name, default in (("dataset", None), ("query_workers", None), ("preload", False), ("allow_service", []),
-                          ("fallback_status", None)):
+    for name, default in (("dataset", None), ("query_workers", None), ("query_memory", None), ("cors_origin", []),
+                          ("preload", False), ("allow_service", []), ("fallback_status", None)):
         setattr(args, name, getattr(args, name, default))
     config = config_from_args(args)
     port = free_port(args.host, args.port)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from cnl.dialects.squall.prefix import KnownLabels, SquallPrefixChecker
+from cnl.kg.limits import check_deadline
 
 
 def _ends_sentence(text: str) -> bool:
@@ -58,6 +59,7 @@ class SquallLogitsProcessor:
     def __call__(self, input_ids, scores):
         import torch
 
+        check_deadline()  # once per generated token: a request's deadline stops its decoding
         self.calls += 1
         out = torch.full_like(scores, -math.inf)
         for row in range(input_ids.shape[0]):
