@@ -18,6 +18,7 @@ Routes are added to the server's app by :func:`add_playground_routes` with the s
 request deadline and admission limit, so they are bounded like every other endpoint.
 """
 # no `from __future__ import annotations`: FastAPI must see the request models defined in add_playground_routes
+import collections
 import re
 import secrets
 import threading
@@ -54,6 +55,10 @@ MAX_CANDIDATES = 50
 _completers: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _completers_lock = threading.Lock()
 _translate_lock = threading.Lock()  # one generation at a time: the model is shared
+# the last readings, by (store, profile, question, beams): a question asked again (a reload, a
+# second tab, going back) answers at once instead of generating again; the parser is deterministic
+_READINGS: "collections.OrderedDict" = collections.OrderedDict()
+MAX_READINGS = 128
 
 
 def static_file(name: str) -> tuple[bytes, str] | None:
@@ -183,20 +188,30 @@ def translate(question: str, toolbox, store, *, beams: int = 4, profile="wikidat
         raise TranslatorUnavailable(f"the learned parser is not installed: {err}") from None
     except (ImportError, OSError) as err:
         raise TranslatorUnavailable(f"the learned parser cannot be loaded: {err}") from None
+    key = (str(store), str(profile), question, beams)
     with _translate_lock:
-        result = translator.translate(question, store=store, kg=toolbox.kg, num_beams=beams, profile=profile)
+        result = _READINGS.get(key)
+        cached = result is not None
+        if cached:
+            _READINGS.move_to_end(key)
+        else:
+            result = translator.translate(question, store=store, kg=toolbox.kg, num_beams=beams, profile=profile)
+            if not result.error:
+                _READINGS[key] = result
+                while len(_READINGS) > MAX_READINGS:
+                    _READINGS.popitem(last=False)
     # the parser resolves labels through the question's candidates first; the page compiles with
     # the server's lexicon: a label the two read differently is written with its ID
     meant = translator.resolver(result.candidates, None, store, toolbox.kg)
     pin = lambda text: pin_terms(text, meant, toolbox.lexicon) if text else text  # noqa: E731
     nbest = list(dict.fromkeys(pin(text) for text in result.nbest if text))
-    result.cnl = pin(result.cnl)
+    cnl = pin(result.cnl)
     completer = completer_for(toolbox)
     ids = [c.get("id") for c in result.candidates if isinstance(c.get("id"), str)]
     threading.Thread(target=_warm, args=(completer, ids), daemon=True).start()
-    return {"question": question, "cnl": result.cnl, "nbest": nbest, "sparql": result.sparql,
+    return {"question": question, "cnl": cnl, "nbest": nbest, "sparql": result.sparql,
             "candidates": [{k: c.get(k) for k in ("id", "label", "description", "mention")} for c in result.candidates],
-            "error": result.error, "seconds": result.seconds}
+            "error": result.error, "seconds": result.seconds, "cached": cached}
 
 
 def pin_terms(text: str, meant, here) -> str:

@@ -503,7 +503,8 @@ async function ask(question) {
     setEditorText(editor, cnl);
     showAlternatives(cnl, doc.nbest);
     window.history.replaceState(null, "", pageUrl(question, cnl));
-    setStatus(`Translated in ${Number(doc.seconds || 0).toFixed(2)} s`);
+    setStatus(doc.cached ? "Translated before (the same reading, kept by the server)"
+                         : `Translated in ${Number(doc.seconds || 0).toFixed(2)} s`);
     if (cnl) await runCnl(cnl);
     else showMessage(doc.error || "the learned parser wrote no CNL for this question");
   } catch (err) {
