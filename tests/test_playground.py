@@ -11,18 +11,8 @@ import pytest
 
 from cnl.agent.playground import content_security_policy, static_file
 from cnl.agent.server import ServerConfig, create_app
-from tests.test_agent_server import DATASET, TTL, LoopbackServer  # noqa: F401  (TTL: the store's graph)
-
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    from cnl.kg.embedded import EmbeddedKG
-
-    folder = tmp_path_factory.mktemp("films")
-    (folder / "g.ttl").write_text(TTL)
-    with EmbeddedKG(folder / "store") as kg:
-        kg.load(folder / "g.ttl", progress=False)
-    return folder / "store"
+# the API tests' small film graph and its store (a fixture: one per module)
+from tests.test_agent_server import DATASET, LoopbackServer, store  # noqa: F401
 
 
 @pytest.fixture(scope="module")
