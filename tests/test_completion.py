@@ -205,6 +205,25 @@ def test_entity_labels_from_the_linker(completer):
     assert result.items[0].insert == "[Christopher Nolan]" and result.items[0].id == "Q25191"
 
 
+def test_an_opened_bracket_offers_the_most_used_classes(completer):
+    result = completer.complete("which [")
+    classes = [i for i in result.items if i.kind == "entity"]
+    assert classes and classes[0].insert in ("[film]", "[human]") and "a class of" in classes[0].detail
+    assert {"Q11424", "Q5"} <= {i.id for i in classes[:10]}
+    counts = [int(i.detail.split("a class of ")[1].split(" ")[0].replace(",", "")) for i in classes]
+    assert counts == sorted(counts, reverse=True)
+    typed = completer.complete("which [fi").items  # a letter typed: the name index, by what it starts with
+    assert typed and typed[0].insert == "[film]" and all("a class of" not in i.detail for i in typed)
+
+
+def test_a_property_with_nothing_to_go_by_comes_from_the_most_used_classes(completer):
+    result = completer.complete("What is the <")
+    ids = [i.id for i in result.items if i.kind == "property"]
+    top = [c.label for c, _ in completer.popular_classes()[:3]]
+    assert "P57" in ids[:20] and all("around" in i.detail for i in result.items[:5])
+    assert any(label in result.items[0].detail for label in top)
+
+
 def test_accepted_completions_compile(completer, nolan_toolbox):
     """Text written by accepting completions only compiles and finds Nolan's films."""
     from cnl.sparql.compiler import compile_cnl
