@@ -187,14 +187,18 @@ class Completer:
         wanted = normalize(typed)
         counts: dict[str, int] = {}
         around_of: dict[str, list[str]] = {}
-        near = self._entities_in(text, slot)
-        if not near and not wanted:
-            # nothing to go by yet ("What is the <"): the properties of the store's most used classes
-            near = [(c.id, c.label) for c, _ in self.popular_classes()[:3]]
-        for entity_id, name in near:
-            for pid, n in self.properties_around(entity_id).items():
-                counts[pid] = counts.get(pid, 0) + n
-                around_of.setdefault(pid, []).append(name)
+
+        def add_around(near) -> None:
+            for entity_id, name in near:
+                for pid, n in self.properties_around(entity_id).items():
+                    counts[pid] = counts.get(pid, 0) + n
+                    around_of.setdefault(pid, []).append(name)
+
+        add_around(self._entities_in(text, slot))
+        if not counts and not wanted:
+            # nothing to go by ("What is the <", or entities the KG has no statement about):
+            # the properties of the store's most used classes
+            add_around((c.id, c.label) for c, _ in self.popular_classes()[:3])
         names_of = self._property_names()
         named = {pid: _named_by(asked, names_of[pid][1:]) for pid in counts if pid in names_of} if asked else {}
         around = []
