@@ -17,14 +17,15 @@ from tests.test_agent_server import DATASET, LoopbackServer, store  # noqa: F401
 
 @pytest.fixture(scope="module")
 def base(store, tmp_path_factory):
-    import os
-
-    os.environ["CNL_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
-    config = ServerConfig.from_dict({"datasets": {DATASET: {"store": str(store)}}, "max_body_bytes": 4096,
-                                     "max_question_chars": 500, "use_translator": False})
-    server = LoopbackServer(create_app(config))
-    yield server.url
-    server.stop()
+    # a cache of its own for this module only: left set, it sent later modules' subprocesses
+    # (the browser tests' `cnl2sparql ui`) to an empty cache, converting the model again
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CNL_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        config = ServerConfig.from_dict({"datasets": {DATASET: {"store": str(store)}}, "max_body_bytes": 4096,
+                                         "max_question_chars": 500, "use_translator": False})
+        server = LoopbackServer(create_app(config))
+        yield server.url
+        server.stop()
 
 
 def test_the_page_is_served_with_a_content_security_policy(base):
