@@ -139,12 +139,17 @@ class TransformersServer:
         raise RuntimeError(f"transformers serve did not answer /health within {startup_s:g} s")
 
     def stop(self) -> None:
-        import subprocess
+        stop_process(self.process)
 
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+
+def stop_process(process, timeout: float = 20) -> None:
+    """Terminate a child process, then kill it if it has not ended within ``timeout`` seconds."""
+    import subprocess
+
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

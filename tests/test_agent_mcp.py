@@ -47,7 +47,7 @@ def test_mcp_lists_tools_and_runs_cnl(store):
     names = {t.name for t in tools.tools}
     assert names == {"search_entity", "search_property", "search_property_of_entity",
                      "search_object_of_property", "list_triples", "execute_sparql", "execute_cnl",
-                     "translate", "answer", "cancel"}
+                     "translate", "answer", "cancel", "complete_cnl"}
     execute = next(t for t in tools.tools if t.name == "execute_cnl")
     assert execute.input_schema["required"] == ["cnl"]
     assert not ok.is_error and "result:\nyes" in ok.content[0].text

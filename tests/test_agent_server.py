@@ -66,14 +66,13 @@ def store(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def base(store, tmp_path_factory):
-    import os
-
-    os.environ["CNL_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
-    config = ServerConfig.from_dict({"datasets": {DATASET: {"store": str(store), "profile": {"statements": "qualified"}}},
-                                     "max_body_bytes": 4096, "use_translator": False})
-    server = LoopbackServer(create_app(config))
-    yield server.url
-    server.stop()
+    with pytest.MonkeyPatch.context() as patch:  # this module's own cache, not left set for later modules
+        patch.setenv("CNL_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        config = ServerConfig.from_dict({"datasets": {DATASET: {"store": str(store), "profile": {"statements": "qualified"}}},
+                                         "max_body_bytes": 4096, "use_translator": False})
+        server = LoopbackServer(create_app(config))
+        yield server.url
+        server.stop()
 
 
 def test_text2sparql_contract(base):
@@ -157,7 +156,7 @@ def test_compile_run_tools_health_and_docs(base):
     openapi = httpx.get(f"{base}/openapi.json").json()
     assert {"/text2sparql", "/compile", "/run", "/tools/{name}", "/health"} <= set(openapi["paths"])
     assert httpx.get(f"{base}/docs").status_code == 200
-    assert len(httpx.get(f"{base}/tools").json()) == 10
+    assert len(httpx.get(f"{base}/tools").json()) == 11  # complete_cnl included
 
 
 def test_config_errors(tmp_path):

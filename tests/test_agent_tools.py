@@ -13,7 +13,7 @@ def test_schemas_are_generated_from_signatures():
     common = {"search_entity", "search_property", "search_property_of_entity",
               "search_object_of_property", "list_triples", "answer", "cancel"}
     assert names["sparql"] == common | {"execute_sparql"}
-    assert names["cnl"] == common | {"execute_cnl", "translate"}
+    assert names["cnl"] == common | {"execute_cnl", "translate", "complete_cnl"}
     assert names["all"] == names["cnl"] | {"execute_sparql"}
     schema = tool_schema(Toolbox.list_triples)["function"]
     assert schema["parameters"]["required"] == []

@@ -467,6 +467,10 @@ def create_app(config: ServerConfig):
 
         return HTMLResponse(openapi_html(app.openapi()), headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
 
+    from cnl.agent.playground import add_playground_routes  # the page at / and its endpoints
+
+    add_playground_routes(app, dataset_for=dataset_for, limited=limited, max_chars=config.max_question_chars,
+                          use_translator=config.use_translator)
     return app
 
 

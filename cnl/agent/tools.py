@@ -16,11 +16,13 @@ tool result showed (GRASP's rule against invented IDs); the error names the unkn
 The code is split by responsibility: :mod:`cnl.agent.tool_schema` (the ``@tool`` marker, the
 result type, schema generation), :mod:`cnl.agent.tool_text` (tables and IRIs as text),
 :mod:`cnl.agent.toolbox` (registry, argument checks, shared helpers), and one module per group
-of tools (:mod:`cnl.agent.search_tools`, :mod:`cnl.agent.query_tools`). A new group of tools is
+of tools (:mod:`cnl.agent.search_tools`, :mod:`cnl.agent.query_tools`,
+:mod:`cnl.agent.completion_tools`). A new group of tools is
 a mixin of :class:`~cnl.agent.toolbox.ToolboxBase` in its own module, added to the bases below.
 """
 from __future__ import annotations
 
+from cnl.agent.completion_tools import CompletionTools
 from cnl.agent.query_tools import QueryTools, load_translator
 from cnl.agent.search_tools import SearchTools
 from cnl.agent.tool_schema import ALL_MODE, CNL_MODE, MODES, SPARQL_MODE, ToolResult, tool, tool_schema
@@ -28,7 +30,7 @@ from cnl.agent.tool_text import WD, WIKIDATA_NAMESPACES, compact, format_table
 from cnl.agent.toolbox import MAX_ARGUMENT_CHARS, MAX_SEARCH_CHARS, ToolboxOptions
 
 
-class Toolbox(SearchTools, QueryTools):
+class Toolbox(SearchTools, QueryTools, CompletionTools):
     """The tools over one knowledge graph, with its search indices and a lexicon built from them.
 
     ``kg`` is a :class:`cnl.kg.KnowledgeGraph`; ``entities``/``properties`` are the search

@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_link",
     "cnl.cli.cmd_agent",
     "cnl.cli.cmd_serve",
+    "cnl.cli.cmd_ui",
     "cnl.cli.cmd_mcp",
     "cnl.cli.cmd_decompile",
     "cnl.cli.cmd_grammar_test",
