@@ -21,6 +21,9 @@ def _add_model_options(p) -> None:
     p.add_argument("--el", choices=EL_VARIANTS, default="hybrid", help="entity-linking variant")
     p.add_argument("--unconstrained", action="store_true", help="no grammar-constrained decoding")
     p.add_argument("--no-validate", action="store_true", help="no validation: the first output, compiled")
+    p.add_argument("--no-abstain", action="store_true",
+                   help="write a query even for a question the parser would decline (a greeting, gibberish: "
+                        "exit code 34 otherwise)")
     p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 1: greedy; 4: the first of 4 beams that compiles and, "
                         "with a KG, answers)")
     p.add_argument("--lexicon", default=None, help="label → ID lexicon for the generated labels")
@@ -100,6 +103,7 @@ def _translator(args):
 
     translator = Translator.load(args.adapter, args.base_model)
     translator.property_constraint = args.property_constraint
+    translator.abstain = not args.no_abstain
     if args.no_property_candidates:
         translator.config["property_candidates"] = 0
     if getattr(args, "verbose", False):
@@ -178,20 +182,26 @@ def run_translate(args) -> int:
             failures += result.sparql is None
             if args.format == "json" or args.batch:
                 print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
-            else:
+            elif not result.abstained:
                 print(result.cnl if result.cnl is not None else "")
                 if result.sparql:
                     print(result.sparql)
-                else:
-                    print(f"error: no SPARQL: {result.error}", file=sys.stderr)
     finally:
         if kg is not None:
             kg.close()
     if failures and not args.batch:
-        from cnl.errors import TranslationError
-
-        raise TranslationError(f"the generated CNL does not compile: {result.error}")
+        _raise_no_query(result)
     return 0
+
+
+def _raise_no_query(result) -> None:
+    """The one-line error of a question that got no SPARQL: declined (exit code 34) or not
+    compiled (33)."""
+    from cnl.errors import TranslationAbstained, TranslationError
+
+    if result.abstained:
+        raise TranslationAbstained(f"no query for {result.question!r}: {result.abstained}")
+    raise TranslationError(f"the generated CNL does not compile: {result.error}")
 
 
 def run_ask(args) -> int:
@@ -225,12 +235,10 @@ def run_ask(args) -> int:
                 row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
                 continue
-            if args.show_sparql or not result.sparql:
+            if args.show_sparql or (not result.sparql and not result.abstained):
                 print(f"cnl: {result.cnl}", file=sys.stderr)
             if not result.sparql:
-                from cnl.errors import TranslationError
-
-                raise TranslationError(f"the generated CNL does not compile: {result.error}")
+                _raise_no_query(result)
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
             execute_and_print(kg, result.sparql, args)
