@@ -419,8 +419,8 @@ def test_translate_and_ask_link_a_new_questions_entities_over_the_slice(nolan_st
     assert any(c["id"] == "Q25191" for c in result.candidates), result.candidates
     assert result.sparql is not None and "wd:Q25191" in result.sparql, (result.cnl, result.error)
     assert main(["ask", "Who directed Inception?", "--store", str(nolan_store), "--no-validate",
-                 "--format", "json"]) == 0
-    captured = capsys.readouterr()
+                 "--format", "json", "--verbose"]) == 0
+    captured = capsys.readouterr()  # where entities are linked: said with --verbose only
     assert "Q25191" in captured.out and "entities are linked over the store" in captured.err
 
 
