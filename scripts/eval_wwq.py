@@ -45,6 +45,9 @@ def main(argv=None) -> int:
     ap.add_argument("--kg", default="wikidata-wwq", help="profile translate compiles with (default: %(default)s)")
     ap.add_argument("--via", choices=["translate", "ask"], default="translate",
                     help="the command run: translate, or ask (also answers: adds the answer F1)")
+    ap.add_argument("--rows", type=Path, default=None,
+                    help="keep the command's output lines (JSONL) in this file as they come, and reuse those "
+                         "already there: an interrupted run goes on where it stopped, a finished one is scored again")
     ap.add_argument("translate_options", nargs="*", help="more options for cnl2sparql translate (after --)")
     args = ap.parse_args(argv)
 
@@ -59,17 +62,28 @@ def main(argv=None) -> int:
         targets = {t.source: t for t in wwq_targets(records, kg)}
         qids = {q for r in records for q in re.findall(r"\bwd:(Q[0-9]+)", r.sparql)}
         in_store = {iri[len(WD):] for iri in kg.labels({WD + q for q in qids})}
+    kept = read_rows(args.rows)[: len(records)] if args.rows is not None else []
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
-        for r in records:
+        for r in records[len(kept):]:
             handle.write(json.dumps({"question": r.question}) + "\n")
     command = [str(Path(sys.executable).with_name("cnl2sparql")), args.via, "--batch", handle.name,
                "--store", args.store, "--kg", args.kg, *(["--adapter", args.adapter] if args.adapter else []),
                *args.translate_options]
-    print("$ " + " ".join(command), file=sys.stderr)
     started = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+    if len(kept) < len(records):
+        print("$ " + " ".join(command) + (f"  # {len(kept)} rows kept from {args.rows}" if kept else ""),
+              file=sys.stderr)
+        if args.rows is not None:
+            with args.rows.open("a") as out:
+                subprocess.run(command, stdout=out, text=True, check=True)
+            fresh = read_rows(args.rows)[len(kept):]
+        else:
+            done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+            fresh = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+        rows = kept + fresh
+    else:
+        rows = kept
     wall = time.perf_counter() - started
-    rows = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert len(rows) == len(records), (len(rows), len(records))
     # a question is answerable over the store only if every item its gold names is in it
     known_of = {r.id: all(q in in_store for q in re.findall(r"\bwd:(Q[0-9]+)", r.sparql)) for r in records}
@@ -141,6 +155,22 @@ def main(argv=None) -> int:
     if args.out:
         args.out.write_text(json.dumps({"figures": figures, "predictions": results}, indent=1, ensure_ascii=False))
     return 0
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The rows a run left in ``path`` (none when absent); a last line cut by an interrupted run
+    is dropped from the file, so that the run goes on from the question it was on."""
+    if not path.exists():
+        return []
+    rows, lines = [], path.read_text().splitlines()
+    for line in lines:
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+    if len(rows) < len([line for line in lines if line.strip()]):
+        path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    return rows
 
 
 def gold_answers_on(store: str, records) -> dict:

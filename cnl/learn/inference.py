@@ -44,7 +44,7 @@ VALIDATION_TIMEOUT = 5.0
 DEFAULT_BEAMS = 1
 # the signals that judge the candidates on a KG (Translator.choose): before this issue, the first
 # candidate with an answer ("answers")
-DEFAULT_CHOOSER = ("answers",)
+DEFAULT_CHOOSER = ("answers", "type", "readings")
 
 
 log = logging.getLogger(__name__)
