@@ -25,7 +25,7 @@ import re
 # no linked entity names nothing of the KG
 PROPERTY_MARGIN = 0.7
 # the model's mean log-probability per token below which no reading is trusted
-MIN_CONFIDENCE = -0.3
+MIN_CONFIDENCE = -0.8
 
 _NOT_WORD = re.compile(r"[\W_]+")
 
