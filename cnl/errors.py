@@ -325,6 +325,13 @@ class TranslationError(ModelError):
     exit_code = 33
 
 
+class TranslationAbstained(TranslationError):
+    """The parser declined the question: it names nothing the KG knows or asks nothing the CNL
+    can say ("hello", gibberish); the message gives the reason (cnl.learn.abstention)."""
+
+    exit_code = 34
+
+
 # --- evaluation (issue 6): exit codes 40-49 ---------------------------------------------------
 
 class EvalError(CNLError):

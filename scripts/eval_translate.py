@@ -126,7 +126,7 @@ def main(argv=None) -> int:
                 for kind in {prompt_kind[e] for e in args.el}}
     references = {kind: [r.completion for r in build_examples("test", "squall", "label", kind, squall_from=squall_from)[: args.limit]]
                   for kind in examples}
-    generated, timings, prompts, allowed = {}, {}, {}, {}
+    generated, timings, prompts, allowed, beams_of = {}, {}, {}, {}, {}
     for kind, exs in examples.items():
         # the adapter's own prompts: property candidates (around the recorded entity candidates with --store)
         props = translator.properties_for([e.question for e in exs], [e.candidates for e in exs], kg)
@@ -143,6 +143,7 @@ def main(argv=None) -> int:
                                        batch_size=args.batch_size, max_new_tokens=args.max_new_tokens,
                                        num_beams=beams, n_best=beams, properties=allowed[kind])
             timings[(kind, mode)] = time.perf_counter() - start
+            beams_of[(kind, mode)] = outs
             # n-best validation is the Translator's own, with the example's resolver
             generated[(kind, mode)] = [translator.choose(o, resolver_for(ex), kg=kg if mode == "nbest" else None,
                                                          profile=ECAI_PROFILE)[0]
@@ -183,7 +184,9 @@ def main(argv=None) -> int:
             print(f"{el:9} {mode:13} {n:4d} {em / n:6.3f} {parse / n:6.3f} {ta / n:7.3f} {ta_cnl / n:14.3f}"
                   f"  BLEU {paper['bleu']:.3f} METEOR {paper['meteor']:.3f} ROUGE-2 {paper['rouge2']:.3f}")
             rows += [{"el": el, "mode": mode, "question": ex.question, "gold": ref_text, "pred": p,
-                      "em": s[0], "parses": s[1], "ta": s[2], "ta_vs_gold_squall": s[3]} for ex, p, s, ref_text in zip(exs, preds, scores, references[kind])]
+                      "em": s[0], "parses": s[1], "ta": s[2], "ta_vs_gold_squall": s[3],
+                      **({"nbest": beams} if mode == "nbest" else {})}
+                     for ex, p, s, ref_text, beams in zip(exs, preds, scores, references[kind], beams_of[(kind, mode)])]
     if args.out:
         args.out.write_text(json.dumps({"figures": report, "predictions": rows}, indent=1, ensure_ascii=False))
     return 0

@@ -22,6 +22,9 @@ def _add_model_options(p) -> None:
     p.add_argument("--el", choices=EL_VARIANTS, default="hybrid", help="entity-linking variant")
     p.add_argument("--unconstrained", action="store_true", help="no grammar-constrained decoding")
     p.add_argument("--no-validate", action="store_true", help="no validation: the first output, compiled")
+    p.add_argument("--no-abstain", action="store_true",
+                   help="write a query even for a question the parser would decline (a greeting, gibberish: "
+                        "exit code 34 otherwise)")
     p.add_argument("--beams", type=int, default=None, help="beams / n-best size (default 1: greedy; 4: the first of 4 beams that compiles and, "
                         "with a KG, answers)")
     p.add_argument("--lexicon", default=None, help="label → ID lexicon for the generated labels")
@@ -103,6 +106,7 @@ def _translator(args, stages):
 
         translator = Translator.load(args.adapter, args.base_model)
     translator.property_constraint = args.property_constraint
+    translator.abstain = not args.no_abstain
     if args.no_property_candidates:
         translator.config["property_candidates"] = 0
     return translator
@@ -194,7 +198,7 @@ def run_translate(args) -> int:
             failures += result.sparql is None
             if args.format == "json" or args.batch:
                 print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
-            else:
+            elif not result.abstained:
                 print(result.cnl if result.cnl is not None else "")
                 if result.sparql:
                     print(result.sparql)
@@ -207,10 +211,13 @@ def run_translate(args) -> int:
 
 
 def no_sparql_error(result, args):
-    """The one error line of a question whose generated CNL does not compile (what the model
-    wrote and why; without a KG, that no entity could be linked)."""
-    from cnl.errors import TranslationError
+    """The one error line of a question that got no SPARQL: declined by the parser (exit code
+    34, with its reason) or whose generated CNL does not compile (33: what the model wrote and
+    why; without a KG, that no entity could be linked)."""
+    from cnl.errors import TranslationAbstained, TranslationError
 
+    if result.abstained:
+        return TranslationAbstained(f"no query for {result.question!r}: {result.abstained}")
     hint = ""
     if not args.store and not getattr(args, "endpoint", None) and not args.lexicon:
         hint = " (no --store or --endpoint: no entity was linked; give the KG the question is about)"

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
+from cnl.learn.abstention import abstention_reason
+from cnl.learn.choice import entity_readings, judge
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
 from cnl.learn import native
@@ -40,6 +42,9 @@ VALIDATION_TIMEOUT = 5.0
 # on the ECAI test, at several times the time per question (docs/model.md, "Latency and
 # throughput"); ``num_beams=4`` opts in.
 DEFAULT_BEAMS = 1
+# the signals that judge the candidates on a KG (Translator.choose): before this issue, the first
+# candidate with an answer ("answers")
+DEFAULT_CHOOSER = ("answers", "type", "readings")
 
 
 log = logging.getLogger(__name__)
@@ -89,9 +94,19 @@ class Translation:
     seconds: float = 0.0
     # beam search: each beam's score, its log-probability per token (transformers' sequences_scores)
     nbest_scores: list = field(default_factory=list)
+    # the chosen output's log-probability per token (greedy on the native engine: the model's
+    # own, before the grammar's mask; None where the engine gives none)
+    score: float | None = None
+    # why the parser declined the question (nothing the CNL can say: a greeting, gibberish);
+    # then ``cnl`` and ``sparql`` are None, ``error`` says so and ``nbest`` keeps what the model wrote
+    abstained: str | None = None
 
     def to_json(self) -> dict:
         row = {"question": self.question, "cnl": self.cnl, "sparql": self.sparql, "candidates": self.candidates}
+        if self.score is not None:
+            row["score"] = round(self.score, 4)
+        if self.abstained:
+            row["abstained"] = self.abstained
         if len(self.nbest) > 1:  # beam search: every beam, best first (for reranking or analysis)
             row["nbest"] = self.nbest
             if self.nbest_scores:
@@ -137,6 +152,10 @@ class Translator:
         self.property_constraint = "known"
         # seconds each candidate's validation query may run (a timed-out candidate is skipped)
         self.validation_timeout = VALIDATION_TIMEOUT
+        # decline a question the CNL cannot say (cnl.learn.abstention) instead of writing a query
+        self.abstain = True
+        # how candidates are judged on a KG (choose): "answers", "type", "readings"
+        self.chooser = DEFAULT_CHOOSER
         self._beam_model = None
         self._beam_tokenizer = None
         self._load_options = (None, adapter_dir, None, None)
@@ -202,7 +221,9 @@ class Translator:
                         max_new_tokens: int = 96, batch_size: int = 1, properties=None,
                         progress=None) -> list[list[tuple[str, float | None]]]:
         """:meth:`generate` with each completion's score: with beams, its log-probability per
-        token (transformers' ``sequences_scores``, the order of the n-best); greedy: None."""
+        token (transformers' ``sequences_scores``, the order of the n-best); greedy on the native
+        engine: the model's own mean log-probability per token of what it wrote (before the
+        grammar's mask); greedy on transformers: None."""
         if constrained and self.target != "squall":
             raise TranslationError(f"constrained decoding needs a SQUALL adapter, this one emits {self.target}")
         n_best = min(n_best, num_beams)
@@ -234,9 +255,10 @@ class Translator:
                                                          eos_token_id=tokenizer.eos_token_id,
                                                          pad_token_id=tokenizer.pad_token_id, return_scores=True)
             elif native:
-                generated = model.generate_greedy(encoded, max_new_tokens=max_new_tokens, logits_processor=constraint,
-                                                  eos_token_id=tokenizer.eos_token_id,
-                                                  pad_token_id=tokenizer.pad_token_id)
+                generated, scores = model.generate_greedy(encoded, max_new_tokens=max_new_tokens,
+                                                          logits_processor=constraint,
+                                                          eos_token_id=tokenizer.eos_token_id,
+                                                          pad_token_id=tokenizer.pad_token_id, return_scores=True)
             else:
                 generated, scores = _generate_with_transformers(model, tokenizer, enc, constraint,
                                                                 max_new_tokens=max_new_tokens, num_beams=num_beams,
@@ -465,14 +487,21 @@ class Translator:
                                              progress=clock.chunk_done)
         seconds = clock.generated([max(len(text) for text, _ in scored) for scored in scored_nbests])
         out = []
-        for question, cands, scored, own in zip(questions, candidates, scored_nbests, seconds):
+        # entities are linked over a KG: there, no candidate means the question names no entity
+        linked = store is not None or kg is not None
+        for question, cands, scored, props, own in zip(questions, candidates, scored_nbests, properties, seconds):
             t0 = time.perf_counter()
             nbest = [self.postprocess(text, el, cands) for text, _ in scored]
             chosen, sparql, error = self.choose(nbest, self.resolver(cands, lexicon, store, kg), kg=kg,
-                                                validate=validate, profile=profile)
+                                                validate=validate, profile=profile, question=question,
+                                                candidates=cands)
             scores = [score for _, score in scored] if beams > 1 else []
+            score = scored[nbest.index(chosen)][1] if chosen in nbest else None
+            reason = abstention_reason(question, cands, props, score, linked=linked) if self.abstain else None
+            if reason:  # (``error`` says it too, for callers that read only it)
+                chosen, sparql, error = None, None, f"the parser abstained: {reason}"
             out.append(Translation(question, chosen, sparql, cands, nbest, error,
-                                   round(own + time.perf_counter() - t0, 4), scores))
+                                   round(own + time.perf_counter() - t0, 4), scores, score, reason))
         return out
 
     def resolver(self, candidates, lexicon=None, store=None, kg=None) -> ChainResolver:
@@ -491,10 +520,21 @@ class Translator:
             sources.append(KGLabelResolver(kg))
         return ChainResolver(*sources)
 
-    def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata"):
-        """(text, SPARQL, error) of the first n-best candidate that compiles with ``resolver``
-        (and, with a KG, has an answer); without ``validate`` only the first is tried."""
-        first_compiled, error = None, None
+    def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata", question: str = "",
+               candidates=()):
+        """(text, SPARQL, error) of the n-best candidate to keep; without ``validate`` only the
+        first is tried, without a KG the first that compiles with ``resolver`` is kept.
+
+        With a KG the candidates are judged by what they return (:mod:`cnl.learn.choice`, the
+        signals in ``self.chooser``): in beam order, the first whose answer says something
+        ("answers") and is of the kind the question asks for ("type": who a person, when a
+        date, how many a number, where a place) wins; "readings" also tries, for an entity
+        label several of the question's ``candidates`` share, their other readings ("Colorado
+        Rockies" the baseball team when the ice-hockey team has no mascot), kept only when they
+        answer. When none answers, the first whose query cannot give the asked kind is passed
+        over ("type"), else the first that compiles is kept."""
+        signals = set(self.chooser) if kg is not None and validate else set()
+        options, error = [], None  # (text, SPARQL, another reading of its labels)
         for text in nbest if validate else nbest[:1]:
             if self.target != "squall":
                 return text, None, None
@@ -504,23 +544,24 @@ class Translator:
             except CNLError as err:
                 error = error or f"{text!r}: {str(err).splitlines()[0]}"
                 continue
-            if first_compiled is None:
-                first_compiled = (text, sparql)
-            if kg is None or not validate or len(nbest) == 1:  # one candidate: nothing to choose
+            if not signals:
                 return text, sparql, None
-            try:
-                # a candidate only needs one row to count, and may not stall the question
-                with query_limits(timeout=self.validation_timeout, max_rows=1):
-                    result = kg.query(sparql)
-            except CNLError as err:
-                error = error or f"{text!r}: {str(err).splitlines()[0]}"
-                continue
-            if has_answers(result):
-                return text, sparql, None
-        if first_compiled:
-            return first_compiled[0], first_compiled[1], None
-        return (nbest[0] if nbest else None), None, error or "the model produced no output"
-
+            options.append((text, sparql, False))
+            if "readings" in signals:
+                for reading in entity_readings(text, candidates):
+                    try:
+                        other = compile_query(query, profile, ChainResolver(ChainResolver.table(
+                            ("entity", label, ident) for label, ident in reading.items()), resolver))
+                    except CNLError:
+                        continue
+                    if other != sparql and all(other != known for _, known, _ in options):
+                        options.append((text, other, True))
+        if not options:
+            return (nbest[0] if nbest else None), None, error or "the model produced no output"
+        if len(options) == 1:  # one candidate: nothing to choose
+            return options[0][0], options[0][1], None
+        chosen = judge(options, kg, question, signals, timeout=self.validation_timeout)
+        return chosen[0], chosen[1], None
 
 def word_ngrams(text: str, longest: int = 6) -> set[str]:
     """The lower-cased word n-grams of ``text`` (up to ``longest`` words), punctuation at the

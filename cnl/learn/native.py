@@ -197,24 +197,35 @@ class NativeLlama:
 
     # -- decoding ----------------------------------------------------------------------------
     def generate_greedy(self, prompts: list[list[int]], *, max_new_tokens: int, eos_token_id: int,
-                        pad_token_id: int, logits_processor=None):
+                        pad_token_id: int, logits_processor=None, return_scores: bool = False):
         """Greedy continuations of left-padded ``prompts`` (token ids): a (B, prompt + new)
         tensor like transformers' ``generate`` returns, finished rows padded with
-        ``pad_token_id``. ``logits_processor(input_ids, scores)`` sees float32 scores."""
+        ``pad_token_id``. ``logits_processor(input_ids, scores)`` sees float32 scores.
+
+        ``return_scores``: also each row's mean log-probability per generated token (EOS
+        included) under the model itself, before the logits processor: how much the model wanted
+        what it wrote, where the grammar may have forced a token it ranked low (a (B,) tensor)."""
         import torch
 
         ids, key_mask, positions = _left_padded(prompts, pad_token_id)
         cache = [None] * self.layers
         sequences = ids
         unfinished = torch.ones(len(prompts), dtype=torch.bool)
+        total = torch.zeros(len(prompts))
+        length = torch.zeros(len(prompts))
         with torch.inference_mode():
             logits = self.forward(ids, positions, key_mask, cache)
             for _ in range(max_new_tokens):
                 scores = logits.float()
+                raw = scores
                 if logits_processor is not None:
                     scores = logits_processor(sequences, scores)
                 tokens = scores.argmax(-1)
                 tokens = torch.where(unfinished, tokens, torch.full_like(tokens, pad_token_id))
+                if return_scores:
+                    chosen = torch.log_softmax(raw, dim=-1).gather(1, tokens[:, None])[:, 0]
+                    total += torch.where(unfinished, chosen, torch.zeros_like(chosen))
+                    length += unfinished.float()
                 sequences = torch.cat((sequences, tokens[:, None]), dim=1)
                 unfinished &= tokens != eos_token_id
                 if not unfinished.any():
@@ -222,6 +233,8 @@ class NativeLlama:
                 key_mask = torch.cat((key_mask, torch.ones((len(prompts), 1), dtype=torch.long)), dim=1)
                 positions = positions[:, -1:] + 1
                 logits = self.forward(tokens[:, None], positions, key_mask, cache)
+        if return_scores:
+            return sequences, total / length.clamp(min=1)
         return sequences
 
     def generate_beams(self, prompts: list[list[int]], *, num_beams: int, n_best: int, max_new_tokens: int,

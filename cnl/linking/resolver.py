@@ -63,11 +63,23 @@ class IndexResolver:
 
 
 def property_table() -> dict:
-    """(property, normalized label or alias) -> PID for Wikidata's properties (the shipped list)."""
+    """(property, normalized label or alias) -> PID for Wikidata's properties (the shipped list).
+    A property's own label beats another's alias: "height" is P2048's label and an alias of
+    P2044 (elevation above sea level), "developer" P178's and an alias of P61 (discoverer or
+    inventor), "member of" P463's and an alias of P31; among aliases the first property wins."""
     from cnl.sparql.wikidata_properties import wikidata_properties
 
-    return ChainResolver.table(("property", name, prop.id) for prop in wikidata_properties()
-                               for name in (prop.label, *prop.aliases))
+    properties = wikidata_properties()
+    labels = [("property", prop.label, prop.id) for prop in properties if prop.label]
+    aliases = [("property", alias, prop.id) for prop in properties for alias in prop.aliases]
+    # last, the forms writers use for a label no property has: "part(s)" for "has part(s)" (as
+    # Sparklis shows it), and the noun of an "X of" label for its inverse ("a <member> of Y":
+    # what Y has as a member, i.e. ^P463 "member of")
+    shorter = [("property", prop.label[len("has "):], prop.id) for prop in properties
+               if prop.label.lower().startswith("has ")]
+    shorter += [("property", prop.label[:-len(" of")], "^" + prop.id) for prop in properties
+                if prop.label.lower().endswith(" of") and prop.datatype == "WikibaseItem"]
+    return ChainResolver.table(labels + aliases + shorter)
 
 
 class KGLabelResolver:
