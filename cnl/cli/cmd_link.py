@@ -19,9 +19,9 @@ def run_link(args) -> int:
 
     index = None
     if args.linker == "builtin":
-        from cnl.linking.indices import indices_for_store
+        from cnl.linking.indices import entity_index_for_store
 
-        index, _ = indices_for_store(args.store, rebuild=args.rebuild_index)
+        index = entity_index_for_store(args.store, rebuild=args.rebuild_index)
     candidates = get_linker(args.linker, index).link(args.question)
     if args.format == "json":
         print(json.dumps([c.to_dict() for c in candidates], ensure_ascii=False, indent=2))

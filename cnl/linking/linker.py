@@ -53,7 +53,7 @@ class BuiltinLinker:
         # None: weigh the context when the embedding model is installed (0 turns it off)
         self.context_weight = CONTEXT_WEIGHT if context_weight is None else context_weight
         self._entity_vectors: dict[int, object] = {}  # entity index -> its label-and-description vector
-        self._names = [key for _, key, _ in index.names]
+        self._names = index.names.keys
 
     def link(self, question: str) -> list[Candidate]:
         words = token_spans(question)
@@ -170,7 +170,7 @@ class BuiltinLinker:
             inside_longer = any(a <= i and j <= b and (a, b) != (i, j) for a, b in covered)
             best: dict[int, float] = {}
             hits = found[(i, j)]
-            pops = [self.index.entities[self.index.names[ni][0]].popularity for ni, _ in hits]
+            pops = [self.index.popularity[self.index.names[ni][0]] for ni, _ in hits]
             total = sum(math.log1p(p) + 1 for p in pops)
             for (ni, quality), pop in zip(hits, pops):
                 ei, _, alias = self.index.names[ni]
