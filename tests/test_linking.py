@@ -150,6 +150,77 @@ wd:Q624806 rdfs:label "Elizabeth I"@en ; schema:description "2005 television min
         assert {"Q624806", "Q7207"} <= {c.id for c in link(question) if c.mention.lower() == "elizabeth 1"}
 
 
+NAMES_TTL = PREFIXES + """
+wd:Q154454 rdfs:label "'N Sync"@en ; schema:description "American boy band"@en ; wdt:P31 wd:Q215380 .
+wd:Q30 rdfs:label "United States of America"@en ; skos:altLabel "US"@en , "U.S.A."@en ; wdt:P31 wd:Q6256 ; wdt:P36 wd:Q61 .
+wd:Q61 rdfs:label "Washington, D.C."@en ; wdt:P17 wd:Q30 .
+wd:Q192820 rdfs:label "River Shannon"@en ; schema:description "river in Ireland"@en ; wdt:P31 wd:Q4022 .
+wd:Q4022 rdfs:label "river"@en .
+wd:Q2046166 rdfs:label "Shannon"@en ; schema:description "given name"@en .
+wd:Q92760 rdfs:label "Claude Shannon"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q82594 .
+wd:Q239145 rdfs:label "Molly Shannon"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q33999 .
+wd:Q41449 rdfs:label "Michael Shannon"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q33999 .
+wd:Q228882 rdfs:label "Shannon Elizabeth"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q33999 .
+wd:Q1124 rdfs:label "Bill Clinton"@en ; skos:altLabel "President Bill Clinton"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 .
+wd:Q11696 rdfs:label "President of the United States"@en ; wdt:P17 wd:Q30 .
+wd:Q30461 rdfs:label "president"@en .
+wd:Q5428874 rdfs:label "faculty member"@en .
+wd:Q486839 rdfs:label "member of parliament"@en .
+wd:Q131364 rdfs:label "New York Knicks"@en ; wdt:P31 wd:Q13393265 ; wdt:P118 wd:Q155 .
+wd:Q155 rdfs:label "National Basketball Association"@en .
+wd:Q234691 rdfs:label "Stevie Nicks"@en ; wdt:P31 wd:Q5 .
+wd:Q353045 rdfs:label "Philip Pullman"@en ; schema:description "English author"@en ; wdt:P31 wd:Q5 .
+wd:Q72334 rdfs:label "Philip Roth"@en ; wdt:P31 wd:Q5 .
+wd:Q189729 rdfs:label "Philip Glass"@en ; wdt:P31 wd:Q5 .
+wd:Q74311 rdfs:label "Philip K. Dick"@en ; wdt:P31 wd:Q5 .
+wd:Q4119 rdfs:label "Philip"@en ; schema:description "given name"@en .
+wd:Q2 rdfs:label "Philip Seymour Hoffman"@en ; wdt:P31 wd:Q5 .
+"""
+
+
+@pytest.fixture(scope="module")
+def names_index(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("names")
+    (folder / "g.ttl").write_text(NAMES_TTL)
+    with EmbeddedKG(folder / "store") as kg:
+        kg.load(folder / "g.ttl", progress=False)
+        return EntityIndex.from_kg(kg)
+
+
+def test_names_written_with_other_spaces_or_in_another_order(names_index):
+    link = BuiltinLinker(names_index, context_weight=0).link
+    # the same letters, the spaces elsewhere: "NSYNC" is 'N Sync, "U.S." is US
+    assert "Q154454" in {c.id for c in link("How many members are in NSYNC?")}
+    assert "Q154454" in {c.id for c in link("how many members are in nsync?")}
+    assert ("U.S", "Q30") in {(c.mention, c.id) for c in link("What is the capital of the U.S.?")}
+    # a name's words in another order: "the Shannon River" is the River Shannon
+    # (four better-known Shannons fill the readings of "Shannon" alone)
+    assert ("Shannon River", "Q192820") in {(c.mention, c.id) for c in link("Where does the Shannon River end?")}
+    assert ("shannon river", "Q192820") in {(c.mention, c.id) for c in link("where does the shannon river end?")}
+
+
+def test_a_longer_name_keeps_the_mentions_little_words(names_index):
+    """A partial or fuzzy match spans no word the name lacks ("when" is no part of "President
+    Bill Clinton"); a concept's lower-case label is no longer form of a word it contains."""
+    link = BuiltinLinker(names_index, context_weight=0).link
+    found = link("who was the vice president when bill clinton was in office?")
+    assert not any(c.mention.startswith("president when") for c in found)
+    assert ("bill clinton", "Q1124") in {(c.mention, c.id) for c in found}
+    readings = {c.id for c in link("Which Faculty Member of the university wrote it?") if c.mention == "Member"}
+    assert "Q486839" not in readings  # "member of parliament" is a concept, not a Member
+    # a misspelt word need not be the rarest one ("Nicks" as in Stevie Nicks): its neighbours find the name
+    assert "Q131364" in {c.id for c in link("How many titles did the New York Nicks win?")}
+
+
+def test_a_part_of_a_longer_name_keeps_few_readings_and_each_entity_comes_once(names_index):
+    found = BuiltinLinker(names_index, context_weight=0).link("Which books did Philip Pullman write?")
+    assert found[0].id == "Q353045" and found[0].mention == "Philip Pullman"
+    assert len([c for c in found if c.mention == "Philip"]) <= 2  # not every Philip of the graph
+    assert len({c.id for c in found}) == len(found)  # one candidate per entity, its best mention
+    everyone = BuiltinLinker(names_index, context_weight=0).link("Which books did Philip write?")
+    assert len([c for c in everyone if c.mention == "Philip"]) > 2  # alone, "Philip" is ambiguous
+
+
 def test_questions_without_capitals_are_linked_case_blind(index):
     from cnl.linking.linker import is_case_blind
 
