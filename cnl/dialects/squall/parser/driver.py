@@ -1,0 +1,68 @@
+"""The parser's entry point: :func:`parse_squall` checks the text, sets what the parse reads with
+(the notation, the text) and runs :func:`lark_parser`, the Lark LALR parser built (and its
+analysis cached) from ``squall.lark`` with the lexer and the transformer of this package."""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark
+from lark.exceptions import UnexpectedInput
+
+from cnl import ir
+from cnl.dialects.grammar_cache import cached_lark
+from cnl.dialects.limits import check_depth, check_text, too_deep
+from cnl.dialects.notation import NOTATIONS, detect_notation
+from cnl.dialects.squall.parser.lexer import KeepTermTokens, SquallLexer
+from cnl.dialects.squall.parser.reading import current_notation, current_text
+from cnl.dialects.squall.parser.syntax_errors import SPARKLIS_HINT, to_syntax_error
+from cnl.dialects.squall.parser.transform import ToIR
+from cnl.errors import CNLSyntaxError
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    grammar = resources.files("cnl.dialects.squall").joinpath("squall.lark").read_text(encoding="utf-8")
+    return cached_lark(
+        "squall",
+        grammar,
+        parser="lalr",
+        lexer=SquallLexer,
+        postlex=KeepTermTokens(),
+        transformer=ToIR(),
+        propagate_positions=False,
+        maybe_placeholders=False,
+    )
+
+
+def _parse_raw(text: str):
+    return lark_parser().parse(text)
+
+
+def parse_squall(text: str, notation: str | None = None) -> ir.Query:
+    """Parse SQUALL text (any of the three notations) into an :class:`ir.Query`."""
+    if not isinstance(text, str):
+        raise CNLSyntaxError(f"expected text, got {type(text).__name__}")
+    stripped = text.strip()
+    if not stripped:
+        raise CNLSyntaxError("empty query", text=text)
+    check_text(stripped, "SQUALL")
+    if notation is None:
+        notation = detect_notation(stripped)
+    elif notation not in NOTATIONS:
+        raise CNLSyntaxError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
+    tok_n = current_notation.set(notation)
+    tok_t = current_text.set(stripped)
+    try:
+        return check_depth(_parse_raw(stripped), "SQUALL")
+    except UnexpectedInput as err:
+        raise to_syntax_error(err, stripped, _parse_raw) from None
+    except RecursionError:
+        raise too_deep("SQUALL") from None
+    except CNLSyntaxError as err:
+        if err.hint is None and SPARKLIS_HINT.search(stripped):
+            err.with_hint("this looks like Sparklis, not SQUALL: try dialect 'sparklis'")
+        raise
+    finally:
+        current_notation.reset(tok_n)
+        current_text.reset(tok_t)

@@ -1,0 +1,195 @@
+"""Lexing: :class:`SquallLexer` (one regex built from the grammar's terminals, with a
+first-character dispatch) and the merging of a property path's tokens into one PROP token.
+
+Separate from the grammar's rules because it is where a parse spends most of its time, and where
+the notation decides what a ``<...>`` term is (a property or an entity)."""
+from __future__ import annotations
+
+import re
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters
+from lark.lexer import Lexer
+
+from cnl.dialects.notation import ID_RE
+from cnl.dialects.squall.parser.reading import current_notation
+
+
+class SquallLexer(Lexer):
+    """One-regex lexer built from the grammar's own terminal definitions.
+
+    Lark's generic lexer spends most of a parse here; one combined regex (ordered by terminal
+    priority, then length, as Lark orders them) plus a keyword table does the same work in a
+    single ``match`` per token. It also retypes terms: ``<P..>`` is a PROP, ``<Q..>`` and
+    ``[...]`` an ENT, and a bare ``<label>`` a PROP in the label notation and an ENT in the
+    ECAI notation (see ``squall.lark``).
+    """
+
+    def __init__(self, lexer_conf):
+        keywords: dict[str, str] = {}
+        patterns = []
+        for term in lexer_conf.terminals:
+            pattern = term.pattern
+            if term.name in lexer_conf.ignore:
+                continue
+            if pattern.type == "str" and pattern.value.isalpha():
+                keywords[pattern.value.lower()] = term.name
+                continue
+            patterns.append(term)
+        patterns.sort(key=lambda t: (-t.priority, -t.pattern.max_width, t.name))
+        self.keywords = keywords
+        alternatives = [(t.name, t.pattern.to_regexp()) for t in patterns]
+        # leading blanks are part of the match: one regex call per token
+        self.master = _alternation(alternatives)
+        self.by_first_char = _first_char_dispatch(alternatives)
+        self.space = re.compile(r"\s*")
+
+    def lex(self, text):
+        tokens = self._lex(text)
+        if _MAY_HAVE_PATH.search(text) is None:
+            return tokens
+        return _merge_paths(list(tokens), text)
+
+    def _lex(self, text):
+        label_notation = current_notation.get() == "label"
+        keywords, master, space, by_first_char = self.keywords, self.master, self.space, self.by_first_char
+        pos, end, line, line_start = 0, len(text), 1, 0
+        while True:
+            while pos < end and text[pos] in " \t\r\n":
+                pos += 1
+            match = by_first_char.get(text[pos], master).match(text, pos) if pos < end else None
+            if match is None:
+                pos = space.match(text, pos).end()
+                if pos >= end:
+                    return
+                line = text.count("\n", 0, pos) + 1
+                column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+                raise UnexpectedCharacters(text, pos, line, column, allowed=None)
+            kind = match.lastgroup
+            pos, value = match.start(kind), match.group(kind)
+            if kind == "WORD":
+                kind = keywords.get(value.lower(), "WORD")
+            elif kind == "ANGLE":
+                ident = ID_RE.match(value[1:-1])  # raw: <\P1> is a label
+                if ident:
+                    kind = "ENT" if ident.group(1) == "Q" else "PROP"
+                else:
+                    kind = "PROP" if label_notation else "ENT"
+            elif kind == "BRACKET":
+                kind = "ENT"
+            if text.find("\n", line_start, pos) >= 0:
+                line = text.count("\n", 0, pos) + 1
+                line_start = text.rfind("\n", 0, pos) + 1
+            new_end = match.end()
+            yield Token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
+            pos = new_end
+
+
+def _alternation(alternatives) -> re.Pattern:
+    """One regex trying ``alternatives`` ((name, pattern) pairs) in order after any blanks."""
+    return re.compile(r"\s*(?:" + "|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives) + ")")
+
+
+def _first_char_dispatch(alternatives) -> dict:
+    """Printable ASCII character -> the alternation of only those ``alternatives`` a token may
+    start with there, in the same order (a word need not try the thirty multi-word terminals
+    listed before WORD). A pattern with a look-behind is kept everywhere: what it tests lies
+    before the token. Other characters use the whole alternation."""
+    import regex  # partial matching tells whether a pattern can start with a character
+
+    compiled = [(name, pattern, "(?<" in pattern and "(?<P" not in pattern, regex.compile(pattern))
+                for name, pattern in alternatives]
+    table, shared = {}, {}
+    for code in range(33, 127):
+        char = chr(code)
+        names = tuple(name for name, _, behind, rx in compiled
+                      if behind or rx.match(char, partial=True) is not None)
+        if names not in shared:
+            kept = set(names)
+            shared[names] = _alternation([(n, p) for n, p in alternatives if n in kept])
+        table[char] = shared[names]
+    return table
+
+
+# ------------------------------------------------------------------------------ property paths
+# A text that may hold a path: an operator glued to a term or a parenthesis, or two properties
+# joined by "or" (checked before any path work, so that other texts lex at full speed).
+_MAY_HAVE_PATH = re.compile(r"[>)](?:[+*/]|\{0,1\})|\^[<(]|>\s+or\s+[<(^]", re.I)
+_PATH_MODS = ("+", "*", "{0,1}")
+
+
+def _merge_paths(tokens: list, text: str) -> list:
+    """Each property path (``<P131>+``, ``<P22> or <P25>``, ``(<P1>/<P2>)*``, ``^<P131>``) as
+    one PROP token (VERB_PROP when it starts with ``is-<P>``) whose value is the path's text;
+    :func:`read_property` reads the path. "or" between two properties can only be an alternative of
+    properties (no rule puts a property right after "or"), so nothing else is merged."""
+    out, i, n = [], 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        end = _path_end(tokens, i, True) if tok.type in ("PROP", "VERB_PROP", "_LPAR", "PATH_OP") else None
+        if end is not None and end > i + 1:
+            last = tokens[end - 1]
+            out.append(Token("VERB_PROP" if tok.type == "VERB_PROP" else "PROP", text[tok.start_pos:last.end_pos],
+                             tok.start_pos, tok.line, tok.column, last.end_line, last.end_column, last.end_pos))
+            i = end
+        else:
+            out.append(tok)
+            i += 1
+    return out
+
+
+def _path_end(tokens, i, first=False):
+    """The index after the path alternative that starts at ``i``, or None."""
+    j = _path_seq(tokens, i, first)
+    while j is not None and j + 1 < len(tokens) and tokens[j].type == "OR" and _path_starts(tokens, j + 1):
+        k = _path_seq(tokens, j + 1)
+        if k is None:
+            return None
+        j = k
+    return j
+
+
+def _path_starts(tokens, i) -> bool:
+    if i >= len(tokens):
+        return False
+    tok = tokens[i]
+    if tok.type == "PROP" or (tok.type == "PATH_OP" and tok.value == "^"):
+        return True
+    return tok.type == "_LPAR" and i + 1 < len(tokens) and _path_starts(tokens, i + 1)
+
+
+def _path_seq(tokens, i, first=False):
+    j = _path_step(tokens, i, first)
+    while j is not None and j < len(tokens) and tokens[j].type == "PATH_OP" and tokens[j].value == "/":
+        j = _path_step(tokens, j + 1)
+    return j
+
+
+def _path_step(tokens, i, first=False):
+    if i >= len(tokens):
+        return None
+    tok = tokens[i]
+    if tok.type == "PATH_OP" and tok.value == "^":
+        return _path_step(tokens, i + 1)
+    if tok.type == "PROP" or (first and tok.type == "VERB_PROP"):
+        j = i + 1
+    elif tok.type == "_LPAR" and _path_starts(tokens, i + 1):
+        j = _path_end(tokens, i + 1)
+        if j is None or j >= len(tokens) or tokens[j].type != "_RPAR":
+            return None
+        j += 1
+    else:
+        return None
+    if j < len(tokens) and tokens[j].type == "PATH_OP" and tokens[j].value in _PATH_MODS:
+        j += 1
+    return j
+
+
+class KeepTermTokens:
+    """Keeps ANGLE/BRACKET (and the path operators) in the lexer's terminal set: the grammar's
+    rules only name ENT and PROP, which SquallLexer derives from them."""
+
+    always_accept = ("ANGLE", "BRACKET", "PATH_OP")
+
+    def process(self, stream):
+        return stream

@@ -1,0 +1,137 @@
+"""Error reporting: a Lark parse error -> :class:`cnl.errors.CNLSyntaxError` with the position,
+the offending token, what was expected in human words, and a hint for known mistakes
+(recognised by the parser state they fail in) or for text that looks like Sparklis.
+
+Separate because it is what a writer reads when the grammar refuses a question, and grows with
+every mistake seen in other writers' SQUALL, apart from the grammar itself."""
+from __future__ import annotations
+
+import re
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from cnl.errors import CNLSyntaxError
+
+
+# Human words for the grammar's terminals, used in "expected one of ..." messages.
+_TERMINAL_WORDS = {
+    "ENT": "an entity or class (<Label> or [Label])",
+    "PROP": "a property (<P123:label> or <label>)",
+    "VERB_PROP": "a property verb (is-<P123:label>)",
+    "INT": "a number",
+    "DECIMAL": "a number",
+    "DATE": "a date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)",
+    "STRING": 'a quoted string',
+    "LANG_STRING": 'a quoted string with a language tag',
+    "VAR_NAME": "a variable",
+    "ORDINAL": "an ordinal (2nd)",
+    "SUPERLATIVE": "a superlative (highest, earliest, ...)",
+    "DATE_PART": '"month" or "day"',
+    "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",
+    "CMP_GT": "a comparison (greater than ...)",
+    "CMP_LT": "a comparison (less than ...)",
+    "CMP_GE": "a comparison",
+    "CMP_LE": "a comparison",
+    "AND_VP": '"and" + a verb phrase',
+    "AND_THAT": '"and that"',
+    "AND_WHOSE": '"and whose"',
+    "OR_VP": '"or" + a verb phrase',
+    "AT_WHICH": '"at which"',
+    "AT_LEAST": '"at least"',
+    "AT_MOST": '"at most"',
+    "CASE_SENSITIVELY": '"case-sensitively"',
+    "COUNT_DET": '"more than N" or "fewer than N"',
+    "_END": '"?" or "." (end)',
+    "$END": "end of text",
+    "PLURAL": '"-s"',
+    "_MINUS": '"-"',
+    "_COMMA": '","',
+    "_LPAR": '"("',
+    "_RPAR": '")"',
+    "WORD": "a word",
+}
+
+SPARKLIS_HINT = re.compile(
+    r"\bhas as an?\b|\band give me\b|\band where\b|highest-to-lowest|lowest-to-highest|^give me every \w",
+    re.I,
+)
+
+# Known mistakes, recognised by the parser state they fail in (Lark's match_examples).
+_NAMED_ERRORS = {
+    'inverted possessive: write "How many <P> of <X> are there?"': [
+        "How many <P26:spouse> has <X>?",
+        "How many <part(s)> has <NSYNC>?",
+    ],
+    'two noun phrases in a row: join them with "and" or "of"': [
+        "Which <film> has <P57:director> <A> <B>?",
+        "Which <member> <Twice> has not a <P19:place_of_birth>?",
+        "Which <part(s)> of the <band> <Queen> has a <P570:date_of_death>?",
+    ],
+    "in 'How many <C> <S> did <P>?' the question word is the object: <P> takes no other object": [
+        "How many <film> <Clint_Eastwood> did <P166:award_received> <X> at <P1686:for_work>?",
+    ],
+    "a verb must be a property: write 'does <X> <P123:label>'": [
+        "Which <species> does <Chewbacca> belong to?",
+    ],
+    'a class needs a determiner here: write "a <film>"': [
+        "At which <P585:point_in_time> did <film> that is <P179:series> <X>?",
+    ],
+    "an ordinal needs a superlative: write 'the 3rd earliest <P577:publication_date> of ...'": [
+        "What is the <P1476:title> of the 3rd <album> of <Led_Zeppelin>?",
+    ],
+}
+
+
+def _expected_words(names) -> tuple[str, ...]:
+    words = []
+    for name in sorted(names):
+        if name == "WORD":  # only there to report bare labels
+            continue
+        word = _TERMINAL_WORDS.get(name, f'"{name.lower()}"')
+        if word not in words:
+            words.append(word)
+    return tuple(words)
+
+
+def to_syntax_error(err: UnexpectedInput, text: str, parse) -> CNLSyntaxError:
+    """``err`` as the error a writer reads; ``parse``: the parser, run again on the known
+    mistakes to tell whether ``err`` is one of them (Lark's ``match_examples``)."""
+    hint = None
+    tok = getattr(err, "token", None)
+    if SPARKLIS_HINT.search(text):
+        hint = "this looks like Sparklis, not SQUALL: try dialect 'sparklis'"
+    elif tok is not None and tok.type == "WORD":
+        hint = (f"bare word {tok.value!r}: write properties as <P123:label> or <label>, "
+                "entities and classes as <Label> or [Label]")
+    elif tok is not None and tok.type == "PROP" and "ENT" in (err.expected or ()):
+        hint = f"{tok.value} is a property; an entity, a class or a value is expected here"
+    else:
+        try:
+            hint = err.match_examples(parse, _NAMED_ERRORS, use_accepts=True)
+        except Exception:  # pragma: no cover - a hint is a nicety, never a crash
+            hint = None
+    if isinstance(err, UnexpectedCharacters):
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        return CNLSyntaxError(
+            "unexpected character", text=text, line=err.line, column=err.column, token=char,
+            expected=_expected_words(err.allowed or ()), hint=hint,
+        )
+    if isinstance(err, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        return CNLSyntaxError(
+            "unexpected end of text", text=text, line=len(lines), column=len(lines[-1]) + 1,
+            expected=_expected_words(err.expected), hint=hint,
+        )
+    assert isinstance(err, UnexpectedToken)
+    if tok.type == "$END":
+        lines = text.splitlines() or [""]
+        line, column, shown = len(lines), len(lines[-1]) + 1, None
+        message = "unexpected end of text"
+    else:
+        line, column, shown = tok.line, tok.column, tok.value
+        message = "unexpected token"
+    expected = err.accepts or err.expected
+    return CNLSyntaxError(
+        message, text=text, line=line, column=column, token=shown,
+        expected=_expected_words(expected), hint=hint,
+    )

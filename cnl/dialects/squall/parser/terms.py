@@ -1,0 +1,178 @@
+"""Terms: the tokens that name things, read into IR terms. ``<P123:label>``, ``<label>`` and
+``[Label]`` in the current notation, property paths (``<P22> or <P25>``, ``<P131>+``), noun heads
+whose role (class or relational noun) is known only later, and strings, language tags and
+ordinals.
+
+Separate because it is the notation's side of the parser: how a term is written, not where a
+construct may stand (the grammar and the transformer's business)."""
+from __future__ import annotations
+
+import re
+
+from lark import Token
+
+from cnl import ir
+from cnl.dialects.notation import split_angle, unescape
+from cnl.dialects.squall.parser.reading import current_notation, error_at
+
+
+class _Head:
+    """A noun head before its role (class or relational noun) is known."""
+
+    __slots__ = ("id", "label", "span", "path")
+
+    def __init__(self, id_, label, span, path=None):
+        self.id, self.label, self.span, self.path = id_, label, span, path
+
+    def as_class(self) -> ir.Class:
+        if self.path is not None:
+            raise error_at(self.span, "a property path names no class: write 'the <P>+ of X'")
+        return ir.Class(self.id, self.label, self.span)
+
+    def as_property(self):
+        if self.path is not None:
+            return self.path
+        return checked_property(self.id, self.label, self.span)
+
+
+def token_span(tok: Token) -> tuple[int, int]:
+    return (tok.start_pos, tok.end_pos)
+
+
+def _raw_term(tok: Token) -> tuple[str | None, str | None]:
+    value = tok.value
+    if tok.type == "VERB_PROP":
+        value = value[value.index("<"):]
+    if value.startswith("["):
+        return None, unescape(value[1:-1]).strip()
+    id_, label, _ = split_angle(value[1:-1], current_notation.get())
+    return id_, label
+
+
+def checked_property(id_, label, span) -> ir.Property:
+    if id_ is not None and id_.startswith("Q"):
+        if label:
+            return ir.Property(None, label, span)
+        raise error_at(span, f"{id_} is an item ID, not a property; write a property as <P123> or <label>")
+    return ir.Property(id_, label, span)
+
+
+def read_property(tok: Token, path: bool = True):
+    """The property a PROP/VERB_PROP/ENT token names: an ``ir.Property``, or an
+    ``ir.PropPath`` where the lexer merged a path (``path`` False: a position that takes a
+    property only, such as a qualifier)."""
+    value = tok.value
+    if value[-1] == ">" and (value[0] == "<" or tok.type == "VERB_PROP") and value.count("<") == 1:
+        id_, label = _raw_term(tok)
+        return checked_property(id_, label, token_span(tok))
+    if not path:
+        raise error_at(token_span(tok), "a property path cannot be a qualifier: write one property here")
+    return _PathReader(value, tok.start_pos).read()
+
+
+_PATH_PART = re.compile(r"\s*(?:(?:is|are|was|were|has|have)-)?(?:(<(?:[^<>\\\n]|\\.)+>)|(or)\b|([()+*/^]|\{0,1\}))",
+                        re.I)
+
+
+class _PathReader:
+    """The text of a merged path token -> ``ir.PropPath`` (see ``_merge_paths``): alternatives
+    (``or``) of sequences (``/``) of steps, a step an optional ``^``, a property or a
+    parenthesized path, and an optional ``+``/``*``/``{0,1}``."""
+
+    def __init__(self, text: str, offset: int):
+        self.parts, pos = [], 0
+        while pos < len(text):
+            match = _PATH_PART.match(text, pos)
+            if match is None or match.end() == pos:
+                raise error_at((offset + pos, offset + len(text)), "unreadable property path")
+            angle, word, op = match.groups()
+            if angle is not None:
+                start = offset + match.start(1)
+                id_, label, _ = split_angle(angle[1:-1], current_notation.get())
+                self.parts.append(checked_property(id_, label, (start, start + len(angle))))
+            else:
+                self.parts.append((word or op).lower())
+            pos = match.end()
+        self.i, self.offset, self.text = 0, offset, text
+
+    def read(self):
+        path = self.alternative()
+        if self.i != len(self.parts):
+            raise error_at((self.offset, self.offset + len(self.text)), "unreadable property path")
+        return path
+
+    def _peek(self):
+        return self.parts[self.i] if self.i < len(self.parts) else None
+
+    def alternative(self):
+        items = [self.sequence()]
+        while self._peek() == "or":
+            self.i += 1
+            items.append(self.sequence())
+        return items[0] if len(items) == 1 else ir.PropPath("|", tuple(items))
+
+    def sequence(self):
+        items = [self.step()]
+        while self._peek() == "/":
+            self.i += 1
+            items.append(self.step())
+        return items[0] if len(items) == 1 else ir.PropPath("/", tuple(items))
+
+    def step(self):
+        part = self._peek()
+        self.i += 1
+        if part == "^":
+            return ir.PropPath("^", (self.step(),))
+        if isinstance(part, ir.Property):
+            inner = part
+        elif part == "(":
+            inner = self.alternative()
+            if self._peek() != ")":
+                raise error_at((self.offset, self.offset + len(self.text)), "unbalanced parentheses in a property path")
+            self.i += 1
+        else:
+            raise error_at((self.offset, self.offset + len(self.text)), "unreadable property path")
+        mod = self._peek()
+        if mod in ("+", "*", "{0,1}"):
+            self.i += 1
+            return ir.PropPath("?" if mod == "{0,1}" else mod, (inner,))
+        return inner
+
+
+def read_entity(tok: Token) -> ir.Entity:
+    id_, label = _raw_term(tok)
+    return ir.Entity(id_, label, token_span(tok))
+
+
+def read_head(tok: Token) -> _Head:
+    prop = read_property(tok) if tok.type == "PROP" else None
+    if isinstance(prop, ir.PropPath):
+        return _Head(None, None, token_span(tok), prop)
+    id_, label = _raw_term(tok)
+    return _Head(id_, label, token_span(tok))
+
+
+def read_language(tok: Token) -> str:
+    lang = read_string(tok).strip().lower()
+    if not re.fullmatch(r"[a-z]{1,8}(?:-[a-z0-9]{1,8})*", lang):
+        raise error_at(token_span(tok), f"{lang!r} is not a language tag (en, fr, pt-br)")
+    return lang
+
+
+def is_temporal(word: Token) -> bool:
+    return word.value.lower().startswith(("earlier", "later"))
+
+
+def read_string(tok: Token) -> str:
+    return unescape(tok.value[1:-1])
+
+
+_ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+}
+
+
+def read_ordinal(tok: Token) -> int:
+    word = tok.value.lower()
+    return _ORDINAL_WORDS.get(word) or int(re.match(r"\d+", word).group())

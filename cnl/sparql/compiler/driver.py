@@ -1,0 +1,185 @@
+"""The compile driver: :class:`SparqlCompiler` (the state of one query, its variables and the
+group being filled, and the shape of the question: a list, a yes/no question, an aggregate or
+"What is the <P> of X?"), and the entry points :func:`compile_query`, :func:`compile_cnl`,
+:func:`parse_cnl` and :func:`resolve_query`.
+
+The constructs themselves are compiled by the mixins SparqlCompiler is made of, one module each."""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import replace
+
+from cnl import ir
+from cnl.dialects import get_dialect
+from cnl.errors import CompileError, LexiconError
+from cnl.sparql.compiler.groups import Group
+from cnl.sparql.compiler.modifiers import SolutionModifiersMixin
+from cnl.sparql.compiler.noun_phrases import NounPhrasesMixin
+from cnl.sparql.compiler.statements import StatementsMixin
+from cnl.sparql.compiler.terms import Resolver, TermsMixin
+from cnl.sparql.compiler.verb_phrases import VerbPhrasesMixin
+from cnl.sparql.profiles import KGProfile, get_profile
+
+_VAR_SAFE = re.compile(r"[^A-Za-z0-9_]+")
+
+
+class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, SolutionModifiersMixin, TermsMixin):
+    """Compiles one resolved IR query. Create one per query (it holds the query's state).
+    Its constructs are compiled by the mixins, one module each (see the package's docstring)."""
+
+    def __init__(self, profile: KGProfile, resolver: Resolver | None = None):
+        self.profile = profile
+        self.resolver = resolver
+        self.resolved: dict[tuple[str, str | None], str] = {}
+        self.group = Group(hidden=False)
+        self.var_names: set[str] = set()
+        self.visible_vars: list[str] = []   # variables in scope at the top, in creation order
+        self.var_order: dict[str, int] = {}
+        self.focus: list[str] = []          # which / what / give me
+        self.counted: list[str] = []        # how many
+        self.order_keys: list[tuple[str, bool]] = []  # (expression, descending)
+        self.limit: int | None = None
+        self.offset: int | None = None
+        self.coref: dict[str, str] = {}
+        self.pending_quals: list[list[tuple[str, str]]] = []
+        self.count_order_var: str | None = None
+        self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
+        self.late_orders: list = []         # (Quant, var): orderings applied after the rest
+        self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
+        self.having: list = []              # (condition, outer variables): count tests as HAVING
+        self.top = self.group
+        self.owners: list[str] = []         # subjects of the statements being compiled ("its <P>")
+        self.nested_orders = False          # superlatives rank their own NP in a sub-query (ASK)
+
+    # ---------------------------------------------------------------- variables
+    def fresh(self, hint: str | None) -> str:
+        base = _VAR_SAFE.sub("_", (hint or "x").lower()).strip("_")[:30] or "x"
+        if base[0].isdigit():
+            base = "v" + base
+        name, n = base, 1
+        while name in self.var_names:
+            n += 1
+            name = f"{base}{n}"
+        self.var_names.add(name)
+        var = "?" + name
+        self.var_order[var] = len(self.var_order)
+        if not self.group.hidden:
+            self.visible_vars.append(var)
+        return var
+
+    @contextmanager
+    def subgroup(self, hidden: bool | None = None):
+        outer = self.group
+        inner = Group(hidden=outer.hidden if hidden is None else hidden)
+        self.group = inner
+        try:
+            yield inner
+        finally:
+            self.group = outer
+
+    # ---------------------------------------------------------------- query
+    def compile(self, query: ir.Query) -> str:
+        subject, vp = query.subject, query.vp
+        # a yes/no question has no answers to rank: a superlative in it ranks its own noun
+        # phrase, in a sub-query ("Has <Q79> <P36> the <Q515> that has the highest <P1082>?")
+        self.nested_orders = vp is not None and not ir.asks_for_values(query)
+        if vp is None and isinstance(subject, ir.Aggregate):
+            self._aggregate(subject)
+        elif vp is None:
+            self._give_me(subject)
+        elif (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Aggregate) and isinstance(subject, ir.Quant)
+              and subject.det == "which" and subject.noun is None and not subject.rels and subject.order is None):
+            self._aggregate(vp.np)  # "What is the average <P> of ...?"
+        elif self._is_what_is(subject, vp):
+            # "What is the <P> of X?": the NP after "is" is the answer itself.
+            inner = vp.np
+            self.np(replace(inner, det=subject.det), lambda t: None)
+        else:
+            self.np(subject, lambda s: self.vp(vp, s))
+        for q, v in self.late_orders:
+            self._order(q, v)
+        return self._render()
+
+    @staticmethod
+    def _is_what_is(subject, vp) -> bool:
+        return (
+            isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is None
+            and not subject.rels and subject.order is None and isinstance(vp, ir.Be)
+            and isinstance(vp.np, ir.Quant) and vp.np.det in ("a", "the") and vp.np.var is None
+        )
+
+    def _aggregate(self, agg: ir.Aggregate) -> None:
+        """The answer is one value computed from the NP's values (one per group of the
+        question words inside it): SELECT ?key (AVG(?v) AS ?avg) ... GROUP BY ?key."""
+        if agg.op not in ir.Aggregate.OPS:
+            raise CompileError(f"unknown aggregate {agg.op!r}")
+        values: list[str] = []
+        self.np(agg.np, values.append)
+        if len(values) != 1 or not values[0].startswith("?"):
+            raise CompileError("an aggregate needs the values of one noun phrase (a variable)")
+        self.aggregates.append((agg.op, values[0], self.fresh(agg.op)))
+
+    def _give_me(self, np) -> None:
+        if isinstance(np, ir.Quant) and np.det == "a" and any(
+                isinstance(n, ir.Quant) and n.det == "how_many" for n in ir.walk(np.rels)):
+            # "give me everything that is the <P179> of a literary work and give me the number
+            # of literary work": the count is the answer
+            self.np(np, lambda t: None)
+            return
+        if isinstance(np, ir.Quant) and np.det in ("a", "the", "every"):
+            # "give me every film that ...": list them (Sparklis' reading), not a universal.
+            np = replace(np, det="which")
+            self.np(np, lambda t: None)
+            return
+
+        def project(term):
+            if term.startswith("?") and term not in self.focus:
+                self.focus.append(term)
+
+        self.np(np, project)
+        if not self.focus and not self.counted:
+            raise CompileError("'give me' needs something to list (a noun phrase with a variable)")
+
+
+def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:
+    """Fill in the ID of every term written by label; raise LexiconError when one cannot be.
+    The same rules as the compiler's (``SparqlCompiler._id``, and a class noun written as a
+    property names the class its label names, if any), with its per-label cache."""
+    ids = SparqlCompiler(KGProfile(), resolver)
+
+    def fix(term):
+        if isinstance(term, ir.Class) and (term.id or "").startswith("P") and term.label:
+            try:
+                return replace(term, id=ids._id(replace(term, id=None)))
+            except LexiconError:
+                return term  # the property's values (see SparqlCompiler.noun)
+        ident = ids._id(term)
+        return term if ident == term.id else replace(term, id=ident)
+
+    return ir.map_terms(query, fix)
+
+
+def compile_query(query: ir.Query, kg="wikidata", resolver: Resolver | None = None, **profile_options) -> str:
+    """Resolve labels (through ``resolver``) and compile an IR query to SPARQL text."""
+    profile = get_profile(kg, **profile_options)
+    return SparqlCompiler(profile, resolver).compile(query)
+
+
+def parse_cnl(text: str, *, dialect="squall", kg="wikidata", resolver: Resolver | None = None,
+              notation: str | None = None) -> ir.Query:
+    """CNL text in ``dialect`` -> IR, for compiling with ``kg``. A ``resolver`` with
+    ``labels(kind)`` (a lexicon) tells dialects that write terms without brackets which labels
+    exist; without one, the profile's own property vocabulary does (Wikidata's property labels)."""
+    known = callable(getattr(resolver, "labels", None))
+    properties = resolver if known else get_profile(kg).property_labels()
+    return get_dialect(dialect).parse(text, notation=notation, entities=resolver, properties=properties)
+
+
+def compile_cnl(text, *, dialect="squall", kg="wikidata", resolver: Resolver | None = None,
+                notation: str | None = None, **profile_options) -> str:
+    """CNL text in ``dialect`` (or an IR query) -> SPARQL (see :func:`parse_cnl`)."""
+    profile = get_profile(kg, **profile_options)
+    query = text if isinstance(text, ir.Query) else parse_cnl(text, dialect=dialect, kg=profile, resolver=resolver,
+                                                             notation=notation)
+    return compile_query(query, kg=profile, resolver=resolver)

@@ -1,0 +1,199 @@
+"""Solution modifiers and the query's text: superlatives (ORDER BY, LIMIT, OFFSET, and a ranked
+sub-query inside a yes/no question), count conditions (a counting sub-query or HAVING), and the
+final SELECT/ASK head with GROUP BY, the PREFIX lines and the modifiers around the WHERE clause.
+
+Separate because these act on the whole query (its answers and their order), where the other
+parts of the compiler only add patterns to the group they are in."""
+from __future__ import annotations
+
+import re
+
+from cnl import ir
+from cnl.errors import CompileError
+from cnl.sparql.compiler.groups import indent
+from cnl.sparql.compiler.noun_phrases import COUNT_TESTS
+from cnl.sparql.compiler.terms import noun_hint
+
+_PREFIX_USE = re.compile(r"(?<![\w?])([A-Za-z][\w-]*):")
+
+_SELECT = {"removed": "SELECT DISTINCT ", "kept": "SELECT ", "reduced": "SELECT REDUCED "}
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _strip_strings(text: str) -> str:
+    return _STRING_LITERAL.sub('""', text) if '"' in text else text
+
+
+class SolutionModifiersMixin:
+    """SparqlCompiler's orderings (``_order``, ``_ranked``), count conditions (``_numeric``,
+    ``_count``) and the query's text (``_render``)."""
+
+    def _ranked(self, q: ir.Quant, v: str, body) -> None:
+        """A noun phrase with a superlative inside, where no answer is ranked: a sub-query
+        ``{ SELECT ?v WHERE { ... } ORDER BY ... LIMIT n }`` (SQUALL's nested modifier)."""
+        saved = (self.order_keys, self.limit, self.offset, self.nested_orders)
+        self.order_keys, self.limit, self.offset, self.nested_orders = [], None, None, False
+        try:
+            inner = v if v.startswith("?") else self.fresh(noun_hint(q.noun))  # "Is <Q90> the ...?"
+            with self.subgroup() as g:
+                body(inner)
+                if q.order is not None:
+                    self._order(q, inner)
+            if self.count_order_var is not None:
+                raise CompileError("a count ranking ('the most') inside a yes/no question is not supported")
+            block = ["{", f"  SELECT {inner} WHERE {{", *indent(indent(g.lines())), "  }"]
+            block.append("  ORDER BY " + " ".join(f"{'DESC' if d else 'ASC'}({key})" for key, d in self.order_keys))
+            if self.offset:
+                block.append(f"  OFFSET {self.offset}")
+            if self.limit is not None:
+                block.append(f"  LIMIT {self.limit}")
+            block.append("}")
+            self.group.blocks.append(block)
+            if inner != v:
+                self._unify(inner, v)
+        finally:
+            self.order_keys, self.limit, self.offset, self.nested_orders = saved
+
+    def _order(self, q: ir.Quant, v: str) -> None:
+        if self.group.hidden:
+            raise CompileError("a superlative inside a negation or universal cannot be compiled")
+        order = q.order
+        if order.word in ("most", "least", "fewest") and not isinstance(q.noun, ir.YearOf):
+            # "the most <song>", "has the most <P>", "the most things": rank the other
+            # variables by how many they have (SQUALL's count determiner; a value is ranked
+            # with "highest"/"lowest").
+            if self.count_order_var is not None:
+                raise CompileError("only one 'most'/'least' per query is supported")
+            self.count_order_var = v
+            self.order_keys.append(("?count", order.word == "most"))
+        else:
+            self.order_keys.append((v, order.descending))
+        if len(self.order_keys) > 1:
+            return  # the first superlative decides the limit; later ones break ties
+        if not order.limit:
+            return  # an ordering only (Sparklis' highest-to-lowest): every answer, sorted
+        if order.to_rank is not None:
+            if order.to_rank < order.rank:
+                raise CompileError(f"empty rank range {order.rank} to {order.to_rank}")
+            self.offset = order.rank - 1 or None
+            self.limit = order.to_rank - order.rank + 1
+        elif order.count is not None:
+            self.limit = order.count
+        else:
+            self.offset = order.rank - 1 or None
+            self.limit = 1
+
+    def _numeric(self, q, v, body, k) -> None:
+        if q.det in ("at_most", "fewer_than"):
+            words = q.det.replace("_", " ")
+            raise CompileError(f"'{words} N' needs a count that can be zero; write 'not at least N'")
+        before = set(self.var_order)
+        with self.subgroup(hidden=True) as g:
+            body()
+            k(v)
+        text = "\n".join(g.lines())
+        outer = [x for x in sorted(before, key=self.var_order.get)
+                 if x != v and re.search(re.escape(x) + r"\b", text)]
+        op = COUNT_TESTS[q.det]
+        if self.profile.having:
+            # the profile's HAVING form: the counted pattern joins the query, the answers are
+            # grouped, HAVING(COUNT(?v) op N) (checked in _render: only on the answers)
+            if self.group is not self.top or self.group.hidden:
+                raise CompileError("a count condition inside another construct cannot be written as HAVING")
+            self.group.triples.extend(g.triples)
+            self.group.blocks.extend(g.blocks)
+            self.group.binds.extend(g.binds)
+            self.group.filters.extend(g.filters)
+            self.having.append((f"{self._count(v)} {op} {q.number}", outer))
+            return
+        count = self.fresh("n")
+        keys = " ".join(outer)
+        head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
+        block = ["{", "  " + head, *indent(indent(g.lines())), "  }"]
+        if keys:
+            block.append(f"  GROUP BY {keys}")
+        block.append("}")
+        self.group.blocks.append(block)
+        self.group.filters.append(f"FILTER({count} {op} {q.number})")
+
+    def _order_expr(self, key: str) -> str:
+        """An ORDER BY key; the count of "the most" is written in place when it is not a column
+        (order_columns False: ``ORDER BY DESC(COUNT(?x))``, as hand-written queries rank)."""
+        if key == "?count" and self.count_order_var and not self.profile.order_columns:
+            return self._count(self.count_order_var)
+        return key
+
+    def _count(self, v: str) -> str:
+        """COUNT of ``v``: of distinct values unless the profile counts solutions."""
+        return f"COUNT(DISTINCT {v})" if self.profile.count_distinct else f"COUNT({v})"
+
+    def _render(self) -> str:
+        profile = self.profile
+        where = self.group.lines()
+        if self.having and (self.aggregates or self.counted or self.count_order_var or not self.focus):
+            raise CompileError("a count condition written as HAVING needs a question that lists answers "
+                               "(no other count or aggregate)")
+        if self.aggregates:
+            if self.counted or self.count_order_var or self.order_keys:
+                raise CompileError("an aggregate cannot be combined with a count or an ordering")
+            op, value, alias = self.aggregates[0]
+            keys = [v for v in self.focus if v != value]
+            head = "SELECT " + " ".join(keys + [f"({op.upper()}({value}) AS {alias})"])
+            group_by = keys
+        elif self.counted:
+            keys = [v for v in self.focus if v not in self.counted]
+            counted = self.counted[0]
+            head = "SELECT " + " ".join(keys + [f"({self._count(counted)} AS ?count)"])
+            group_by = keys
+        elif self.focus or self.order_keys:
+            cols = list(self.visible_vars) if profile.projection == "all" else list(self.focus)
+            if profile.projection == "focus" and profile.order_columns:
+                for key, _ in self.order_keys:
+                    if key.startswith("?") and key not in cols:
+                        cols.append(key)
+            if self.count_order_var:
+                cols = [c for c in cols if c != self.count_order_var and c != "?count"]
+            if not cols:
+                cols = list(self.focus)
+            group_by = cols if self.count_order_var or self.having else []
+            for _, outer in self.having:
+                if not set(outer) <= set(cols):
+                    raise CompileError("a count condition written as HAVING must be about the answers")
+            if self.count_order_var and profile.order_columns:
+                cols = cols + [f"({self._count(self.count_order_var)} AS ?count)"]
+            if profile.label_columns and not self.count_order_var and not self.having:
+                for col in list(cols):
+                    label = f"{col}Label"
+                    where.append(f"OPTIONAL {{ {col} {profile.label_predicate} {label} . "
+                                 + (f'FILTER(LANG({label}) = "{profile.label_language}") ' if profile.label_language else "")
+                                 + "}")
+                    cols.append(label)
+            head = _SELECT[profile.duplicates] + " ".join(cols)
+        else:
+            head = "ASK"
+            group_by = []
+        lines = []
+        body = "\n".join(where)
+        used = set(_PREFIX_USE.findall(_strip_strings(body + "\n" + head)))
+        used_prefixes = [p for p in profile.prefixes if p in used]
+        for prefix in used_prefixes:
+            lines.append(f"PREFIX {prefix}: <{profile.prefixes[prefix]}>")
+        lines.append(f"{head} WHERE {{")
+        lines.extend(indent(where))
+        lines.append("}")
+        if group_by:
+            lines.append("GROUP BY " + " ".join(group_by))
+        for condition, _ in self.having:
+            lines.append(f"HAVING({condition})")
+        if head != "ASK":
+            if self.order_keys:
+                lines.append("ORDER BY " + " ".join(
+                    f"{'DESC' if desc else 'ASC'}({self._order_expr(key)})" for key, desc in self.order_keys))
+            if self.offset:
+                lines.append(f"OFFSET {self.offset}")
+            if self.limit is not None:
+                lines.append(f"LIMIT {self.limit}")
+            elif profile.default_limit and not self.counted:
+                lines.append(f"LIMIT {profile.default_limit}")
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,239 @@
+"""Noun phrases and nouns: SQUALL's quantifiers and determiners.
+
+A noun phrase is compiled with a continuation ``k(term)`` that receives the term it denotes, so
+the determiner decides where the rest of the sentence goes (inside ``FILTER NOT EXISTS`` for
+``no``/``every``, ``OPTIONAL`` for ``maybe``, a counting sub-query for ``at least 3``); a noun
+is a class test, a relational noun's statement, or a part of a date."""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from cnl import ir
+from cnl.errors import CompileError, LexiconError
+from cnl.sparql.compiler.groups import indent, not_exists
+from cnl.sparql.compiler.terms import noun_hint
+
+
+class _YearExpr:
+    """Compiler-internal NP: the year of ``arg`` as an inline expression."""
+
+    __slots__ = ("arg",)
+
+    def __init__(self, arg):
+        self.arg = arg
+
+
+class NounPhrasesMixin:
+    """SparqlCompiler's noun phrases (``np``, ``quant``), nouns (``noun``), and the two ways
+    a term joins a pattern: unified with a variable (``_unify``) or one of several (``_union``)."""
+
+    def np(self, np, k: Callable[[str], None], var: str | None = None) -> None:
+        named = named_value(np) if var is None else None
+        if named is not None:
+            # "the thing that is <X> and that has ...": X itself, with the clauses said of it
+            term, rest = named
+            t = self.term(term)
+            for rel in rest:
+                self.vp(rel, t)
+            k(t)
+            return
+        if isinstance(np, ir.Ref):
+            term = self.term(np.term)
+            if var is not None:
+                self._unify(var, term)
+                k(var)
+            else:
+                k(term)
+        elif isinstance(np, ir.Quant):
+            self.quant(np, k, var)
+        elif isinstance(np, _YearExpr):
+            self.np(np.arg, lambda t: k(self._year(t)))
+        elif isinstance(np, ir.Coord):
+            if var is not None:
+                raise CompileError("cannot equate a variable with a coordination here")
+            if np.op == "and":
+                for item in np.items:
+                    self.np(item, k)
+            else:
+                self._union([lambda item=item: self.np(item, k) for item in np.items])
+        elif isinstance(np, ir.Now):
+            k("NOW()")
+        elif isinstance(np, ir.AnyValue):
+            raise CompileError("'a <P> statement' only follows 'has': a statement whose value is not said")
+        elif isinstance(np, ir.Its):
+            if not self.owners:
+                raise CompileError("'its <P>' needs a statement about something: 'has a <P> later than its <Q>'")
+            value = self.fresh(np.prop.label or np.prop.id)
+            self.statement(self.owners[-1], np.prop, value, np.quals)
+            k(value)
+        elif isinstance(np, ir.Aggregate):
+            raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
+                               "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
+        elif isinstance(np, ir.Arith):
+            left_year, right_year = _year_operand(np.left), _year_operand(np.right)
+            if left_year is not None or right_year is not None:
+                # "2023 - the year of X": use YEAR(x) inline, as one expression.
+                np = ir.Arith(np.op, left_year or np.left, right_year or np.right)
+
+            def with_left(left):
+                def with_right(right):
+                    result = var or self.fresh("value")
+                    self.group.binds.append(f"BIND(({left} {np.op} {right}) AS {result})")
+                    k(result)
+                self.np(np.right, with_right)
+            self.np(np.left, with_left)
+        else:
+            raise CompileError(f"not a noun phrase: {type(np).__name__}")
+
+    def _unify(self, var: str, term: str) -> None:
+        if var == term:
+            return
+        if var.startswith("?") and (term.startswith("<") or _is_curie(term)):
+            self.group.blocks.append([f"VALUES {var} {{ {term} }}"])
+        else:
+            # literals: compare by value (VALUES would demand the same datatype and lexical form)
+            self.group.filters.append(f"FILTER({var} = {term})")
+
+    def _union(self, branches: list[Callable[[], None]]) -> None:
+        groups = []
+        for branch in branches:
+            with self.subgroup() as g:
+                branch()
+            groups.append(g)
+        block: list[str] = []
+        for i, g in enumerate(groups):
+            block.append(("UNION {" if i else "{"))
+            block.extend(indent(g.lines()))
+            block.append("}")
+        # "{ a } UNION { b }" on one logical block; fold the UNION keyword onto the brace line.
+        merged: list[str] = []
+        for line in block:
+            if line == "UNION {":
+                merged[-1] = "} UNION {"
+            else:
+                merged.append(line)
+        self.group.blocks.append(merged)
+
+    def quant(self, q: ir.Quant, k: Callable[[str], None], var: str | None) -> None:
+        hint = noun_hint(q.noun)
+        if var is not None:
+            v = var
+            if q.var is not None:
+                self.coref[q.var] = v
+        elif q.var is not None:
+            v = self.coref_var(q.var, hint)
+        else:
+            v = self.fresh(hint)
+
+        def body(w: str | None = None):
+            self.noun(q.noun, w or v)
+            for rel in q.rels:
+                self.vp(rel, w or v)
+
+        det = q.det
+        if (self.nested_orders and det in ("a", "the") and not self.group.hidden and q.noun is not None
+                and any(isinstance(n, ir.Order) for n in ir.walk(q))):
+            self._ranked(q, v, body)
+            k(v)
+            return
+        if det in ("a", "the", "which", "how_many", "number_of"):
+            body()
+            if det == "which":
+                if v.startswith("?") and v not in self.focus:
+                    self.focus.append(v)
+            elif det in ("how_many", "number_of"):
+                self.counted.append(v)
+            k(v)
+            if q.order is not None:
+                self._order(q, v)
+        elif det == "every":
+            # every X has P  ==  no X lacks P
+            with self.subgroup(hidden=True) as outer:
+                body()
+                with self.subgroup(hidden=True) as inner:
+                    k(v)
+                outer.filters.append(not_exists(inner))
+            self.group.filters.append(not_exists(outer))
+        elif det == "no":
+            with self.subgroup(hidden=True) as g:
+                body()
+                k(v)
+            self.group.filters.append(not_exists(g))
+        elif det == "maybe":
+            with self.subgroup() as g:
+                body()
+                k(v)
+            self.group.blocks.append(["OPTIONAL {", *indent(g.lines()), "}"])
+        elif det in COUNT_TESTS:
+            self._numeric(q, v, body, k)
+        else:
+            raise CompileError(f"unknown determiner {det!r}")
+        if (det in ("every", "no") or det in COUNT_TESTS) and v in self.visible_vars:
+            self.visible_vars.remove(v)  # only bound inside a negation or a sub-query
+        if q.order is not None and det not in ("a", "the", "which", "how_many", "number_of"):
+            raise CompileError(f"a superlative cannot be combined with {det!r}")
+
+    def noun(self, noun, v: str) -> None:
+        if noun is None:
+            return
+        if isinstance(noun, ir.ClassNoun) and (noun.cls.id or "").startswith("P"):
+            # A noun written as a property (<P17:country>): its label names a class when the
+            # lexicon knows one (writers give the property whose values are the class); else it
+            # is the property's values, a relational noun without "of".
+            try:
+                cls = self.term(ir.Class(None, noun.cls.label, noun.cls.span)) if noun.cls.label else None
+            except LexiconError:
+                cls = None
+            if cls is None:
+                self.noun(ir.RelNoun(ir.Property(noun.cls.id, noun.cls.label, noun.cls.span)), v)
+            else:
+                self.group.triples.append(self.profile.class_test(v, cls))
+        elif isinstance(noun, ir.ClassNoun):
+            self.group.triples.append(self.profile.class_test(v, self.term(noun.cls)))
+        elif isinstance(noun, ir.RelNoun):
+            if noun.of is None:
+                subject = self.fresh("subject")
+                self.statement(subject, noun.prop, v, noun.quals, any_rank=noun.any_rank)
+            else:
+                self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals, any_rank=noun.any_rank))
+        elif isinstance(noun, ir.DatePart):
+            if noun.part not in ir.DatePart.PARTS:
+                raise CompileError(f"unknown part of a date {noun.part!r}")
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({noun.part.upper()}({t}) AS {v})"))
+        elif isinstance(noun, ir.YearOf):
+            self.year_vars.add(v)
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))
+        else:
+            raise CompileError(f"not a noun: {type(noun).__name__}")
+
+    def _year(self, t: str) -> str:
+        # the profile's year form (see KGProfile.year_cast)
+        return f"YEAR(xsd:dateTime({t}))" if self.profile.year_cast else f"YEAR({t})"
+
+
+# numeric determiners: the count's test
+COUNT_TESTS = {"at_least": ">=", "at_most": "<=", "exactly": "=", "more_than": ">", "fewer_than": "<"}
+
+
+def _is_curie(term: str) -> bool:
+    return bool(re.match(r"^[A-Za-z][\w-]*:[\w.-]*$", term)) and not term.startswith(("?", '"'))
+
+
+def _year_operand(np):
+    """``the year of X`` as an operand: ``ir.Ref`` of nothing; returns a marker NP or None."""
+    if (isinstance(np, ir.Quant) and np.det in ("a", "the") and isinstance(np.noun, ir.YearOf)
+            and not np.rels and np.order is None and np.var is None):
+        return _YearExpr(np.noun.arg)
+    return None
+
+
+def named_value(obj):
+    """(term, other relative clauses) when a value NP names one entity: ``a <P> that is <X>``."""
+    if not (isinstance(obj, ir.Quant) and obj.det in ("a", "the") and obj.noun is None
+            and obj.order is None and obj.var is None):
+        return None
+    for i, rel in enumerate(obj.rels):
+        if isinstance(rel, ir.Be) and isinstance(rel.np, ir.Ref) and isinstance(rel.np.term, ir.Entity):
+            return rel.np.term, obj.rels[:i] + obj.rels[i + 1:]
+    return None

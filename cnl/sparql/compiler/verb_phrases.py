@@ -1,0 +1,198 @@
+"""Verb phrases: what is said of a term. ``has <P> X`` (a statement), ``is X`` (equality,
+membership, a class test), comparisons, string and language tests, negation, conjunction and
+disjunction, the year of a date, and ``at which <Q>`` qualifier questions.
+
+The tests on values end up as ``FILTER`` expressions; the rest as patterns through the noun
+phrases and statements they contain."""
+from __future__ import annotations
+
+import re
+
+from cnl import ir
+from cnl.errors import CompileError
+from cnl.sparql.compiler.groups import not_exists
+from cnl.sparql.compiler.noun_phrases import named_value
+from cnl.sparql.compiler.terms import DECIMAL_FORM, INTEGER_FORM, prop_hint
+from cnl.sparql.syntax import LANGUAGE_TAG, sparql_string
+
+_YEAR = re.compile(r"^[0-9]{3,4}$")
+
+
+class VerbPhrasesMixin:
+    """SparqlCompiler's verb phrases (``vp``), ``be`` (``_be``) and comparisons (``_compare``)."""
+
+    def vp(self, vp, x: str) -> None:
+        if isinstance(vp, ir.Stmt):
+            if vp.order is not None:
+                raise CompileError("a superlative over a statement ('has the highest <P> X') is not supported")
+            hint = prop_hint(vp.prop)
+            # an "at which <Q>" qualifier belongs to this statement, not to the first one its
+            # object's relative clauses emit
+            claimed = self.pending_quals.pop() if self.pending_quals else []
+
+            def link(o):
+                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed, any_rank=vp.any_rank)
+
+            self.owners.append(x)  # "its <Q>" in the object means x's <Q>
+
+            obj = vp.obj
+            named = named_value(obj)
+            if isinstance(obj, ir.AnyValue):
+                link(None)  # "has a <P> statement": no value said
+            elif named is not None:
+                # "whose <P> is <X>" / "has a <P> that is <X>": the value is X itself.
+                term, rest = named
+                t = self.term(term)
+                for rel in rest:
+                    self.vp(rel, t)
+                link(t)
+            elif isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None:
+                # "has a <P> that ...": name the value after the property.
+                v = self.fresh(hint)
+                self.quant(obj, link, v)
+            else:
+                self.np(obj, link)
+            self.owners.pop()
+        elif isinstance(vp, ir.Be):
+            self._be(vp.np, x)
+        elif isinstance(vp, ir.Compare):
+            self._compare(vp, x)
+        elif (isinstance(vp, ir.Not) and isinstance(vp.vp, ir.Be) and isinstance(vp.vp.np, ir.Ref)
+              and isinstance(vp.vp.np.term, ir.Entity) and x.startswith("?")):
+            # "that not is Hawaii", "except <Hawaii>": a plain inequality
+            self.group.filters.append(f"FILTER({x} != {self.term(vp.vp.np.term)})")
+        elif isinstance(vp, ir.Not):
+            with self.subgroup(hidden=True) as g:
+                self.vp(vp.vp, x)
+            tests = [f[len("FILTER("):-1] for f in g.filters if f.startswith("FILTER(")]
+            if not (g.triples or g.blocks or g.binds) and tests and len(tests) == len(g.filters):
+                # a negated test on a value ("is not between 1970 and 1979"): FILTER(!(...))
+                self.group.filters.append(f"FILTER(!({' && '.join(tests)}))")
+            else:
+                self.group.filters.append(not_exists(g))
+        elif isinstance(vp, ir.And):
+            for item in vp.items:
+                self.vp(item, x)
+        elif isinstance(vp, ir.Or):
+            self._union([lambda item=item: self.vp(item, x) for item in vp.items])
+        elif isinstance(vp, ir.StrTest):
+            self.group.filters.append(_str_test(vp, x))
+        elif isinstance(vp, ir.LangIs):
+            if not LANGUAGE_TAG.fullmatch(vp.lang):
+                raise CompileError(f"invalid language tag {vp.lang!r}")
+            self.group.filters.append(f"FILTER(LANG({x}) = {sparql_string(vp.lang)})")
+        elif isinstance(vp, ir.Exists):
+            pass
+        elif isinstance(vp, ir.YearIs):
+            if _is_value_test(vp.vp):
+                # "whose year is 2004": test YEAR(x) inline, no extra column
+                self.vp(vp.vp, self._year(x))
+                return
+            year = self.fresh("year")
+            self.year_vars.add(year)
+            if year in self.visible_vars:
+                self.visible_vars.remove(year)  # a test on the year, not an answer column
+            self.group.binds.append(f"BIND({self._year(x)} AS {year})")
+            self.vp(vp.vp, year)
+        elif isinstance(vp, ir.QualifierOf):
+            def with_subject(s):
+                self.pending_quals.append([(self._id(vp.prop), x)])
+                self.vp(vp.vp, s)
+                if self.pending_quals and self.pending_quals[-1] == [(self._id(vp.prop), x)]:
+                    raise CompileError("'at which <Q> ...' needs a statement to qualify")
+            self.np(vp.subject, with_subject)
+        else:
+            raise CompileError(f"not a verb phrase: {type(vp).__name__}")
+
+    def _be(self, np, x: str) -> None:
+        if isinstance(np, ir.Coord) and np.op == "or" and all(isinstance(i, ir.Ref) for i in np.items):
+            terms = " ".join(self.term(i.term) for i in np.items)
+            if x.startswith("?"):
+                self.group.blocks.append([f"VALUES {x} {{ {terms} }}"])
+            else:
+                self.group.filters.append(f"FILTER({x} IN ({', '.join(self.term(i.term) for i in np.items)}))")
+        elif isinstance(np, ir.Coord):
+            if np.op == "and":
+                for item in np.items:
+                    self._be(item, x)
+            else:
+                self._union([lambda item=item: self._be(item, x) for item in np.items])
+        elif (isinstance(np, ir.Quant) and np.det == "which" and np.noun is None and not np.rels
+              and np.var is None and x.startswith("?")):
+            # "is what" (Sparklis' "give me the year of the <P>"): the subject is an answer
+            if x not in self.focus:
+                self.focus.append(x)
+            if not self.group.hidden and x not in self.visible_vars:
+                self.visible_vars.append(x)
+            if np.order is not None:
+                # "... with the lowest-to-highest <P585> and give me lowest-to-highest the year
+                # of the <P585>": this column is sorted after the orderings said before it
+                if self.group.hidden:
+                    raise CompileError("a superlative inside a negation or universal cannot be compiled")
+                self.late_orders.append((np, x))
+        elif isinstance(np, ir.Quant) and np.det in ("a", "the") and np.var is None and (
+                x.startswith("?") or (np.noun is not None and np.order is None)):
+            # on a constant too: "<Q1> is a <P> of <Q2>" is the triple <Q2> P <Q1>
+            self.quant(np, lambda t: None, x)
+        elif isinstance(np, ir.Ref):
+            self._unify(x, self.term(np.term)) if x.startswith("?") else self.group.filters.append(
+                f"FILTER({x} = {self.term(np.term)})"
+            )
+        else:
+            self.np(np, lambda t: self._unify(x, t) if x.startswith("?") else self.group.filters.append(
+                f"FILTER({x} = {t})"))
+
+    def _compare(self, cmp: ir.Compare, x: str) -> None:
+        def cast(a):
+            # the profile's numeric comparison form (see KGProfile.numeric_cast)
+            # (a variable only: Sparklis' "where the year of the <P> < 1955" tests YEAR(x) as is)
+            if (self.profile.numeric_cast and cmp.op not in ("=", "!=") and x.startswith("?")
+                    and (INTEGER_FORM.match(a) or DECIMAL_FORM.match(a))):
+                return f"xsd:double(STR({x}))"
+            return x
+
+        arg = cmp.args[0]
+        if cmp.op == "=" and isinstance(arg, ir.Coord) and arg.op == "or" and all(isinstance(i, ir.Ref) for i in arg.items):
+            # "equal to (A or B)": one test, x = A || x = B
+            self.group.filters.append("FILTER(" + " || ".join(f"{x} = {self.term(i.term)}" for i in arg.items) + ")")
+            return
+        if cmp.op == "between":
+            low, high = cmp.args
+            self.np(low, lambda lo: self.np(high, lambda hi: self.group.filters.append(
+                f"FILTER({cast(lo)} >= {lo} && {cast(hi)} <= {hi})")))
+            return
+
+        def test(a):
+            op = cmp.op
+            if cmp.temporal and _YEAR.match(a) and x not in self.year_vars and not x.startswith("YEAR("):
+                # "earlier than 2000" on a date: compare with the start of that year (or the
+                # next one, for "later than").
+                year = int(a) + (1 if op in (">", "<=") else 0)
+                op = {">": ">=", "<=": "<"}.get(op, op)
+                a = f'"{year:04d}-01-01T00:00:00Z"^^xsd:dateTime'
+            self.group.filters.append(f"FILTER({cast(a)} {op} {a})")
+
+        self.np(cmp.args[0], test)
+
+
+def _is_value_test(vp) -> bool:
+    """A VP that only compares its subject with values (compilable on an expression)."""
+    if isinstance(vp, ir.Compare):
+        return all(isinstance(a, ir.Ref) and isinstance(a.term, ir.Literal) for a in vp.args)
+    if isinstance(vp, ir.Be):
+        return isinstance(vp.np, ir.Ref) and isinstance(vp.np.term, ir.Literal)
+    if isinstance(vp, (ir.And, ir.Or)):
+        return all(_is_value_test(i) for i in vp.items)
+    return False
+
+
+def _str_test(test: ir.StrTest, x: str) -> str:
+    value = sparql_string(test.value)
+    if test.case_sensitive:
+        call = {"matches": "REGEX", "contains": "CONTAINS", "starts": "STRSTARTS"}[test.op]
+        return f"FILTER({call}(STR({x}), {value}))"
+    if test.op == "matches":
+        return f'FILTER(REGEX(STR({x}), {value}, "i"))'
+    if test.op == "contains":
+        return f"FILTER(CONTAINS(LCASE(STR({x})), LCASE({value})))"
+    return f"FILTER(STRSTARTS(LCASE(STR({x})), LCASE({value})))"
