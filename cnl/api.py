@@ -26,16 +26,24 @@ def parse(text: str, dialect: str = "squall", *, notation: str | None = None, pr
 
 
 def compile(text, *, dialect: str = "squall", kg="wikidata", lexicon=None, notation: str | None = None,
-            **profile_options) -> str:
+            store=None, endpoint=None, **profile_options) -> str:
     """Compile CNL text (or an already parsed IR query) to SPARQL.
 
     ``kg`` is a profile name (``wikidata``, ``rdf``, a registered preset such as
     ``wikidata-ecai``), a TOML profile file or a profile instance; profile options
     (``statements``, ``subclasses``, ``label_columns``, ``default_limit``, ``projection``...)
-    may be passed as keywords. ``lexicon`` (a Lexicon, a file path or a dict label -> ID)
-    resolves labels written without IDs."""
-    return compile_cnl(text, dialect=dialect, kg=kg, resolver=as_lexicon(lexicon), notation=notation,
-                       **profile_options)
+    may be passed as keywords. Labels written without IDs (``[Inception]``, ``<director>``)
+    resolve through ``lexicon`` (a Lexicon, a file path or a dict label -> ID), then through the
+    knowledge graph given as ``store`` (an embedded store's folder) or ``endpoint`` (a SPARQL
+    endpoint URL): an unknown or ambiguous label is a :class:`cnl.errors.LexiconError` naming
+    the candidates (:mod:`cnl.linking.kg_labels`)."""
+    resolver = as_lexicon(lexicon)
+    if store is None and endpoint is None:
+        return compile_cnl(text, dialect=dialect, kg=kg, resolver=resolver, notation=notation, **profile_options)
+    from cnl.linking.kg_labels import labels_through
+
+    with labels_through(store=store, endpoint=endpoint, lexicon=resolver, profile=kg) as labels:
+        return compile_cnl(text, dialect=dialect, kg=kg, resolver=labels, notation=notation, **profile_options)
 
 
 def to_cnl(query: Query, notation: str = "label", dialect: str = "squall", *, id_labels: bool = True) -> str:

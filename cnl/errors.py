@@ -159,9 +159,15 @@ class QueryCapacityExceeded(QueryTimeout):
 
 
 class QueryRejected(KGError):
-    """A query refused before it was sent, e.g. a SPARQL Update on a read-only connection."""
+    """A query refused before it was sent, e.g. a SPARQL Update on a read-only connection
+    (``update=True``: its message names no flag, each interface says how it allows updates —
+    the CLI ``--allow-updates``, Python ``allow_updates=True``; the HTTP server never does)."""
 
     exit_code = 13
+
+    def __init__(self, message: str = "", *, update: bool = False) -> None:
+        super().__init__(message)
+        self.update = update
 
 
 class FederationRefused(QueryRejected):

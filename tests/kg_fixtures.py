@@ -137,3 +137,14 @@ class FlakyServer:
     def stop(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def store_from_ttl(ttl: str, folder: Path) -> Path:
+    """An embedded store at ``folder``/store holding the Turtle text ``ttl``."""
+    from cnl.kg.embedded import EmbeddedKG
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "g.ttl").write_text(ttl)
+    with EmbeddedKG(folder / "store") as kg:
+        kg.load(folder / "g.ttl", progress=False)
+    return folder / "store"

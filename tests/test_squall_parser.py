@@ -171,7 +171,7 @@ def test_round_trip_constructs():
     q = cnl.parse("What is equal to (<Q1> or <Q2>)?", notation="id")
     assert q.vp == ir.Compare("=", (ir.Coord("or", (ent(id="Q1"), ent(id="Q2"))),))
     sparql = cnl.compile("What has <P1> <Q3> and is equal to (<Q1> or <Q2>)?", notation="id")
-    assert "FILTER(?x = wd:Q1 || ?x = wd:Q2)" in sparql
+    assert "FILTER(?answer = wd:Q1 || ?answer = wd:Q2)" in sparql
 
 
 def test_a_variable_glued_to_the_question_mark_is_not_a_variable():

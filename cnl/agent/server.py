@@ -229,8 +229,10 @@ def create_app(config: ServerConfig):
                                     f"the response is over the {config.max_response_bytes:,}-byte limit "
                                     f"(max_response_bytes); add a LIMIT or ask for fewer columns") from None
 
+    # /docs is our own page (cnl/agent/api_docs.py): FastAPI's loads Swagger UI from a CDN, blank offline
     app = FastAPI(title="cnl2sparql", version=__version__, lifespan=lifespan, default_response_class=ASCIIJSONResponse,
-                  description="Questions and CNL to SPARQL over knowledge graphs (read-only).")
+                  description="Questions and CNL to SPARQL over knowledge graphs (read-only).",
+                  docs_url=None, redoc_url=None)
     app.state.datasets = datasets
     # requests running queries now, until their work has stopped (the event loop is one thread: no lock)
     pending = {"n": 0}
@@ -343,7 +345,11 @@ def create_app(config: ServerConfig):
 
             try:
                 output = load_translator()(question)
-                return ds.compile(getattr(output, "cnl", output)), "translate", None
+                text = getattr(output, "cnl", output)
+                if text is None:  # the parser abstained, or wrote nothing that compiles
+                    reasons.append(f"learned parser: {getattr(output, 'error', None) or 'no query'}")
+                else:
+                    return ds.compile(text), "translate", None
             except CNLError as err:
                 reasons.append(f"learned parser: {err}")
         if config.agent:
@@ -372,7 +378,13 @@ def create_app(config: ServerConfig):
         ds = dataset_for(dataset)
         if _UNWRITABLE.search(question):
             raise ErrorResponse(422, "InvalidRequest", "the question contains a NUL or an unpaired surrogate")
-        query, source, reason = await limited(text2sparql_query, question, ds)
+        try:
+            query, source, reason = await limited(text2sparql_query, question, ds)
+        except ErrorResponse as err:
+            if err.status != 504:
+                raise
+            # out of time (a first question also loads the parser): the documented fallback
+            query, source, reason = None, "timeout", err.message
         doc = {"dataset": ds.config.iri, "question": question, "query": query or NO_ANSWER_QUERY}
         if query is None:
             doc |= error_body("NoTranslation", reason, config.fallback_status)
@@ -420,7 +432,12 @@ def create_app(config: ServerConfig):
             if isinstance(result, bool):
                 return {"sparql": sparql, "boolean": result}
             ds.toolbox.kg.add_labels(result)
-            return {"sparql": sparql, "results": result.to_dict()}
+            doc = {"sparql": sparql, "results": result.to_dict()}
+            if not len(result):  # what can be known instead of nothing (issue 32)
+                from cnl.kg.explain import explain_empty
+
+                doc["why"] = [finding.message for finding in explain_empty(sparql, ds.toolbox.kg)]
+            return doc
 
         return ASCIIJSONResponse(await limited(work))  # rendered here, its bytes counted: no copy
 
@@ -441,6 +458,14 @@ def create_app(config: ServerConfig):
     @app.get("/tools")
     def list_tools() -> list[dict]:
         return Toolbox.schemas(ALL_MODE)
+
+    @app.get("/docs", include_in_schema=False)
+    def docs_page():
+        from fastapi.responses import HTMLResponse
+
+        from cnl.agent.api_docs import CONTENT_SECURITY_POLICY, openapi_html
+
+        return HTMLResponse(openapi_html(app.openapi()), headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
 
     return app
 

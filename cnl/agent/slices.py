@@ -41,13 +41,15 @@ def _ids_in(line: str) -> set[str]:
     return found
 
 
-def write_slice(source: str | Path, target: str | Path, *, center: str = "Q25191",
+def write_slice(source: str | Path, target: str | Path, *, center: str | tuple[str, ...] = "Q25191",
                 incoming: tuple[str, ...] = ("P57",)) -> int:
-    """Write the triples about ``center`` and the subjects linked to it by ``incoming``
-    properties (e.g. films whose director is Nolan) to ``target``; returns the triple count."""
-    center_iri = f"{WD}{center}>"
+    """Write the triples about ``center`` (one ID, or several) and the subjects linked to it by
+    ``incoming`` properties (e.g. films whose director is Nolan) to ``target``; returns the
+    triple count."""
+    centers = (center,) if isinstance(center, str) else tuple(center)
+    center_iris = tuple(f"{WD}{c}>" for c in centers)
     incoming_iris = {f"{WDT}{p}>" for p in incoming}
-    core = {center}
+    core = set(centers)
     describing: dict[str, list[str]] = {}
     with gzip.open(source, "rt", encoding="utf-8") as lines:
         for line in lines:
@@ -55,7 +57,7 @@ def write_slice(source: str | Path, target: str | Path, *, center: str = "Q25191
             if parts is None:
                 continue
             s, p, o = parts
-            if p in incoming_iris and o.startswith(center_iri):
+            if p in incoming_iris and o.startswith(center_iris):
                 core.add(_entity_id(s))
             elif p in DESCRIBING or p.startswith(WIKIBASE):
                 ident = _entity_id(s)

@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "cnl.cli.cmd_train",
     "cnl.cli.cmd_ensemble",
     "cnl.cli.cmd_translate",
+    "cnl.cli.cmd_prepare",
 ]
 
 

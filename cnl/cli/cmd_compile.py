@@ -20,6 +20,9 @@ def register(sub) -> None:
                    help="term notation of the input (default: detected)")
     p.add_argument("--kg", default="wikidata", help="KG profile: wikidata (default), rdf, a preset such as wikidata-ecai, or a profile file")
     p.add_argument("--lexicon", metavar="FILE", help="labels -> IDs: .json, .tsv, or an RDF file (.nt/.ttl, .gz)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--store", metavar="DIR", help="resolve [labels] through this embedded store (after --lexicon)")
+    where.add_argument("--endpoint", metavar="URL", help="resolve [labels] through this SPARQL endpoint (after --lexicon)")
     p.add_argument("--format", default="sparql", choices=["sparql", "ir-json", "cnl"],
                    help="output: SPARQL (default), the IR as JSON, or the query re-printed as CNL")
     p.add_argument("--to-notation", default="label", choices=["ecai", "id", "label"],
@@ -60,22 +63,41 @@ def load_lexicon(path):
     return Lexicon.from_file(path)
 
 
+def label_resolver(args, lexicon, kg=None):
+    """What resolves the labels of ``args``' CNL: the lexicon, then the KG given (--store,
+    --endpoint, or the open ``kg`` of a command that runs queries), by the one rule of
+    :mod:`cnl.linking.kg_labels`; a context manager."""
+    import contextlib
+
+    store, endpoint = getattr(args, "store", None), getattr(args, "endpoint", None)
+    if kg is None and store is None and endpoint is None:
+        return contextlib.nullcontext(lexicon)
+    from cnl.linking.kg_labels import labels_through
+
+    return labels_through(store=store, endpoint=endpoint, kg=kg, lexicon=lexicon, profile=args.kg,
+                          timeout=getattr(args, "timeout", 30.0))
+
+
 def run(args) -> int:
+    with label_resolver(args, load_lexicon(args.lexicon)) as resolver:
+        return compile_all(args, resolver)
+
+
+def compile_all(args, resolver) -> int:
     import cnl
     from cnl import ir
-    from cnl.sparql.compiler import parse_cnl
+    from cnl.sparql.compiler import compile_cnl, parse_cnl
 
     notation = None if args.notation == "auto" else args.notation
-    lexicon = load_lexicon(args.lexicon)
     options = profile_options(args)
 
     def one(text: str) -> str:
-        query = parse_cnl(text, dialect=args.dialect, kg=args.kg, resolver=lexicon, notation=notation)
+        query = parse_cnl(text, dialect=args.dialect, kg=args.kg, resolver=resolver, notation=notation)
         if args.format == "ir-json":
             return json.dumps(ir.to_json(query), ensure_ascii=False)
         if args.format == "cnl":
             return cnl.to_cnl(query, args.to_notation, dialect=args.to_dialect or args.dialect)
-        return cnl.compile(query, kg=args.kg, lexicon=lexicon, **options).rstrip("\n")
+        return compile_cnl(query, kg=args.kg, resolver=resolver, **options).rstrip("\n")
 
     if args.text != "-":
         print(one(args.text))

@@ -48,6 +48,9 @@ def add_kg_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-rows", type=positive_int, default=10_000,
                         help="truncate results after this many rows (the output says so)")
     parser.add_argument("--no-labels", action="store_true", help="do not look up labels for IRIs")
+    parser.add_argument("--no-explain", action="store_true",
+                        help="on an empty answer, do not check the query's items and properties against the KG "
+                             "(by default: which fact is missing, whether the other direction exists)")
     parser.add_argument("--allow-updates", action="store_true", help="allow SPARQL Update (refused by default)")
     add_allow_service(parser)
 
@@ -81,23 +84,59 @@ def open_from_args(args):
                    allow_updates=args.allow_updates, max_rows=args.max_rows, allow_service=args.allow_service)
 
 
-def execute_and_print(kg, sparql: str, args) -> int:
-    """Run a query and print its result in the chosen format; shared with `run`."""
+def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hints=(), stages=None,
+                      headers=None) -> int:
+    """Run a query and print its result in the chosen format; shared with `run` and `ask`. An
+    empty answer is explained on standard error (:func:`explain_empty`): ``reading``, the CNL
+    the query was compiled from, and ``hints`` come with it; ``stages``: a
+    :class:`cnl.progress.Stages` that times the query, the labels and the explanation;
+    ``headers``: a column's header in the table, by its variable's name."""
     import json
 
-    result = kg.query(sparql)
+    from cnl.errors import QueryRejected
+    from cnl.progress import Stages
+
+    stages = stages or Stages(live=False)
+    try:
+        with stages.stage("querying the knowledge graph"):
+            result = kg.query(sparql)
+    except QueryRejected as err:
+        if err.update:
+            raise QueryRejected(f"{err}; pass --allow-updates to allow it", update=True) from None
+        raise
     if isinstance(result, bool):
         print({"json": json.dumps({"head": {}, "boolean": result}), "csv": f"boolean\n{str(result).lower()}"}
               .get(args.format, "yes" if result else "no"))
     elif result is None:
         print("update applied", file=sys.stderr)
     else:
+        result.headers.update(headers or {})
         if not args.no_labels:
-            kg.add_labels(result)
+            with stages.stage("looking up labels"):
+                kg.add_labels(result)
         print(result.render(args.format).rstrip("\n"))
         if result.truncated and args.format != "table":  # the table says so in its footer
             print(f"warning: the result was truncated at {len(result)} rows (--max-rows)", file=sys.stderr)
+        if not len(result) and not getattr(args, "no_explain", False):
+            sys.stdout.flush()
+            with stages.stage("explaining the empty answer"):
+                lines = explanation(kg, sparql, reading, hints)
+            for line in lines:
+                print(line, file=sys.stderr)
     return 0
+
+
+def explanation(kg, sparql: str, reading: str | None = None, hints=()) -> list[str]:
+    """The lines that say why ``sparql`` found nothing in ``kg`` (``why:``), after the CNL it was
+    read as and before ``hints`` (``hint:``)."""
+    from cnl.kg.explain import explain_empty
+
+    lines = [f"read as: {reading}"] if reading else []
+    findings = explain_empty(sparql, kg)
+    lines += [f"why: {finding.message}" for finding in findings]
+    if not findings:
+        lines.append("why: the knowledge graph has the query's items and properties; nothing more could be learned")
+    return lines + [f"hint: {hint}" for hint in hints]
 
 
 def run_query(args) -> int:
@@ -128,10 +167,13 @@ def run_load(args) -> int:
 
 
 def run_cnl(args) -> int:
-    import cnl
+    from cnl.cli.cmd_compile import label_resolver, load_lexicon
+    from cnl.sparql.compiler import compile_cnl
 
-    sparql = cnl.compile(args.cnl, dialect=args.dialect, kg=args.kg, lexicon=args.lexicon)
-    if args.show_sparql:
-        print(sparql, file=sys.stderr)
+    lexicon = load_lexicon(args.lexicon)
     with open_from_args(args) as kg:
+        with label_resolver(args, lexicon, kg) as resolver:  # [labels] through --lexicon, then this KG
+            sparql = compile_cnl(args.cnl, dialect=args.dialect, kg=args.kg, resolver=resolver)
+        if args.show_sparql:
+            print(sparql, file=sys.stderr)
         return execute_and_print(kg, sparql, args)

@@ -7,6 +7,7 @@ Both take a question, or ``--batch FILE`` (one question per line: plain text, or
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 
@@ -89,22 +90,29 @@ def read_questions(args) -> list[str]:
     return out
 
 
-def _translator(args):
-    import time
-
+def _translator(args, stages):
+    """The learned parser, after the one-time preparations it still lacks (with progress)."""
     from cnl.learn.base_model import require_model_stack
 
-    started = time.perf_counter()
     require_model_stack()
-    from cnl.learn.inference import Translator
+    from cnl.learn.prepare import prepare
 
-    translator = Translator.load(args.adapter, args.base_model)
+    prepare(getattr(args, "store", None), adapter=args.adapter, base_model=args.base_model, missing_only=True)
+    with stages.stage("loading the model"):
+        from cnl.learn.inference import Translator
+
+        translator = Translator.load(args.adapter, args.base_model)
     translator.property_constraint = args.property_constraint
     if args.no_property_candidates:
         translator.config["property_candidates"] = 0
-    if getattr(args, "verbose", False):
-        print(f"load: {time.perf_counter() - started:.2f} s (libraries, base model, adapter)", file=sys.stderr)
     return translator
+
+
+def _stages(args):
+    from cnl.progress import Stages
+
+    # a batch has its own progress bar; one question shows its stages on a terminal (-v: their seconds)
+    return Stages(verbose=getattr(args, "verbose", False), live=False if args.batch else None)
 
 
 def _profile(args):
@@ -113,7 +121,7 @@ def _profile(args):
     return get_profile(args.kg)
 
 
-def _translate_all(translator, questions, args, kg=None, store=None):
+def _translate_all(translator, questions, args, kg=None, store=None, stages=None):
     """Translations of ``questions`` (model, indices and pools loaded once); a batch shows a
     progress bar and its questions per second on stderr."""
     from cnl.learn.inference import DEFAULT_BEAMS
@@ -126,30 +134,37 @@ def _translate_all(translator, questions, args, kg=None, store=None):
     import time
 
     if not args.batch:
+        stages = stages or _stages(args)
+        where = store if store is not None else getattr(kg, "path", None)
+        if where is not None:
+            with stages.stage("loading the store's search index"):
+                translator.entity_index(where)
         for question in questions:
-            started = time.perf_counter()
-            candidates = translator.candidates_for(question, store, kg)
-            linked = time.perf_counter()
-            yield from translator.translate_batch([question], candidates=[candidates], **options)
-            if getattr(args, "verbose", False):
-                print(f"link: {linked - started:.2f} s ({len(candidates)} entity candidates); "
-                      f"generate, compile{' and validate' if kg is not None else ''}: "
-                      f"{time.perf_counter() - linked:.2f} s", file=sys.stderr)
+            candidates = []
+            with stages.stage("linking entities", lambda: f"{len(candidates)} entity candidates"):
+                candidates = translator.candidates_for(question, store, kg)
+            with stages.stage("writing the query", lambda: "property candidates, generation, compilation"
+                              + (" and validation" if kg is not None else "")):
+                translated = translator.translate_batch([question], candidates=[candidates], **options)
+            yield from translated
         return
 
-    from tqdm import tqdm
+    from cnl.progress import bar
 
     started = time.perf_counter()
-    with tqdm(total=len(questions), unit="q", file=sys.stderr, dynamic_ncols=True, desc="translating") as bar:
+    with bar(len(questions), "translating", unit="q") as shown:
         for start in range(0, len(questions), 4 * batch_size):
             chunk = questions[start:start + 4 * batch_size]
-            yield from translator.translate_batch(chunk, batch_size=batch_size, progress=bar.update, **options)
+            yield from translator.translate_batch(chunk, batch_size=batch_size, progress=shown.update, **options)
     elapsed = time.perf_counter() - started
     print(f"{len(questions)} questions in {elapsed:.1f} s: {len(questions) / max(elapsed, 1e-9):.2f} questions/s, "
           f"{elapsed / max(len(questions), 1):.2f} s per question", file=sys.stderr)
 
 
 def _linking_note(args, store=None, endpoint=None) -> None:
+    """With --verbose: where the entities are linked and the output's labels resolved."""
+    if not getattr(args, "verbose", False):
+        return
     if store:
         print(f"note: entities are linked over the store {store} (its labels); output labels resolve through "
               f"{'--lexicon, ' if args.lexicon else ''}the candidates, Wikidata's property names and the store's names",
@@ -165,7 +180,8 @@ def _linking_note(args, store=None, endpoint=None) -> None:
 
 def run_translate(args) -> int:
     questions = read_questions(args)
-    translator = _translator(args)
+    stages = _stages(args)
+    translator = _translator(args, stages)
     _linking_note(args, args.store, args.endpoint)
     kg = None
     if args.endpoint:
@@ -174,7 +190,7 @@ def run_translate(args) -> int:
         kg = open_kg(endpoint=args.endpoint, timeout=args.timeout)
     failures, result = 0, None
     try:
-        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store, stages=stages):
             failures += result.sparql is None
             if args.format == "json" or args.batch:
                 print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
@@ -182,56 +198,115 @@ def run_translate(args) -> int:
                 print(result.cnl if result.cnl is not None else "")
                 if result.sparql:
                     print(result.sparql)
-                else:
-                    print(f"error: no SPARQL: {result.error}", file=sys.stderr)
     finally:
         if kg is not None:
             kg.close()
     if failures and not args.batch:
-        from cnl.errors import TranslationError
-
-        raise TranslationError(f"the generated CNL does not compile: {result.error}")
+        raise no_sparql_error(result, args)
     return 0
+
+
+def no_sparql_error(result, args):
+    """The one error line of a question whose generated CNL does not compile (what the model
+    wrote and why; without a KG, that no entity could be linked)."""
+    from cnl.errors import TranslationError
+
+    hint = ""
+    if not args.store and not getattr(args, "endpoint", None) and not args.lexicon:
+        hint = " (no --store or --endpoint: no entity was linked; give the KG the question is about)"
+    return TranslationError(f"the generated CNL does not compile: {result.error}{hint}")
 
 
 def run_ask(args) -> int:
     from cnl.cli.cmd_kg import execute_and_print, open_from_args
 
     questions = read_questions(args)
-    translator = _translator(args)
-    _linking_note(args, args.store, getattr(args, "endpoint", None))
+    stages = _stages(args)
     with open_from_args(args) as kg:
-        for result in _translate_all(translator, questions, args, kg=kg, store=args.store):
+        _warm_in_background(kg)  # the store's query process starts while the model loads
+        translator = _translator(args, stages)
+        _linking_note(args, args.store, getattr(args, "endpoint", None))
+        for result in _translate_all(translator, questions, args, kg=kg, store=args.store, stages=stages):
             if args.batch:
-                import time
-
-                from cnl.errors import CNLError
-
-                row = result.to_json()
-                row["answers"] = None
-                started = time.perf_counter()
-                if result.sparql:
-                    try:
-                        answer = kg.query(result.sparql)
-                    except CNLError as err:  # a query cut at its deadline: reported, the batch goes on
-                        answer, row["error"] = None, str(err).splitlines()[0]
-                    if isinstance(answer, bool):
-                        row["answers"] = answer
-                    elif answer is not None:
-                        if not args.no_labels:
-                            kg.add_labels(answer)
-                        row["answers"] = json.loads(answer.render("json"))
-                # this question's share of the batch's generation, its compile and its query
-                row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
-                print(json.dumps(row, ensure_ascii=False), flush=True)
+                print(json.dumps(batch_row(result, kg, args), ensure_ascii=False), flush=True)
                 continue
-            if args.show_sparql or not result.sparql:
+            if args.show_sparql and result.sparql:  # (the error below quotes a CNL that does not compile)
                 print(f"cnl: {result.cnl}", file=sys.stderr)
             if not result.sparql:
-                from cnl.errors import TranslationError
-
-                raise TranslationError(f"the generated CNL does not compile: {result.error}")
+                raise no_sparql_error(result, args)
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
-            execute_and_print(kg, result.sparql, args)
+            execute_and_print(kg, result.sparql, args, reading=None if args.show_sparql else result.cnl,
+                              hints=other_readings_hint(result, args), stages=stages,
+                              headers=question_headers(result.question))
     return 0
+
+
+# the names the compiler gives an answer it knows nothing about (no noun, no property)
+GENERIC_COLUMNS = ("answer", "x")
+_WH_NOUN = re.compile(r"^\s*(?:which|what)\s+((?:[a-z][\w'-]*\s+){0,2}?[a-z][\w'-]*)\s+"
+                      r"(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b", re.IGNORECASE)
+_NOT_NOUNS = {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "could", "will",
+              "would", "kind", "type", "sort"}
+
+
+def question_headers(question: str) -> dict[str, str]:
+    """Headers for answer columns the compiler could only call ``answer``: the question's noun
+    ("Which company was founded by …" heads them ``company``), or ``who``."""
+    match = _WH_NOUN.match(question)
+    noun = None
+    if match and match.group(1).split()[0].lower() not in _NOT_NOUNS:
+        noun = match.group(1).lower()
+    elif question.strip().lower().startswith("who"):
+        noun = "who"
+    return {column: noun for column in GENERIC_COLUMNS} if noun else {}
+
+
+def _warm_in_background(kg) -> None:
+    """Start an embedded store's query worker in a thread (it imports and opens the store while
+    the model loads; a query that comes first waits for it as it would have)."""
+    warm = getattr(kg, "warm", None)
+    if warm is not None:
+        import threading
+
+        threading.Thread(target=warm, daemon=True, name="kg-warm").start()
+
+
+def batch_row(result, kg, args) -> dict:
+    """One JSON line of ``ask --batch``: the translation, its answers (a query cut at its
+    deadline is reported in ``error`` and the batch goes on), its own ``seconds``, and for an
+    empty answer ``why`` (:func:`cnl.kg.explain.explain_empty`)."""
+    import time
+
+    from cnl.errors import CNLError
+
+    row = result.to_json()
+    row["answers"] = answer = None
+    started = time.perf_counter()
+    if result.sparql:
+        try:
+            answer = kg.query(result.sparql)
+        except CNLError as err:
+            row["error"] = str(err).splitlines()[0]
+        if isinstance(answer, bool):
+            row["answers"] = answer
+        elif answer is not None:
+            if not args.no_labels:
+                kg.add_labels(answer)
+            row["answers"] = json.loads(answer.render("json"))
+    # this question's own seconds (RowClock: its linking, its share of the batch's generation by
+    # the length of its output, its validation) and its query's
+    row["seconds"] = round(result.seconds + time.perf_counter() - started, 4)
+    if answer is not None and not isinstance(answer, bool) and not len(answer) and not args.no_explain:
+        from cnl.kg.explain import explain_empty
+
+        row["why"] = [finding.message for finding in explain_empty(result.sparql, kg)]
+    return row
+
+
+def other_readings_hint(result, args) -> list[str]:
+    """What an empty answer's user may try with the model: other readings of the question."""
+    if len(result.nbest) > 1:
+        return [f"none of the {len(result.nbest)} readings the model wrote (--beams {len(result.nbest)}) answers"]
+    return ["--beams 4 lets the model try other readings of the question; or correct the reading above and "
+            "run it with: cnl2sparql run \"CNL\" --store/--endpoint …"]

@@ -5,10 +5,13 @@ from abc import ABC, abstractmethod
 
 from cnl.errors import FederationRefused, QueryRejected
 from cnl.kg.results import ResultTable
+from cnl.sparql.namespaces import P, PQ, PS, WD, WDT
 from cnl.sparql.syntax import LANGUAGE_TAG, NOT_IRI_CHAR
 from cnl.kg.sparql import ASK, SELECT, UPDATE, ParsedSPARQL, parse_sparql
 
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+# how each Wikidata namespace of property IRIs is read after the property's label
+_PROPERTY_NAMESPACES = ((WDT, ""), (PS, " (statement value)"), (PQ, " (qualifier)"), (P, " (statement)"))
 
 
 class KnowledgeGraph(ABC):
@@ -46,10 +49,7 @@ class KnowledgeGraph(ABC):
             if target is None or target not in self.allow_service:
                 raise FederationRefused(construct, target, allowed=len(self.allow_service))
         if parsed.is_update and not self.allow_updates:
-            raise QueryRejected(
-                "refused a SPARQL Update: the connection is read-only "
-                "(pass --allow-updates, or allow_updates=True in Python)"
-            )
+            raise QueryRejected("refused a SPARQL Update: the knowledge graph is open read-only", update=True)
         if expected and parsed.form != expected:
             raise QueryRejected(f"expected a {expected} query, got {parsed.form}")
         return parsed
@@ -91,7 +91,31 @@ class KnowledgeGraph(ABC):
         return found
 
     def add_labels(self, table: ResultTable) -> ResultTable:
-        """Fill ``table.labels`` for the IRIs it contains (one extra query, or one per ``label_batch`` IRIs)."""
+        """Fill ``table.labels`` for the IRIs it contains (one extra query, or one per ``label_batch`` IRIs);
+        Wikidata's property IRIs (``wdt:P57``, ``p:``, ``ps:``, ``pq:``) by their property's label."""
         if table.rows:
-            table.labels.update(self.labels(table.iris()))
+            iris = table.iris()
+            table.labels.update(self.labels(iris))
+            table.labels.update(self.property_labels(iri for iri in iris if iri not in table.labels))
         return table
+
+    def property_labels(self, iris) -> dict[str, str]:
+        """Labels of Wikidata's property IRIs (a predicate of a namespace, named by its property:
+        ``wdt:P57`` "director", ``pq:P580`` "start time (qualifier)"), from this KG's labels of
+        the properties, else from Wikidata's names shipped with the package."""
+        found = {}
+        for iri in iris:
+            for namespace, suffix in _PROPERTY_NAMESPACES:
+                pid = iri[len(namespace):] if iri.startswith(namespace) else ""
+                if pid[:1] == "P" and pid[1:].isdigit():
+                    found[iri] = (pid, suffix)
+                    break
+        if not found:
+            return {}
+        names = {iri[len(WD):]: label for iri, label in self.labels(WD + pid for pid, _ in found.values()).items()}
+        missing = {pid for pid, _ in found.values()} - set(names)
+        if missing:
+            from cnl.sparql.wikidata_properties import wikidata_properties
+
+            names.update((p.id, p.label) for p in wikidata_properties() if p.id in missing and p.label)
+        return {iri: names[pid] + suffix for iri, (pid, suffix) in found.items() if pid in names}

@@ -45,10 +45,16 @@ def smollm2_gguf() -> Path:
     return path
 
 
+def default_model_ready() -> bool:
+    """Whether the default base model was converted already (:func:`default_model_dir`)."""
+    target = cache_dir() / "models" / DEFAULT_BASE_MODEL
+    return (target / "config.json").is_file() and any(target.glob("*.safetensors"))
+
+
 def default_model_dir() -> Path:
     """The converted SmolLM2 folder, converting the GGUF on first use."""
     target = cache_dir() / "models" / DEFAULT_BASE_MODEL
-    if (target / "config.json").is_file() and any(target.glob("*.safetensors")):
+    if default_model_ready():
         return target
     gguf = smollm2_gguf()
     require_model_stack()

@@ -161,10 +161,9 @@ class Translator:
         config = {}
         if (adapter / "train_config.json").is_file():
             config = json.loads((adapter / "train_config.json").read_text())
-        import torch
+        from cnl.cpu import use_inference_threads
 
-        if threads:
-            torch.set_num_threads(threads)
+        use_inference_threads(threads)  # None: the cores other processes leave free (cnl/cpu.py)
         base = base_model or config.get("base_model")
         engine = native_engine(base, adapter, device, dtype)
         model, tokenizer = engine or _transformers_model(base, adapter, device, dtype)
@@ -317,7 +316,7 @@ class Translator:
             path = (self.adapter_dir or default_adapter_dir()) / "property_pool.json"
             if not path.is_file():
                 raise ModelError(f"the adapter was trained with --property-candidates but {path} is missing")
-            self._property_retriever = PropertyRetriever.load_pool(path)
+            self._property_retriever = PropertyRetriever.shared(path)  # the one the preparations checked
         return self._property_retriever
 
     def properties_for(self, questions: list[str], candidates: list, kg=None) -> list[list]:
@@ -385,7 +384,7 @@ class Translator:
         """The store's entity index (built on first use, then cached on disk and here)."""
         key = str(store)
         if key not in self._indices:
-            self._indices[key] = indices_for_store(store, verbose=False)[0]
+            self._indices[key] = indices_for_store(store, verbose=True)[0]  # says so when it builds one
         return self._indices[key]
 
     # -- the pipeline --------------------------------------------------------------------------
@@ -440,9 +439,9 @@ class Translator:
         """:meth:`translate` for many questions with the model, indices and pools loaded once;
         generation runs ``batch_size`` prompts at a time. ``progress``: called with the number
         of questions done after each batch."""
-        started = time.perf_counter()
+        clock = RowClock(len(questions), progress)
         if candidates is None:
-            candidates = [self.candidates_for(q, store, kg) for q in questions]
+            candidates = [clock.own(i, self.candidates_for, q, store, kg) for i, q in enumerate(questions)]
         candidates = [[_candidate_dict(c) for c in cands] for cands in candidates]
         around_kg = opened = None
         if self.property_candidates:
@@ -459,20 +458,21 @@ class Translator:
         beams = num_beams if num_beams is not None else (DEFAULT_BEAMS if validate else 1)
         prompts = [self.prompt(q, cands, el, props) for q, cands, props in zip(questions, candidates, properties)]
         allowed = [self.allowed_properties(props, q) for props, q in zip(properties, questions)]
+        clock.start_generation()
         scored_nbests = self.generate_scored(prompts, constrained=constrained, num_beams=beams, n_best=beams,
                                              max_new_tokens=max_new_tokens, batch_size=batch_size,
                                              properties=allowed if any(a is not None for a in allowed) else None,
-                                             progress=progress)
+                                             progress=clock.chunk_done)
+        seconds = clock.generated([max(len(text) for text, _ in scored) for scored in scored_nbests])
         out = []
-        per_question = (time.perf_counter() - started) / max(len(questions), 1)
-        for question, cands, scored in zip(questions, candidates, scored_nbests):
+        for question, cands, scored, own in zip(questions, candidates, scored_nbests, seconds):
             t0 = time.perf_counter()
             nbest = [self.postprocess(text, el, cands) for text, _ in scored]
             chosen, sparql, error = self.choose(nbest, self.resolver(cands, lexicon, store, kg), kg=kg,
                                                 validate=validate, profile=profile)
             scores = [score for _, score in scored] if beams > 1 else []
             out.append(Translation(question, chosen, sparql, cands, nbest, error,
-                                   round(per_question + time.perf_counter() - t0, 4), scores))
+                                   round(own + time.perf_counter() - t0, 4), scores))
         return out
 
     def resolver(self, candidates, lexicon=None, store=None, kg=None) -> ChainResolver:
@@ -600,6 +600,51 @@ def _generate_with_transformers(model, tokenizer, enc, constraint, *, max_new_to
             output_scores=num_beams > 1, pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id)
     # (sequences, their beam scores; None for greedy)
     return result.sequences, (result.sequences_scores if num_beams > 1 else None)
+
+
+class RowClock:
+    """Each question's own seconds in a batch (``Translation.seconds``): its linking and its
+    validation, timed alone; the work done for all at once (property candidates, prompts) shared
+    equally; and each generated chunk's time shared among its questions by the length of what
+    they generated (a longer output kept the batch decoding longer). ``progress`` (called with
+    the number of questions done) is passed through."""
+
+    def __init__(self, n: int, progress=None) -> None:
+        self.started = self.generation_started = time.perf_counter()
+        self.own_seconds = [0.0] * n
+        self.chunks: list[tuple[int, float]] = []  # (questions in the chunk, when it was done)
+        self.progress = progress
+
+    def own(self, i: int, func, *args):
+        t0 = time.perf_counter()
+        try:
+            return func(*args)
+        finally:
+            self.own_seconds[i] += time.perf_counter() - t0
+
+    def start_generation(self) -> None:
+        self.generation_started = time.perf_counter()
+
+    def chunk_done(self, n: int) -> None:
+        self.chunks.append((n, time.perf_counter()))
+        if self.progress is not None:
+            self.progress(n)
+
+    def generated(self, lengths: list[int]) -> list[float]:
+        """Each question's seconds up to the end of generation, given the length of its output."""
+        n = len(self.own_seconds)
+        shared = max(0.0, self.generation_started - self.started - sum(self.own_seconds)) / max(n, 1)
+        out = [own + shared for own in self.own_seconds]
+        start, done = 0, self.generation_started
+        for count, when in self.chunks:
+            rows = range(start, min(start + count, n))
+            weights = [max(lengths[i], 1) for i in rows]
+            for i, weight in zip(rows, weights):
+                out[i] += (when - done) * weight / sum(weights)
+            start, done = start + count, when
+        if not self.chunks:  # a generator that reported no chunk: its time shared equally
+            out = [t + (time.perf_counter() - self.generation_started) / n for t in out]
+        return out
 
 
 def has_answers(result) -> bool:

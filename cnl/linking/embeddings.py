@@ -161,31 +161,33 @@ def embed(texts: list[str], batch_size: int = 256, *, progress: str | None = Non
         return np.zeros((0, 384), dtype=np.float32)
     if progress is None or len(texts) <= batch_size:
         return model.encode(texts, batch_size=batch_size).astype(np.float32)
-    import sys
-
-    from tqdm import tqdm
+    from cnl.progress import bar
 
     parts = []
-    with tqdm(total=len(texts), desc=progress, unit="text", file=sys.stderr, leave=False,
-              disable=not sys.stderr.isatty()) as bar:
+    with bar(len(texts), progress, unit="text") as shown:  # also in a log: this takes minutes on a CPU
         for start in range(0, len(texts), batch_size):
             parts.append(model.encode(texts[start:start + batch_size], batch_size=batch_size))
-            bar.update(len(parts[-1]))
+            shown.update(len(parts[-1]))
     return np.concatenate(parts).astype(np.float32)
 
 
-def embed_cached(texts: list[str], cache_file: Path | None):
+def cache_path(texts: list[str], cache_file: Path) -> Path:
+    """Where :func:`embed_cached` keeps the embeddings of ``texts`` (named by their digest)."""
+    digest = hashlib.sha1("\x1f".join(texts).encode()).hexdigest()[:16]
+    return cache_file.with_name(f"{cache_file.stem}-{digest}.npy")
+
+
+def embed_cached(texts: list[str], cache_file: Path | None, *, description: str | None = None):
     """Embeddings of ``texts``, read from / written to ``cache_file`` (.npy) keyed by the texts
-    (computed once per machine, with a progress bar)."""
+    (computed once per machine, with a progress bar: ``description``)."""
     import numpy as np
 
     if cache_file is None:
         return embed(texts)
-    digest = hashlib.sha1("\x1f".join(texts).encode()).hexdigest()[:16]
-    path = cache_file.with_name(f"{cache_file.stem}-{digest}.npy")
+    path = cache_path(texts, cache_file)
     if path.exists():
         return np.load(path)
-    vectors = embed(texts, progress=f"embedding {cache_file.stem} (once; cached in {cache_file.parent})")
+    vectors = embed(texts, progress=description or f"embedding {cache_file.stem} (once; cached in {cache_file.parent})")
     path.parent.mkdir(parents=True, exist_ok=True)
     np.save(path, vectors)
     return vectors

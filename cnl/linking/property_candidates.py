@@ -80,6 +80,7 @@ class PropertyRetriever:
         self._owner = None
         self._whole = None
         self._pool_vectors = None
+        self._text_lists = None
         # concurrent first requests (a server) compute the embeddings once, not once each
         self._lock = threading.RLock()
 
@@ -94,22 +95,49 @@ class PropertyRetriever:
         with self._lock:
             return self._compute_vectors()
 
+    def _texts(self) -> tuple[list[str], list[int], list[str]]:
+        """What is embedded: each property's label and aliases (with the property each names),
+        and each property's label with its aliases (and description) as one text."""
+        if self._text_lists is None:
+            self._text_lists = self._build_texts()
+        return self._text_lists
+
+    def _build_texts(self) -> tuple[list[str], list[int], list[str]]:
+        texts, owner = [], []
+        for i, p in enumerate(self.properties):
+            for name in (p.label, *p.aliases[:MAX_ALIASES]):
+                texts.append(name)
+                owner.append(i)
+        whole = [p.label + (" (" + ", ".join(p.aliases[:8]) + ")" if p.aliases else "")
+                 + (": " + p.description if self.descriptions and p.description else "") for p in self.properties]
+        return texts, owner, whole
+
+    def _embedding_files(self, texts=None, whole=None) -> list[tuple[list[str], Path, str]]:
+        """(texts, cache file, what a progress bar calls them) of each embedding the retriever uses."""
+        if texts is None or whole is None:
+            texts, _owner, whole = self._texts()
+        return [(texts, self.cache_dir / "names.npy", f"embedding {len(self.properties):,} properties' names (once)"),
+                (whole, self.cache_dir / "whole.npy", "embedding the properties with their aliases (once)"),
+                ([s.question for s in self.pool], self.cache_dir / "pool.npy",
+                 f"embedding {len(self.pool):,} solved questions (once)")]
+
+    def is_prepared(self) -> bool:
+        """Whether every embedding is already on disk (``prepare`` then only reads them)."""
+        from cnl.linking.embeddings import cache_path
+
+        return all(cache_path(texts, file).exists() for texts, file, _ in self._embedding_files())
+
     def _compute_vectors(self):
         if self._names is None:
             import numpy as np
 
             from cnl.linking.embeddings import embed_cached
 
-            texts, owner = [], []
-            for i, p in enumerate(self.properties):
-                for name in (p.label, *p.aliases[:MAX_ALIASES]):
-                    texts.append(name)
-                    owner.append(i)
-            whole = [p.label + (" (" + ", ".join(p.aliases[:8]) + ")" if p.aliases else "")
-                     + (": " + p.description if self.descriptions and p.description else "") for p in self.properties]
-            self._names = embed_cached(texts, self.cache_dir / "names.npy")
+            texts, owner, whole = self._texts()
+            (_, names_file, said), (_, whole_file, said_whole), _ = self._embedding_files(texts, whole)
+            self._names = embed_cached(texts, names_file, description=said)
             self._owner = np.array(owner)
-            self._whole = embed_cached(whole, self.cache_dir / "whole.npy")
+            self._whole = embed_cached(whole, whole_file, description=said_whole)
         return self._names, self._owner, self._whole
 
     def _pool_matrix(self):
@@ -117,7 +145,8 @@ class PropertyRetriever:
             if self._pool_vectors is None:
                 from cnl.linking.embeddings import embed_cached
 
-                self._pool_vectors = embed_cached([s.question for s in self.pool], self.cache_dir / "pool.npy")
+                questions, pool_file, said = self._embedding_files((), ())[2]
+                self._pool_vectors = embed_cached(questions, pool_file, description=said)
             return self._pool_vectors
 
     # -- retrieval --------------------------------------------------------------------------
@@ -181,6 +210,17 @@ class PropertyRetriever:
                                          indent=0), encoding="utf-8")
 
     @classmethod
+    def shared(cls, path: str | Path) -> "PropertyRetriever":
+        """The retriever of the pool at ``path``, loaded once per process (the one-time
+        preparations and the translator ask for the same one)."""
+        path = Path(path).resolve()
+        key = (str(path), path.stat().st_mtime_ns if path.exists() else 0)
+        with _SHARED_LOCK:
+            if key not in _SHARED:
+                _SHARED[key] = cls.load_pool(path)
+            return _SHARED[key]
+
+    @classmethod
     def load_pool(cls, path: str | Path, **options) -> "PropertyRetriever":
         try:
             items = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -189,28 +229,31 @@ class PropertyRetriever:
             raise DataError(f"cannot read the property pool {path}: {err}") from None
 
 
+_SHARED: dict = {}
+_SHARED_LOCK = threading.Lock()
+
+
 def properties_around(kg, entity_ids) -> set[str]:
     """PIDs of the statements of ``entity_ids`` in ``kg`` (as subject or object, and the
-    qualifiers of their statements)."""
+    qualifiers of their statements): one query for all of them (each query a store runs is
+    also parsed and checked, a cost per query on a cold start)."""
+    items = " ".join(f"<{WD}{qid}>" for qid in dict.fromkeys(entity_ids) if qid.startswith("Q") and qid[1:].isdigit())
+    if not items:
+        return set()
+    sparql = (f"SELECT DISTINCT ?p WHERE {{ VALUES ?item {{ {items} }} "
+              f"{{ ?item ?p ?o }} UNION {{ ?s ?p ?item }} UNION "
+              f"{{ ?item ?x ?st . ?st ?p ?v FILTER(STRSTARTS(STR(?p), \"{PQ}\")) }} }} LIMIT 5000")
+    try:
+        rows = kg.select(sparql).rows
+    except Exception:  # noqa: BLE001 - a failing KG gives no hint, not an error
+        return set()
     found: set[str] = set()
-    for qid in entity_ids:
-        if not (qid.startswith("Q") and qid[1:].isdigit()):
-            continue
-        item = f"<{WD}{qid}>"
-        for sparql in (f"SELECT DISTINCT ?p WHERE {{ {item} ?p ?o }} LIMIT 1000",
-                       f"SELECT DISTINCT ?p WHERE {{ ?s ?p {item} }} LIMIT 1000",
-                       f"SELECT DISTINCT ?p WHERE {{ {item} ?x ?st . ?st ?p ?v "
-                       f"FILTER(STRSTARTS(STR(?p), \"{PQ}\")) }} LIMIT 1000"):
-            try:
-                rows = kg.select(sparql).rows
-            except Exception:  # noqa: BLE001 - a failing KG gives no hint, not an error
-                continue
-            for (p,) in rows:
-                iri = getattr(p, "value", str(p))
-                for namespace in (WDT, PQ, P):
-                    if iri.startswith(namespace):
-                        found.add(iri[len(namespace):])
-                        break
+    for (p,) in rows:
+        iri = getattr(p, "value", str(p))
+        for namespace in (WDT, PQ, P):
+            if iri.startswith(namespace):
+                found.add(iri[len(namespace):])
+                break
     return found
 
 

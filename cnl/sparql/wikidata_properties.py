@@ -34,6 +34,12 @@ def wikidata_properties() -> tuple[WikidataProperty, ...]:
                  for pid, label, aliases, description, datatype in rows)
 
 
+@lru_cache(maxsize=1)
+def property_names() -> dict[str, str]:
+    """PID -> label (``P57`` -> ``director``)."""
+    return {p.id: p.label for p in wikidata_properties() if p.label}
+
+
 @lru_cache(maxsize=2)
 def property_labels(has_forms: bool = True) -> dict[str, str]:
     """Lower-case label -> PID (where two properties share a label, the later one). With

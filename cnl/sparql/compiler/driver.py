@@ -22,6 +22,10 @@ from cnl.sparql.compiler.verb_phrases import VerbPhrasesMixin
 from cnl.sparql.profiles import KGProfile, get_profile
 
 _VAR_SAFE = re.compile(r"[^A-Za-z0-9_]+")
+_PROPERTY_ID = re.compile(r"^P[1-9][0-9]*$")
+_ITEM_ID = re.compile(r"^Q[1-9][0-9]*$")
+ANSWER_VAR = "answer"   # the variable of an answer nothing names (a bare "what", "who")
+MAX_VAR_NAME = 64       # longer names (a long property label) are cut at a word's end
 
 
 class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, SolutionModifiersMixin, TermsMixin):
@@ -54,7 +58,13 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:
-        base = _VAR_SAFE.sub("_", (hint or "x").lower()).strip("_")[:30] or "x"
+        """A new variable named for a person who reads the answer's column: after the noun or
+        the property it holds (``?film``, ``?director``; an ID by the name the profile or the
+        resolver knows for it), ``?answer`` when nothing names it; a long name is cut only at
+        a word's end, past :data:`MAX_VAR_NAME` characters."""
+        base = _VAR_SAFE.sub("_", self.readable(hint).lower()).strip("_") or ANSWER_VAR
+        if len(base) > MAX_VAR_NAME:
+            base = base[:MAX_VAR_NAME + 1].rsplit("_", 1)[0] or base[:MAX_VAR_NAME]
         if base[0].isdigit():
             base = "v" + base
         name, n = base, 1
@@ -67,6 +77,23 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         if not self.group.hidden:
             self.visible_vars.append(var)
         return var
+
+    def readable(self, hint: str | None) -> str:
+        """A hint as a name: a property ID by its Wikidata label (``P57`` → ``director``), an
+        item ID by the name the resolver knows (a lexicon's, a KG's label), else as it is."""
+        if not hint:
+            return ANSWER_VAR
+        if _PROPERTY_ID.match(hint):
+            from cnl.sparql.wikidata_properties import property_names
+
+            return property_names().get(hint, hint)
+        if _ITEM_ID.match(hint):
+            name = getattr(self.resolver, "name", None)
+            try:
+                return (name(hint) if callable(name) else None) or hint
+            except LexiconError:
+                return hint
+        return hint
 
     @contextmanager
     def subgroup(self, hidden: bool | None = None):
