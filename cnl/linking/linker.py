@@ -213,7 +213,8 @@ class BuiltinLinker:
                 score = self._score(words[i:j], quality, alias, share, pop, inside_longer, case_blind)
                 best[ei] = max(best.get(ei, 0.0), score)
             if self.context_weight and len(best) > 1:
-                best = self._in_context(question, best, context)
+                # the context reorders as many readings for each one kept as for a free mention
+                best = self._in_context(question, best, context, max(2, CONTEXT_READINGS * limit // self.max_per_mention))
             top = [(ei, score) for ei, score in sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:limit]
                    if score >= self.min_score]
             for ei, score in top:
@@ -227,7 +228,8 @@ class BuiltinLinker:
         candidates = [c for c in candidates if not (c.id in seen or seen.add(c.id))]
         return candidates[: self.max_candidates]
 
-    def _in_context(self, question: str, best: dict[int, float], context: dict) -> dict[int, float]:
+    def _in_context(self, question: str, best: dict[int, float], context: dict,
+                    readings: int = 0) -> dict[int, float]:
         """The scores of one mention's readings moved by how well each entity's label and
         description fit the question ("who is darwin and what is his theory?": the naturalist
         rather than the city; "what cars does gm make?": General Motors rather than George
@@ -235,7 +237,7 @@ class BuiltinLinker:
         scores stay as they are (said once in the log)."""
         from cnl.linking import embeddings
 
-        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:CONTEXT_READINGS]
+        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:readings or CONTEXT_READINGS]
         try:
             if "question" not in context:
                 context["question"] = embeddings.embed([question])[0]
@@ -339,7 +341,8 @@ def _in_order(words: list[str], name_words: list[str]) -> bool:
 # weight times the difference. Chosen on Mintaka dev (R@1 76.9 -> 78.5 % at 4; flat from 4 to 6)
 # and checked on WikiWebQuestions train, never tuned there (gold items in the prompt 0.802 -> 0.818).
 CONTEXT_WEIGHT = 4.0
-# how many of a mention's best readings the context may reorder
+# how many of a mention's best readings the context may reorder (a part of a longer name, which
+# keeps NESTED_READINGS, reorders that share of them: its other readings stay below)
 CONTEXT_READINGS = 20
 
 
