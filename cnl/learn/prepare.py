@@ -116,14 +116,10 @@ def _property_retriever(adapter):
 
 
 def _index_ready(store) -> bool:
-    """Whether the store's search index files are in the cache (whether they are still current,
-    ``indices_for_store`` checks when it loads them: a changed store is indexed again)."""
-    from cnl.linking.cache import cache_dir_for, cache_root
+    """Whether the store's search index is in the cache, built from the store as it is now."""
+    from cnl.linking.indices import is_indexed
 
-    if not cache_root().exists():
-        return False
-    folder = cache_dir_for(str(store))
-    return all((folder / name).is_file() for name in ("entities.json", "properties.json", "meta.json"))
+    return is_indexed(store)
 
 
 def _index(store) -> None:

@@ -80,31 +80,88 @@ class MeanPoolingEncoder:
     def __init__(self, folder: Path) -> None:
         import json
 
-        from .native_bert import NativeBert, supports
+        import sys
+
+        from .native_bert import NativeBert, NumpyBert, numpy_supports, supports
 
         config = json.loads((folder / "sentence_bert_config.json").read_text()) \
             if (folder / "sentence_bert_config.json").exists() else {}
         self.max_length = int(config.get("max_seq_length", 256))
         self.lower_case = bool(config.get("do_lower_case", False))
         if supports(folder) and os.environ.get("CNL_NATIVE", "1") != "0":
-            # plain BERT: torch alone, without importing transformers (two seconds of a cold start)
-            self.hidden_states = NativeBert(folder, self.max_length)
+            if "torch" not in sys.modules and numpy_supports(folder):
+                # torch not loaded yet: numpy computes the same vectors, and importing torch alone
+                # takes longer than a whole cold `cnl2sparql link`
+                self.hidden_states = NumpyBert(folder, self.max_length)
+            else:
+                # plain BERT: torch alone, without importing transformers (two seconds of a cold start)
+                self.hidden_states = NativeBert(folder, self.max_length)
         else:
             self.hidden_states = _TransformersHiddenStates(folder, self.max_length)
 
     def encode(self, texts: list[str], batch_size: int = 256):
         import numpy as np
-        import torch
 
         texts = [t.lower() for t in texts] if self.lower_case else list(texts)
-        out = []
-        with torch.inference_mode():
-            for start in range(0, len(texts), batch_size):
-                hidden, mask = self.hidden_states(texts[start:start + batch_size])
-                mask = mask.unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-                out.append(torch.nn.functional.normalize(pooled, dim=1).float().numpy())
+        batches = [texts[start:start + batch_size] for start in range(0, len(texts), batch_size)]
+        from .native_bert import NumpyBert
+
+        if isinstance(self.hidden_states, NumpyBert):
+            return self._encode_by_length(texts, batch_size)
+        else:
+            import torch
+
+            with torch.inference_mode():
+                out = [_torch_mean_pool(*self.hidden_states(batch)) for batch in batches]
         return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
+
+
+    def _encode_by_length(self, texts: list[str], batch_size: int):
+        """Numpy batches of texts of about the same length, in the order given: a batch is
+        padded to its longest text, and a question's entity readings (a label and a description
+        each) padded together cost a third more arithmetic. The vectors are the same."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        # tokens without the padding (the tokenizer pads the batch)
+        lengths = [sum(e.attention_mask) for e in self.hidden_states.tokenizer.encode_batch(texts)]
+        order = sorted(range(len(texts)), key=lengths.__getitem__)
+        out = np.empty((len(texts), 384), dtype=np.float32)
+        start = 0
+        while start < len(order):
+            # a batch grows while its texts are no more than LENGTH_SPREAD tokens longer than its first
+            end = start + 1
+            while (end < len(order) and end - start < batch_size
+                   and lengths[order[end]] - lengths[order[start]] <= LENGTH_SPREAD):
+                end += 1
+            rows = order[start:end]
+            out[rows] = _numpy_mean_pool(*self.hidden_states([texts[i] for i in rows]))
+            start = end
+        return out
+
+
+# how many tokens longer than the shortest a text in one numpy batch may be: each batch costs
+# some Python work, each padding token its share of the arithmetic
+LENGTH_SPREAD = 3
+
+
+def _numpy_mean_pool(hidden, mask):
+    """Unit-length means of each text's token states (numpy arrays)."""
+    import numpy as np
+
+    mask = mask[..., None].astype(hidden.dtype)
+    pooled = (hidden * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
+    return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
+
+
+def _torch_mean_pool(hidden, mask):
+    """Unit-length means of each text's token states (torch tensors), as numpy arrays."""
+    import torch
+
+    mask = mask.unsqueeze(-1).to(hidden.dtype)
+    pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+    return torch.nn.functional.normalize(pooled, dim=1).float().numpy()
 
 
 class _TransformersHiddenStates:
@@ -126,12 +183,12 @@ class _TransformersHiddenStates:
 def embed(texts: list[str], batch_size: int = 256, *, progress: str | None = None):
     """Unit-length float32 embeddings (n × 384): a dot product is the cosine similarity.
     ``progress``: a description for a progress bar on standard error (long one-time work)."""
+    texts = list(texts)
+    model = load_model() if texts else None  # first: loading it may set how numpy starts
     import numpy as np
 
-    if not texts:
+    if model is None:
         return np.zeros((0, 384), dtype=np.float32)
-    model = load_model()
-    texts = list(texts)
     if progress is None or len(texts) <= batch_size:
         return model.encode(texts, batch_size=batch_size).astype(np.float32)
     from cnl.progress import bar

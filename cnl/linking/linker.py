@@ -53,7 +53,7 @@ class BuiltinLinker:
         # None: weigh the context when the embedding model is installed (0 turns it off)
         self.context_weight = CONTEXT_WEIGHT if context_weight is None else context_weight
         self._entity_vectors: dict[int, object] = {}  # entity index -> its label-and-description vector
-        self._names = [key for _, key, _ in index.names]
+        self._names = index.names.keys
 
     def link(self, question: str) -> list[Candidate]:
         words = token_spans(question)
@@ -96,6 +96,12 @@ class BuiltinLinker:
                 # article-less forms ("Oscars" for "The Oscars"); acronyms only for all-caps mentions
                 found += [(ni, quality * 0.9) for ni in self.index.variants.get(k, ())
                           if acronym or not self._is_acronym_of(k, self.index.names[ni][1])]
+                # the same letters with the spaces elsewhere: "NSYNC" is 'N Sync, "U.S." is US,
+                # "Babysitters Club" is The Baby-Sitters Club
+                squeezed = k.replace(" ", "")
+                found += [(ni, quality * 0.9) for ni in self.index.joined.get(squeezed, ())]
+                if squeezed != k:
+                    found += [(ni, quality * 0.9) for ni in self.index.exact.get(squeezed, ())]
             return found
 
         hits = lookup(key, 1.0)
@@ -117,25 +123,44 @@ class BuiltinLinker:
         content = [w[0] for w in gram if w[0] not in STOPWORDS]
         if not content or not all(w[3][:1].isupper() or w[3][:1].isdigit() for w in gram if w[0] not in STOPWORDS):
             return []
-        out = self._names_containing(content)
+        # the little words inside the mention belong to the name too: "president when Bill
+        # Clinton" is no "President Bill Clinton", "Lord of the Rings" is "The Lord of the Rings"
+        inner = {w[0] for w in gram[1:-1] if w[0] in STOPWORDS}
+        out = self._names_containing(content, inner)
         roman = [_roman(w) for w in content]
         if roman != content:  # "Elizabeth 1" inside "Elizabeth I of England", as _exact reads numbers
             seen = {ni for ni, _ in out}
-            out += [(ni, q * 0.95) for ni, q in self._names_containing(roman) if ni not in seen]
-        return sorted(out, key=lambda h: h[1], reverse=True)[:30]
+            out += [(ni, q * 0.95) for ni, q in self._names_containing(roman, inner) if ni not in seen]
+        # the better match first, and among equals the more used entity ("Liverpool" in
+        # "Liverpool F.C." before a rarely mentioned name of the same length)
+        return sorted(out, key=lambda h: (h[1], self.index.popularity[self.index.names[h[0]][0]]), reverse=True)[:30]
 
-    def _names_containing(self, content: list[str]) -> list[tuple[int, float]]:
+    def _names_containing(self, content: list[str], inner: set[str] = frozenset()) -> list[tuple[int, float]]:
         postings = sorted((self.index.postings.get(w, []) for w in content), key=len)
         if not postings[0] or len(postings[0]) > 3000:
             return []
         common = set(postings[0]).intersection(*postings[1:])
+        labels = self.index.entities.labels
         out = []
         for ni in common:
+            ei, key, _ = self.index.names[ni]
+            # a concept's name (a label in lower case: "faculty member", "county seat") is no
+            # longer form of one word it contains; a proper name is ("Patriots": New England Patriots)
+            if len(content) == 1 and labels[ei][:1].islower():
+                continue
+            words = key.split()
+            if not inner <= set(words):
+                continue
             # a stop word counts where the mention has it too (the numeral "I" in "Elizabeth I")
-            name_words = [w for w in self.index.names[ni][1].split() if w not in STOPWORDS or w in content]
-            # in the name's order: "Canada's capital" is not "capital city in Canada"
-            if len(name_words) <= 7 and _in_order(content, name_words):
+            name_words = [w for w in words if w not in STOPWORDS or w in content]
+            if len(name_words) > 7:
+                continue
+            # in the name's order: "Canada's capital" is not "capital city in Canada"; all of the
+            # name's words in another order are the name said the other way ("the Shannon river")
+            if _in_order(content, name_words):
                 out.append((ni, 0.55 + 0.35 * len(content) / max(len(name_words), 1)))
+            elif len(content) > 1 and sorted(content) == sorted(name_words):
+                out.append((ni, PERMUTED_NAME))
         return out
 
     @staticmethod
@@ -144,17 +169,20 @@ class BuiltinLinker:
         return len(key) >= 5 and any(w[3][:1].isupper() for w in gram) and gram[-1][0] not in STOPWORDS
 
     def _fuzzy(self, key: str, gram) -> list[tuple[int, float]]:
-        # candidates share the gram's rarest non-stopword keyword (or a 4-letter prefix of it)
+        # candidates share the gram's rarest non-stopword keyword (or a 4-letter prefix of it),
+        # or its second rarest: the rarest may be the misspelt one ("New York Nicks")
         content = [w[0] for w in gram if w[0] not in STOPWORDS]
         pool: set[int] = set()
-        rarest = min(content, key=lambda w: len(self.index.postings.get(w, ())) or 10**9)
-        pool.update(self.index.postings.get(rarest, ()))
-        if len(rarest) >= 5:
-            for kw in self.index.prefix_keywords(rarest[:4], limit=50):
-                pool.update(self.index.postings[kw])
+        for rare in sorted(content, key=lambda w: len(self.index.postings.get(w, ())) or 10**9)[:2]:
+            pool.update(self.index.postings.get(rare, ()))
+            if len(rare) >= 5:
+                for kw in self.index.prefix_keywords(rare[:4], limit=50):
+                    pool.update(self.index.postings[kw])
         if not pool or len(pool) > 5000:
             return []
-        pool_list = list(pool)
+        # as in a partial match, the little words inside the mention belong to the name
+        inner = {w[0] for w in gram[1:-1] if w[0] in STOPWORDS}
+        pool_list = [ni for ni in pool if not inner or inner <= set(self._names[ni].split())]
         choices = [self._names[ni] for ni in pool_list]
         matches = process.extract(key, choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold, limit=10)
         return [(pool_list[pos], score / 100 * 0.85) for _, score, pos in matches]
@@ -162,15 +190,22 @@ class BuiltinLinker:
     def _rank(self, question: str, words, found, case_blind: bool = False) -> list[Candidate]:
         spans = sorted(found, key=lambda s: s[0] - s[1])  # longest first
         candidates: list[Candidate] = []
-        covered: list[tuple[int, int]] = []
+        covered: list[tuple[int, int, float, int]] = []  # a name-like span: its words, best score, content words
         context: dict = {}  # the question's vector, computed once if a mention is ambiguous
         for (i, j) in spans:
             start, end = words[i][1], words[j - 1][2]
             mention = question[start:end]
-            inside_longer = any(a <= i and j <= b and (a, b) != (i, j) for a, b in covered)
+            content = sum(w[0] not in STOPWORDS for w in words[i:j])
+            outer = [(score, n) for a, b, score, n in covered if a <= i and j <= b and (a, b) != (i, j)]
+            inside_longer = bool(outer)
+            # A part of a longer name that reads well and says more ("Philip" in "Philip Pullman"):
+            # its other readings are mostly other people and works sharing a word with it.
+            limit = self.max_per_mention
+            if any(score >= NESTED_OUTER_SCORE and n > content for score, n in outer):
+                limit = min(limit, NESTED_READINGS)
             best: dict[int, float] = {}
             hits = found[(i, j)]
-            pops = [self.index.entities[self.index.names[ni][0]].popularity for ni, _ in hits]
+            pops = [self.index.popularity[self.index.names[ni][0]] for ni, _ in hits]
             total = sum(math.log1p(p) + 1 for p in pops)
             for (ni, quality), pop in zip(hits, pops):
                 ei, _, alias = self.index.names[ni]
@@ -178,20 +213,23 @@ class BuiltinLinker:
                 score = self._score(words[i:j], quality, alias, share, pop, inside_longer, case_blind)
                 best[ei] = max(best.get(ei, 0.0), score)
             if self.context_weight and len(best) > 1:
-                best = self._in_context(question, best, context)
-            top = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[: self.max_per_mention]
-            kept = False
+                # the context reorders as many readings for each one kept as for a free mention
+                best = self._in_context(question, best, context, max(2, CONTEXT_READINGS * limit // self.max_per_mention))
+            top = [(ei, score) for ei, score in sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:limit]
+                   if score >= self.min_score]
             for ei, score in top:
-                if score >= self.min_score:
-                    e = self.index.entities[ei]
-                    candidates.append(Candidate(mention, start, end, e.id, e.label, e.description, round(score, 4)))
-                    kept = True
-            if kept and any(w[3][:1].isupper() for w in words[i:j]):
-                covered.append((i, j))
+                e = self.index.entities[ei]
+                candidates.append(Candidate(mention, start, end, e.id, e.label, e.description, round(score, 4)))
+            if top and any(w[3][:1].isupper() for w in words[i:j]):
+                covered.append((i, j, top[0][1], content))
         candidates.sort(key=lambda c: c.score, reverse=True)
+        # one candidate per entity, from the mention that reads it best (as a prompt shows them)
+        seen: set[str] = set()
+        candidates = [c for c in candidates if not (c.id in seen or seen.add(c.id))]
         return candidates[: self.max_candidates]
 
-    def _in_context(self, question: str, best: dict[int, float], context: dict) -> dict[int, float]:
+    def _in_context(self, question: str, best: dict[int, float], context: dict,
+                    readings: int = 0) -> dict[int, float]:
         """The scores of one mention's readings moved by how well each entity's label and
         description fit the question ("who is darwin and what is his theory?": the naturalist
         rather than the city; "what cars does gm make?": General Motors rather than George
@@ -199,7 +237,7 @@ class BuiltinLinker:
         scores stay as they are (said once in the log)."""
         from cnl.linking import embeddings
 
-        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:CONTEXT_READINGS]
+        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)[:readings or CONTEXT_READINGS]
         try:
             if "question" not in context:
                 context["question"] = embeddings.embed([question])[0]
@@ -303,8 +341,19 @@ def _in_order(words: list[str], name_words: list[str]) -> bool:
 # weight times the difference. Chosen on Mintaka dev (R@1 76.9 -> 78.5 % at 4; flat from 4 to 6)
 # and checked on WikiWebQuestions train, never tuned there (gold items in the prompt 0.802 -> 0.818).
 CONTEXT_WEIGHT = 4.0
-# how many of a mention's best readings the context may reorder
+# how many of a mention's best readings the context may reorder (a part of a longer name, which
+# keeps NESTED_READINGS, reorders that share of them: its other readings stay below)
 CONTEXT_READINGS = 20
+
+
+# The match quality of a name whose words the mention has in another order.
+PERMUTED_NAME = 0.8
+
+# A mention inside a longer one that says more (more words that are no stopwords) and whose best
+# reading scores at least NESTED_OUTER_SCORE keeps its NESTED_READINGS best readings. Mintaka
+# dev, cased: 15.6 -> 11.1 candidates per question, gold among them 92.8 -> 92.7 %.
+NESTED_OUTER_SCORE = 0.7
+NESTED_READINGS = 2
 
 
 # An article is followed by a noun, never by a personal pronoun: in a question without capitals
