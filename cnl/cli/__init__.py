@@ -38,7 +38,7 @@ COMMANDS = {
     "link": "cnl.cli.cmd_link", "agent": "cnl.cli.cmd_agent", "serve": "cnl.cli.cmd_serve", "mcp": "cnl.cli.cmd_mcp",
     "decompile": "cnl.cli.cmd_decompile", "grammar-test": "cnl.cli.cmd_grammar_test", "eval": "cnl.cli.cmd_eval",
     "train": "cnl.cli.cmd_train", "ensemble": "cnl.cli.cmd_ensemble", "translate": "cnl.cli.cmd_translate",
-    "ask": "cnl.cli.cmd_translate", "prepare": "cnl.cli.cmd_prepare",
+    "ask": "cnl.cli.cmd_translate", "prepare": "cnl.cli.cmd_prepare", "ui": "cnl.cli.cmd_ui",
 }
 
 
