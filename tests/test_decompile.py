@@ -272,7 +272,7 @@ def test_real_data_round_trip_figures(shared_data):
      "a yes/no question (ASK) in Sparklis"),
     # ECAI train#189: only the qualifier is an answer; a Sparklis sentence lists the award too
     ("SELECT ?f WHERE { wd:Q509662 p:P166 [ ps:P166 ?a ; pq:P1686 ?f ] . ?a p:P361 [ ps:P361 wd:Q46525 ] . }",
-     "a query that Sparklis text would read differently"),
+     "a reading that would change the query's meaning"),  # the meaning guard
 ])
 def test_sparklis_refuses_what_it_would_read_differently(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:

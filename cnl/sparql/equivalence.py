@@ -121,7 +121,9 @@ def _walk(node):
 # algebra -> tree
 
 class _Converter:
-    def __init__(self) -> None:
+    def __init__(self, drop_label_service: bool = False) -> None:
+        self.drop_label_service = drop_label_service
+        self.dropped_service = False
         self.bnodes: dict = {}
         # aggregate aliases named like a pattern variable (see _aggregate_aliases): renamed
         # outside the grouped pattern
@@ -179,7 +181,10 @@ class _Converter:
             cond = None if getattr(expr, "name", None) == "TrueFilter" else self.expr(expr)
             return ("OPTIONAL", self.pattern(node.p1), self.pattern(node.p2), cond)
         if name == "Minus":
-            return ("MINUS", self.pattern(node.p1), self.pattern(node.p2))
+            left, right = self.pattern(node.p1), self.pattern(node.p2)
+            if _minus_is_not_exists(left, right):
+                return _filtered([("NOTEXISTS", right)], left)
+            return ("MINUS", left, right)
         if name == "Union":
             return ("UNION", Bag(tuple(self.pattern(o) for o in self._flatten(node, "Union"))))
         if name == "Filter":
@@ -187,11 +192,14 @@ class _Converter:
             while getattr(inner, "name", None) == "Filter":
                 conds.append(self.expr(inner.expr))
                 inner = inner.p
-            return ("FILTER", self._and(conds), self.pattern(inner))
+            return _filtered(conds, self.pattern(inner))
         if name == "Extend":
             return ("BIND", self.term(node.var), self.expr(node.expr), self.pattern(node.p))
         if name == "ToMultiSet":
             return self.pattern(node.p)
+        if name == "ServiceGraphPattern" and self.drop_label_service and _presentation_only(node):
+            self.dropped_service = True
+            return ("BGP", Bag(()))
         if name == "values":
             rows = tuple(
                 Bag(tuple(("ROW", self.term(k), self.term(v)) for k, v in row.items()))
@@ -239,7 +247,16 @@ class _Converter:
                 others.append(part)
         if triples or not others:
             others.append(("BGP", Bag(tuple(triples))))
-        return others[0] if len(others) == 1 else ("JOIN", Bag(tuple(others)))
+        # VALUES ?x { <a> <b> } joined where ?x is bound anyway: FILTER(?x IN (<a>, <b>))
+        tests = []
+        for part in list(others):
+            found = _values_test(part)
+            rest = [p for p in others if p is not part]
+            if found is not None and rest and found[1] in _certain(rest[0] if len(rest) == 1 else ("JOIN", Bag(tuple(rest)))):
+                others = rest
+                tests.append(found[0])
+        joined = others[0] if len(others) == 1 else ("JOIN", Bag(tuple(others)))
+        return _filtered(tests, joined) if tests else joined
 
     # -- expressions
     def _and(self, conds):
@@ -256,6 +273,11 @@ class _Converter:
         if not isinstance(e, CompValue):
             return str(e)
         name = e.name
+        if name == "RelationalExpression" and e.op in ("IN", "NOT IN"):
+            left, items = self.expr(e.expr), [self.expr(x) for x in e.other]
+            if len(items) == 1:  # x IN (a) is x = a; x NOT IN (a) is x != a (SPARQL 1.1 §17.4.1.9)
+                return ("REL", "=" if e.op == "IN" else "!=", Bag((left, items[0])))
+            return ("IN" if e.op == "IN" else "NOTIN", left, Bag(tuple(items)))
         if name == "RelationalExpression":
             op, left, right = e.op, self.expr(e.expr), self.expr(e.other)
             if op in (">", ">="):  # a > b  is  b < a
@@ -339,6 +361,182 @@ class _Converter:
             node = node.p
         mods["pattern"] = self.pattern(node)
         return mods
+
+
+_LABEL_SERVICE = "http://wikiba.se/ontology#label"
+_SERVICE_PARAM = "http://www.bigdata.com/rdf#serviceParam"
+
+
+def _presentation_only(node) -> bool:
+    """``SERVICE wikibase:label { bd:serviceParam ... }``: WDQS's label columns (``?xLabel``),
+    nothing else: it removes no answer and adds only columns it alone binds."""
+    if str(node.term) != _LABEL_SERVICE:
+        return False
+    parts = getattr(node.graph, "part", None) or []
+    if not all(getattr(part, "name", None) == "TriplesBlock" for part in parts):
+        return False
+    return all(str(t[0]) == _SERVICE_PARAM for part in parts for t in part.triples)
+
+
+def _filtered(conds: list, inner):
+    """``FILTER(conds) inner``, a FILTER directly inside merged into it (FILTERs of one group
+    are one conjunction: ``FILTER(a) FILTER(b)`` is ``FILTER(a && b)``)."""
+    conds = list(conds)
+    if inner[0] == "FILTER":
+        conds.append(inner[1])
+        inner = inner[2]
+    flat = []
+    for c in conds:
+        flat += c[1].items if isinstance(c, tuple) and c and c[0] == "AND" else [c]
+    return ("FILTER", flat[0] if len(flat) == 1 else ("AND", Bag(tuple(flat))), inner)
+
+
+def _certain(pattern) -> set:
+    """The variables every solution of ``pattern`` binds (never blank nodes: they are local)."""
+    kind = pattern[0]
+    if kind == "BGP":
+        return {v for t in pattern[1].items for v in t[1:] if isinstance(v, Var) and not v.bnode}
+    if kind == "JOIN":
+        return set().union(*(_certain(p) for p in pattern[1].items))
+    if kind == "UNION":
+        branches = [_certain(p) for p in pattern[1].items]
+        return set.intersection(*branches) if branches else set()
+    if kind in ("OPTIONAL", "MINUS"):
+        return _certain(pattern[1])
+    if kind == "FILTER":
+        return _certain(pattern[2])
+    if kind == "BIND":
+        return _certain(pattern[3])
+    if kind == "SUBQUERY":  # its columns that its pattern always binds
+        return set(pattern[1].items) & _certain(pattern[6])
+    return set()  # VALUES, groups: not assumed
+
+
+# aggregates that give the same value whatever the duplicates of their group
+_SET_AGGREGATES = {"AGG_MIN", "AGG_MAX", "AGG_SAMPLE"}
+
+
+def _exists_as_joins(pattern, total: Counter):
+    """Under set semantics (the caller checks), ``P FILTER EXISTS { Q }`` is ``P . Q`` when Q
+    is triples whose variables are either bound by every solution of P or used nowhere else
+    in the query (``total`` counts each variable's uses in the whole query): the join keeps exactly
+    the solutions of P that EXISTS keeps, each repeated once per match of Q, and the repeats
+    differ only in Q's own variables, which nothing reads. Applied to the FILTERs of the
+    query's top group (through a GROUP BY, whose groups are unchanged)."""
+    kind = pattern[0]
+    if kind in ("AGGREGATE", "GROUP"):
+        return (*pattern[:2], _exists_as_joins(pattern[2], total))
+    if kind == "BIND":
+        return (*pattern[:3], _exists_as_joins(pattern[3], total))
+    if kind != "FILTER":
+        return pattern
+    inner = _exists_as_joins(pattern[2], total)
+    conds = pattern[1][1].items if pattern[1][0] == "AND" else (pattern[1],)
+    bound = _certain(inner)
+    kept, joined = [], []
+    for cond in conds:
+        if (isinstance(cond, tuple) and cond[0] == "EXISTS" and cond[1][0] == "BGP" and cond[1][1].items
+                and _private_or_bound(cond[1], total, bound)):
+            joined.append(cond[1])
+        else:
+            kept.append(cond)
+    if not joined:
+        return ("FILTER", pattern[1], inner)
+    triples = [t for q in joined for t in q[1].items]
+    inner = _join_trees(inner, ("BGP", Bag(tuple(triples))))
+    return _filtered(kept, inner) if kept else inner
+
+
+def _private_or_bound(bgp, total: Counter, bound: set) -> bool:
+    """Each variable of ``bgp`` is bound by every solution around it or used only in it."""
+    uses = Counter(v for t in bgp[1].items for v in t[1:] if isinstance(v, Var))
+    return all(v in bound or total[v] == n for v, n in uses.items())
+
+
+def _join_trees(a, b):
+    """The join of two converted patterns, merged as ``_Converter._join`` merges (BGPs into one)."""
+    parts = []
+    for p in (a, b):
+        parts += list(p[1].items) if p[0] == "JOIN" else [p]
+    triples = [t for p in parts if p[0] == "BGP" for t in p[1].items]
+    others = [p for p in parts if p[0] != "BGP"]
+    others.append(("BGP", Bag(tuple(triples))))
+    return others[0] if len(others) == 1 else ("JOIN", Bag(tuple(others)))
+
+
+def _rename(node, mapping: dict):
+    if isinstance(node, Var):
+        return mapping.get(node, node)
+    if isinstance(node, Bag):
+        return Bag(tuple(_rename(i, mapping) for i in node.items))
+    if isinstance(node, tuple):
+        return tuple(_rename(c, mapping) for c in node)
+    return node
+
+
+def _union_locals(node, total: Counter):
+    """A variable named in several branches of one UNION and nowhere else in the query (not
+    projected, ordered or joined outside it) is a separate variable in each branch: the
+    branches are evaluated apart, and nothing outside reads the value. Each branch's copy is
+    renamed apart, so ``{ ?s p:P ?st ... } UNION { ?s p:P ?st ... }`` equals the same with a
+    blank node in each branch."""
+    if isinstance(node, Bag):
+        return Bag(tuple(_union_locals(i, total) for i in node.items))
+    if not isinstance(node, tuple) or not node:
+        return node
+    if node[0] == "UNION":
+        branches = list(node[1].items)
+        uses = [Counter(n for n in _walk(b) if isinstance(n, Var)) for b in branches]
+        shared = {v for v in total if sum(1 for u in uses if v in u) > 1 and sum(u[v] for u in uses) == total[v]}
+        if shared:
+            branches = [_rename(b, {v: Var(f"{v.name}·{i}", v.bnode) for v in shared}) for i, b in enumerate(branches)]
+        return ("UNION", Bag(tuple(_union_locals(b, total) for b in branches)))
+    return tuple(_union_locals(c, total) for c in node)
+
+
+def _duplicates_unseen(form: str, distinct: str | None, pattern, strict: bool) -> bool:
+    """Whether the answers cannot show how often a solution repeats: an ASK, a DISTINCT
+    SELECT (or any SELECT when duplicates are not compared), or aggregates that ignore
+    repeats (COUNT(DISTINCT ...), MIN, MAX, SAMPLE) over the grouped pattern."""
+    node = pattern
+    while node[0] in ("BIND", "FILTER"):
+        node = node[3] if node[0] == "BIND" else node[2]
+    if node[0] == "AGGREGATE":
+        return all(a[0] in _SET_AGGREGATES or (a[0] == "AGG_COUNT" and a[1]) for a in node[1].items)
+    return form == "ASK" or distinct == "distinct" or not strict
+
+
+def _minus_is_not_exists(left, right) -> bool:
+    """``P MINUS { Q }`` is ``P FILTER NOT EXISTS { Q }`` when Q is triples only and every
+    solution of P binds one of Q's variables: MINUS removes a solution of P when some solution
+    of Q is compatible with it and shares a variable with it; NOT EXISTS when Q has a solution
+    once P's values are put in, which for triples is the same test. Without a shared bound
+    variable MINUS removes nothing, so the two differ (they are kept apart)."""
+    if right[0] != "BGP" or not right[1].items:
+        return False
+    mentioned = {v for t in right[1].items for v in t[1:] if isinstance(v, Var) and not v.bnode}
+    return bool(mentioned & _certain(left))
+
+
+def _values_test(part):
+    """``VALUES ?x { <a> <b> }``, one variable and distinct IRIs: (the IN test, ?x), else None.
+    Joined with a pattern that binds ?x it is ``FILTER(?x IN (<a>, <b>))``: an IRI equals
+    (``=``) exactly the same IRI, so the join keeps the same solutions once each. Literals are
+    left alone (``=`` compares values: 1 = 1.0; a join compares terms)."""
+    if part[0] != "VALUES":
+        return None
+    rows = part[1].items
+    cells = [row.items for row in rows]
+    if not cells or any(len(c) != 1 for c in cells):
+        return None
+    variables = {c[0][1] for c in cells}
+    values = [c[0][2] for c in cells]
+    if len(variables) != 1 or not all(isinstance(v, URIRef) for v in values) or len(set(values)) != len(values):
+        return None
+    (var,) = variables
+    if len(values) == 1:
+        return ("REL", "=", Bag((var, values[0]))), var
+    return ("IN", var, Bag(tuple(values))), var
 
 
 def _only_variable(pattern):
@@ -436,9 +634,10 @@ class _Query:
         return list(seen)
 
 
-def _parse(sparql: str, default_limit: int | None, distinct: bool = False) -> _Query:
+def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
+           drop_label_service: bool = False) -> _Query:
     algebra = parse_algebra(sparql)
-    conv = _Converter()
+    conv = _Converter(drop_label_service)
     conv.aliases = _aggregate_aliases(algebra.p)
     form = {"SelectQuery": "SELECT", "AskQuery": "ASK"}.get(algebra.name)
     if form is None:
@@ -455,8 +654,17 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False) -> _Q
         if algebra.get("PV") is None or _is_star(sparql):
             pv = list(dict.fromkeys(_in_scope(pattern)))
         projection = tuple(v for v in pv if not v.name.startswith("?__"))
+        if conv.dropped_service:
+            # the label service's columns (?xLabel): bound by nothing else once it is dropped
+            scope = set(_in_scope(pattern))
+            projection = tuple(v for v in projection if v in scope)
         if limit == default_limit and not order and not offset:
             limit = None
+    total = Counter(n for n in _walk((projection, order, pattern)) if isinstance(n, Var))
+    pattern = _union_locals(pattern, total)
+    if _duplicates_unseen(form, mods["distinct"], pattern, distinct):
+        total = Counter(n for n in _walk((projection, order, pattern)) if isinstance(n, Var))
+        pattern = _exists_as_joins(pattern, total)
     rows = None  # duplicates: ignored
     if distinct and form == "SELECT":
         rows = "distinct" if _rows_unique(pattern, projection) else (mods["distinct"] or "all")
@@ -528,16 +736,22 @@ def _canonical(query: _Query) -> str:
 # ---------------------------------------------------------------------------------------
 # public API
 
-def canonical_form(sparql: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False) -> str:
+def canonical_form(sparql: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False,
+                   drop_label_service: bool = False) -> str:
     """Deterministic text of the query's normalised algebra; equal for equivalent queries.
-    ``distinct``: SELECT, SELECT DISTINCT and SELECT REDUCED are told apart (see the module)."""
-    return _canonical(_parse(sparql, default_limit, distinct))
+    ``distinct``: SELECT, SELECT DISTINCT and SELECT REDUCED are told apart (see the module).
+    ``drop_label_service``: ``SERVICE wikibase:label { bd:serviceParam ... }`` and the label
+    columns only it binds are presentation, left out (as the decompiler reads them)."""
+    return _canonical(_parse(sparql, default_limit, distinct, drop_label_service))
 
 
-def equivalent(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False) -> bool:
+def equivalent(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False,
+               drop_label_service: bool = False) -> bool:
     """Whether ``a`` and ``b`` have the same canonical form; ``distinct``: also the same
-    duplicates (SELECT vs SELECT DISTINCT vs SELECT REDUCED), where they can differ."""
-    return canonical_form(a, default_limit, distinct=distinct) == canonical_form(b, default_limit, distinct=distinct)
+    duplicates (SELECT vs SELECT DISTINCT vs SELECT REDUCED), where they can differ;
+    ``drop_label_service``: WDQS's label service columns left out (see :func:`canonical_form`)."""
+    return (canonical_form(a, default_limit, distinct=distinct, drop_label_service=drop_label_service)
+            == canonical_form(b, default_limit, distinct=distinct, drop_label_service=drop_label_service))
 
 
 def _names(vs) -> str:
@@ -583,9 +797,10 @@ def _diff(first: Counter, second: Counter, show) -> str:
 
 
 def explain_difference(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *,
-                       distinct: bool = False) -> str | None:
+                       distinct: bool = False, drop_label_service: bool = False) -> str | None:
     """None when the queries are equivalent, else a one-line cause of the first difference."""
-    qa, qb = _parse(a, default_limit, distinct), _parse(b, default_limit, distinct)
+    qa = _parse(a, default_limit, distinct, drop_label_service)
+    qb = _parse(b, default_limit, distinct, drop_label_service)
     if _canonical(qa) == _canonical(qb):
         return None
     if qa.tree[-1] != qb.tree[-1]:

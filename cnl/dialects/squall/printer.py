@@ -155,17 +155,19 @@ class SquallPrinter:
         return f"{head} {self.prop(qual.prop)} does {self.np(query.subject)} {self._verb_tail(rest)}?"
 
     # ---------------------------------------------------------------- noun phrases
-    def np(self, np, closed: bool = False) -> str:
+    def np(self, np, closed=False) -> str:
         """``closed``: more text follows that must not be read as part of a relative clause
-        at the end of this NP, so such an NP is parenthesized."""
+        at the end of this NP, so such an NP is parenthesized; ``closed="rel"``: what follows
+        is itself a relative clause, which any NP that takes one would take (``a <P571> of
+        (a <Q7075>) whose year ...``), so every such NP is parenthesized."""
         if isinstance(np, ir.Ref):
             return self.entity(np.term)
         if isinstance(np, ir.Quant):
             text = self.quant(np)
-            return f"({text})" if closed and _is_open(np) else text
+            return f"({text})" if closed and _is_open(np, closed == "rel") else text
         if isinstance(np, ir.Coord):
             last = len(np.items) - 1
-            return f" {np.op} ".join(self.np_atom(item, closed or i < last) for i, item in enumerate(np.items))
+            return f" {np.op} ".join(self.np_atom(item, closed if i == last else True) for i, item in enumerate(np.items))
         if isinstance(np, ir.Arith):
             return f"{self.np_atom(np.left, True)} {np.op} {self.np_atom(np.right, closed)}"
         if isinstance(np, ir.Aggregate):
@@ -238,10 +240,12 @@ class SquallPrinter:
         if q.det == "how_many":
             if q.order:
                 raise PrintError("'how many' takes no superlative")
-            return f"how many {self.noun(q.noun)}{rels}"
-        return f"{self.det(q)}{order} {self.noun(q.noun)}{rels}"
+            return f"how many {self.noun(q.noun, 'rel' if q.rels else True)}{rels}"
+        return f"{self.det(q)}{order} {self.noun(q.noun, 'rel' if q.rels else True)}{rels}"
 
-    def noun(self, noun) -> str:
+    def noun(self, noun, closed=True) -> str:
+        """``closed``: how the text after the noun reads (see :meth:`np`); its of-phrase is
+        closed that way."""
         if isinstance(noun, ir.ClassNoun):
             return self.entity(noun.cls)
         if isinstance(noun, ir.RelNoun):
@@ -251,16 +255,17 @@ class SquallPrinter:
                 if not quals:
                     raise PrintError("a relational noun without 'of' needs a qualifier")
                 return f"{head}{quals}"
-            return f"{head}{quals} of {self.np_of(noun.of, True)}"
+            return f"{head}{quals} of {self.np_of(noun.of, closed)}"
         if isinstance(noun, ir.YearOf):
-            return f"year of {self.np_of(noun.arg, True)}"
+            return f"year of {self.np_of(noun.arg, closed)}"
         if isinstance(noun, ir.DatePart):
-            return f"{noun.part} of {self.np_of(noun.arg, True)}"
+            return f"{noun.part} of {self.np_of(noun.arg, closed)}"
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:
         if isinstance(np, ir.Coord) and np.op == "and" and all(not isinstance(i, (ir.Coord, ir.Arith)) for i in np.items):
-            return " and ".join(self.np(i, True) for i in np.items)
+            last = len(np.items) - 1
+            return " and ".join(self.np(item, (closed or True) if i == last else True) for i, item in enumerate(np.items))
         return self.np_atom(np, closed)
 
     # ---------------------------------------------------------------- relative clauses
@@ -268,7 +273,7 @@ class SquallPrinter:
         out = []
         last = len(rels) - 1
         for i, rel in enumerate(rels):
-            text = self.rel(rel, closed or i < last)
+            text = self.rel(rel, closed if i == last else "rel")
             if i and isinstance(rel, ir.StrTest):
                 text = "and that " + text  # "and contains ..." would coordinate the main verb phrase
             elif i:
@@ -320,13 +325,13 @@ class SquallPrinter:
         if isinstance(vp, ir.And):
             items = [_conjunct(item) for item in _flat_and(vp.items)]
             last = len(items) - 1
-            return " and ".join(self.vp(item, closed or i < last) for i, item in enumerate(items))
+            return " and ".join(self.vp(item, closed if i == last else True) for i, item in enumerate(items))
         if isinstance(vp, ir.Or):
             for item in vp.items:
                 if isinstance(item, ir.Or):
                     raise PrintError("nested disjunction of verb phrases")
             last = len(vp.items) - 1
-            return " or ".join(self.vp(item, closed or i < last) for i, item in enumerate(vp.items))
+            return " or ".join(self.vp(item, closed if i == last else True) for i, item in enumerate(vp.items))
         if isinstance(vp, ir.StrTest):
             word = {"matches": "matching", "contains": "contains", "starts": "starts with"}[vp.op]
             cased = "case-sensitively " if vp.case_sensitive else ""
@@ -370,7 +375,7 @@ class SquallPrinter:
         if stmt.inverse:
             raise PrintError("an inverse statement is written 'is a <P> of X' (Be of a relational noun)")
         quals = self.quals(stmt.quals, closed, stmt.any_rank)
-        inner_closed = closed or bool(quals)
+        inner_closed = True if quals else closed
         prop = self.prop(stmt.prop)
         obj = stmt.obj
         if isinstance(obj, ir.AnyValue):
@@ -413,7 +418,8 @@ class SquallPrinter:
     def quals(self, quals, closed: bool = False, any_rank: bool = False) -> str:
         """The qualifiers, then ``at any rank`` for a statement of any rank."""
         last = len(quals) - 1
-        text = "".join(" " + self.qual(q, closed or any_rank or i < last) for i, q in enumerate(quals))
+        text = "".join(" " + self.qual(q, closed if i == last and not any_rank else True)
+                       for i, q in enumerate(quals))
         return text + " at any rank" if any_rank else text
 
     def qual(self, qual: ir.Qual, closed: bool = False) -> str:
@@ -454,10 +460,13 @@ def _conjunct(vp):
     return ir.Be(ir.Quant("a", None, (vp,)))
 
 
-def _is_open(np) -> bool:
+def _is_open(np, before_rel: bool = False) -> bool:
     """Whether text after ``np`` could be read as part of it (it ends in a relative clause,
-    qualifiers or an of-phrase)."""
+    qualifiers or an of-phrase); ``before_rel``: the text after it is a relative clause, which
+    every quantified NP but "what" takes."""
     if isinstance(np, ir.Quant):
+        if before_rel and not (np.det == "which" and np.noun is None):
+            return True
         if np.rels:
             return True
         noun = np.noun

@@ -38,6 +38,7 @@ def build(state: Decompilation) -> None:
     builder = state.builder = Builder(state.which, state.orders)
     builder.numbers = state.numbers
     builder.ask = state.form == "AskQuery"
+    builder.set_answers = _set_answers(state)
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if is_node(state.root):
         builder.visited.add(state.root)
@@ -64,6 +65,7 @@ class Builder:
         self.count_distincts: set = set()  # the counting sub-queries' DISTINCT
         self.hidden: set = set()    # variables only in scope inside a counting sub-query
         self.ask = False            # a yes/no question: a ranked sub-query is a nested superlative
+        self.set_answers = False    # the answers are a set: how often a solution repeats is unseen
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
@@ -90,6 +92,11 @@ class Builder:
         if group.binds:
             raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
+        if top and any(getattr(f, "name", None) == "Builtin_EXISTS" for f in group.filters):
+            joined = _exists_joined(group)
+            if joined is not group:
+                self.exists_as_join()
+                group = joined
         group, absent = _absent_qualifiers(group)
         reserved = variables(group.filters) | {v for v, _ in group.values} | self.projected
         edges = fold(group.triples, classes, reserved)
@@ -137,6 +144,7 @@ class Builder:
             refs = tuple(ir.Ref(ir_term(t)) for t in terms)
             np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
             attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
+        shown = visible if visible is not None else top
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
         reach = _reachable(edges, anchor, scope)
         for expr in group.filters:
@@ -156,7 +164,7 @@ class Builder:
                     lambda x, expr=expr, far=far: self.compare_vars(expr, x, far, holder["ctx"]))
                 continue
             attach(variables(expr) & inner_scope or variables(expr), "a FILTER",
-                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope))
+                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope, shown))
 
         ctx = _Context(edges, classes, extras, det)
         ctx.const_extras = _constant_components(edges, anchor, scope)
@@ -352,10 +360,12 @@ class Builder:
             raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
         return replace(vp, obj=ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order))
 
-    def filter_vp(self, expr, x, scope):
+    def filter_vp(self, expr, x, scope, visible: bool = False):
+        """The VP of a FILTER said of ``x``; ``visible``: it is in the query's top group, where
+        what an EXISTS names (said as a statement, compiled as a join) is in scope."""
         name = getattr(expr, "name", None)
         if name == "ConditionalAndExpression":
-            items = [self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]]
+            items = [self.filter_vp(e, x, scope, visible) for e in [expr.expr, *expr.other]]
             ops = [(i.op, i.args) for i in items if isinstance(i, ir.Compare) and not i.temporal]
             if len(items) == 2 and len(ops) == 2 and ops[0][0] == ">=" and ops[1][0] == "<=":
                 # x >= a && x <= b is what "between a and b" compiles to
@@ -379,8 +389,11 @@ class Builder:
                     inner.triples or inner.optionals or inner.unions or inner.minus or inner.values or inner.counts):
                 # the compiler writes a negated test as FILTER(!(...)), another algebra
                 raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
-            vp = conj(self.group_vps(inner, x, scope))
-            return ir.Not(vp) if name == "Builtin_NOTEXISTS" else vp
+            if name == "Builtin_NOTEXISTS":
+                return ir.Not(conj(self.group_vps(inner, x, scope)))
+            # said as what it tests, "has a <P>": a join, the same answers where they are a set
+            self.exists_as_join()
+            return conj(self.group_vps(inner, x, scope, visible=visible))
         if name == "RelationalExpression":
             left, op, right = expr.expr, expr.op, expr.other
             if op in ("IN", "NOT IN"):
@@ -437,6 +450,13 @@ class Builder:
             tests = tuple(self.filter_vp(f, expr.year, scope) for f in expr.tests)
             return ir.YearIs(ir.Be(ir.Quant("a", None, tests)))
         raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
+
+    def exists_as_join(self) -> None:
+        """SQUALL's "has a <P>" is a join; FILTER EXISTS keeps each answer once. The two agree
+        only where the answers are a set (DISTINCT, ASK, a count of distinct values)."""
+        if not self.set_answers:
+            raise UnsupportedSPARQLError("FILTER EXISTS in a query that keeps duplicates",
+                                         "said as a statement it would repeat the answers")
 
     def compare_vars(self, expr, x, other, ctx):
         left, op, right = expr.expr, expr.op, expr.other
@@ -551,6 +571,38 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
                                      f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
                                      "place for a variable (only a class noun or a bare value takes one)")
     return query
+
+
+def _set_answers(state: Decompilation) -> bool:
+    """Whether the query's answers are a set: an ASK, a SELECT DISTINCT without aggregates, a
+    count of distinct values, a minimum or a maximum (see the equivalence checker's rule)."""
+    if state.form == "AskQuery":
+        return True
+    if state.aggregated is not None:
+        return state.aggregated[0] in ("min", "max")
+    if state.counted is not None or state.counted_order is not None or state.numbers or state.having:
+        return bool(state.count_distinct)
+    return state.duplicates == "removed"
+
+
+def _exists_joined(group: Group) -> Group:
+    """The top group's ``FILTER EXISTS { triples }`` joined to it: what it tests hangs on the
+    tree like any statement (a qualifier of a statement node: ``at a <P582>``)."""
+    left, triples = [], []
+    for expr in group.filters:
+        inner = None
+        if getattr(expr, "name", None) == "Builtin_EXISTS":
+            graph = expr.graph
+            if graph.name.startswith("GroupGraph"):
+                graph = translateGroupGraphPattern(graph)
+            inner = flatten(graph)
+        if inner is not None and inner.triples and not (
+                inner.filters or inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
+                or inner.counts or inner.ranked):
+            triples += inner.triples
+        else:
+            left.append(expr)
+    return replace(group, filters=left, triples=group.triples + triples) if triples else group
 
 
 def _any_rank(e) -> bool:

@@ -6,6 +6,7 @@ from cnl import ir
 from cnl.sparql.decompile.binds import read_binds
 from cnl.sparql.decompile.build import build
 from cnl.sparql.decompile.flatten import flatten
+from cnl.sparql.decompile.guard import check_reading
 from cnl.sparql.decompile.modifiers import read_columns, read_modifiers, read_orders
 from cnl.sparql.decompile.options import drop_ranks, profile_options
 from cnl.sparql.decompile.parse import parse
@@ -14,12 +15,15 @@ from cnl.sparql.decompile.state import Decompilation
 
 
 def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
-    """SPARQL text -> (IR query, Wikidata profile options that recompile it equivalently)."""
+    """SPARQL text -> (IR query, Wikidata profile options that recompile it equivalently).
+    The reading is checked first (the meaning guard, :mod:`~cnl.sparql.decompile.guard`): one
+    that compiles to another query raises :class:`cnl.errors.MeaningChangeError`."""
     reading = _read(sparql, focus_columns=False)
     if reading.options["projection"] == "focus":
         # Not every variable is an answer column: mark the columns "which".
         reading = _read(sparql, focus_columns=True)
         reading.options["projection"] = "focus"
+    check_reading(sparql, reading.query, reading.options)
     return reading.query, reading.options
 
 
