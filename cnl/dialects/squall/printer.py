@@ -111,7 +111,7 @@ class SquallPrinter:
     def query(self, query: ir.Query) -> str:
         if query.vp is None:
             return f"Give me {self.np(query.subject)}."
-        fronted = self._fronted_qualifier(query)
+        fronted = self._fronted_qualifier(query) or self._noun_phrase_question(query)
         if fronted is not None:
             return fronted
         subject, vp = query.subject, query.vp
@@ -129,6 +129,21 @@ class SquallPrinter:
             if isinstance(vp, (ir.Be, ir.Compare)):
                 return f"Is {self.np(subject)} {self._be_tail(vp)}?"
         return None
+
+    def _noun_phrase_question(self, query):
+        """A question whose verb phrase only a relative clause can say (``at which <Q> S ...``,
+        ``whose year ...``) as a noun phrase alone: ``How many <film> at which <P1686> <X> has
+        <P166> <Y>?`` (issue 29, form 2; the parser reads it back as this query)."""
+        subject, vp = query.subject, query.vp
+        items = list(_flat_and((vp,)))
+        if not any(isinstance(i, ir.QualifierOf) or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be))
+                   for i in items):
+            return None
+        if not (isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is not None
+                and not subject.rels and subject.var is None):
+            return None
+        text = f"{self.quant(replace(subject, rels=tuple(items)))}?"
+        return text[0].upper() + text[1:]
 
     def _fronted_qualifier(self, query):
         """``At which earliest <P585> does <Al_Pacino> <P166> <X>?``"""
