@@ -75,6 +75,15 @@ EQUIVALENT = [
     # a variable of several UNION branches and nothing else: one per branch
     ("SELECT ?o WHERE { { wd:Q1 wdt:P106 ?m . ?m wdt:P279 ?o } UNION { wd:Q2 wdt:P106 ?m . ?m wdt:P279 ?o } }",
      "SELECT ?o WHERE { { wd:Q1 wdt:P106 ?m . ?m wdt:P279 ?o } UNION { wd:Q2 wdt:P106 ?n . ?n wdt:P279 ?o } }"),
+    # a BIND only FILTERs read is the FILTER reading its expression; a BIND nothing reads is no test
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v . wd:Q1 wdt:P2 ?w . BIND(?v + ?w AS ?s) FILTER(?s > 8) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v . wd:Q1 wdt:P2 ?w . FILTER(?v + ?w > 8) }"),
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?d) }", "SELECT ?x WHERE { ?x wdt:P2 ?v }"),
+    # a sub-query's variables it does not project are its own: two sub-queries may name one ?v
+    ("ASK { { SELECT (COUNT(?v) AS ?a) WHERE { wd:Q1 wdt:P106 ?v } } "
+     "{ SELECT (COUNT(?v) AS ?b) WHERE { wd:Q2 wdt:P106 ?v } } FILTER(?a > ?b) }",
+     "ASK { { SELECT (COUNT(?v) AS ?a) WHERE { wd:Q1 wdt:P106 ?v } } "
+     "{ SELECT (COUNT(?w) AS ?b) WHERE { wd:Q2 wdt:P106 ?w } } FILTER(?a > ?b) }"),
     # FILTER EXISTS vs a join, where the answers are a set (DISTINCT, ASK, COUNT(DISTINCT), MAX)
     ("SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER EXISTS { ?x wdt:P106 ?o } }",
      "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o }"),
@@ -117,6 +126,15 @@ NEAR_MISSES = [
     # ... or is an answer
     ("SELECT ?m WHERE { { wd:Q1 wdt:P106 ?m } UNION { wd:Q2 wdt:P106 ?m } }",
      "SELECT ?m WHERE { { wd:Q1 wdt:P106 ?m } UNION { wd:Q2 wdt:P106 ?n } }"),
+    # the BIND's value is an answer: inlining would drop the column
+    ("SELECT ?x ?s WHERE { ?x wdt:P2 ?v . BIND(?v + 1 AS ?s) FILTER(?s > 5) }",
+     "SELECT ?x ?s WHERE { ?x wdt:P2 ?v . FILTER(?v + 1 > 5) }"),
+    # the BIND reads a variable bound only after it (unbound there): no value, the FILTER fails
+    ("SELECT ?x WHERE { BIND(?v + 1 AS ?s) ?x wdt:P2 ?v . FILTER(?s > 5) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(?v + 1 > 5) }"),
+    # a variable a sub-query projects is the query's: joined with the same name outside
+    ("SELECT ?o WHERE { { SELECT ?o WHERE { wd:Q1 wdt:P106 ?o } } ?o wdt:P279 ?c . wd:Q2 wdt:P106 ?o }",
+     "SELECT ?o WHERE { { SELECT ?o WHERE { wd:Q1 wdt:P106 ?o } } ?o wdt:P279 ?c . wd:Q2 wdt:P106 ?p }"),
     # EXISTS vs a join where duplicates show: a SELECT without DISTINCT, a COUNT without DISTINCT
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER EXISTS { ?x wdt:P106 ?o } }",
      "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o }"),

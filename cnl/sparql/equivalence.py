@@ -314,6 +314,9 @@ class _Converter:
             return ("NOTEXISTS" if name == "Builtin_NOTEXISTS" else "EXISTS", self.pattern(graph))
         if name == "Function":
             return ("FN", _iri(str(e.iri)), bool(e.distinct), self.expr(list(e.expr or [])))
+        if name == "Builtin_LANGMATCHES" and isinstance(e.arg2, Literal) and not e.arg2.language:
+            # a language range matches case-insensitively (RFC 4647): "EN" is "en"
+            return ("LANGMATCHES", self.expr(e.arg1), Literal(str(e.arg2).lower()))
         if name.startswith("Aggregate_"):
             counted = e.vars
             if counted == "*" and self.star is not None:
@@ -494,6 +497,78 @@ def _union_locals(node, total: Counter):
     return tuple(_union_locals(c, total) for c in node)
 
 
+def _inline_binds(node, total: Counter):
+    """``BIND(e AS ?y)`` whose value only FILTERs of its group read is the FILTERs reading ``e``
+    itself, when every solution of the BIND's input pattern binds ``e``'s variables (so ``e``
+    has the same value where the FILTER reads it, and an error there fails the FILTER either
+    way: ``?y`` is left unbound by the BIND, and a FILTER on an unbound ?y fails); a BIND whose
+    value nothing reads is dropped (it removes no solution). ``total`` counts each variable's
+    uses in the whole query (projection and ordering included)."""
+    if isinstance(node, Bag):
+        return Bag(tuple(_inline_binds(i, total) for i in node.items))
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    node = tuple(_inline_binds(c, total) for c in node)
+    if node[0] == "FILTER":
+        cond, inner = node[1], node[2]
+        uses = Counter(n for n in _walk(cond) if isinstance(n, Var))
+        chosen = {}
+        for bind in _reachable_binds(inner):
+            var, expr, below = bind[1], bind[2], bind[3]
+            if (total[var] == 1 + uses[var] and not _has_pattern(expr)
+                    and {v for v in _walk(expr) if isinstance(v, Var)} <= _certain(below)):
+                chosen[var] = expr
+        if chosen:
+            return _filtered([_rename(cond, chosen)], _without_binds(inner, set(chosen)))
+    if node[0] == "BIND" and total[node[1]] == 1 and not _has_pattern(node[2]):
+        return node[3]
+    return node
+
+
+def _reachable_binds(node):
+    """The BINDs of one group: a chain of BINDs and the parts of its join."""
+    if node[0] == "BIND":
+        yield node
+        yield from _reachable_binds(node[3])
+    elif node[0] == "JOIN":
+        for part in node[1].items:
+            yield from _reachable_binds(part)
+
+
+def _without_binds(node, variables: set):
+    if node[0] == "BIND":
+        inner = _without_binds(node[3], variables)
+        return inner if node[1] in variables else (*node[:3], inner)
+    if node[0] == "JOIN":
+        parts = [_without_binds(p, variables) for p in node[1].items]
+        merged = parts[0]
+        for part in parts[1:]:
+            merged = _join_trees(merged, part)
+        return merged
+    return node
+
+
+def _has_pattern(expr) -> bool:
+    return any(isinstance(n, tuple) and n and n[0] in ("EXISTS", "NOTEXISTS") for n in _walk(expr))
+
+
+def _subquery_locals(node, counter=None):
+    """A sub-query's variables that it does not project are its own (SPARQL 1.1 §18.2.1): two
+    sub-queries naming a ``?x`` each have one of their own. Each sub-query's are renamed apart."""
+    counter = counter if counter is not None else [0]
+    if isinstance(node, Bag):
+        return Bag(tuple(_subquery_locals(i, counter) for i in node.items))
+    if not isinstance(node, tuple) or not node:
+        return node
+    if node[0] == "SUBQUERY":
+        counter[0] += 1
+        projected = set(node[1].items)
+        own = {v: Var(f"{v.name}·q{counter[0]}", v.bnode)
+               for v in _walk(node[2:]) if isinstance(v, Var) and v not in projected}
+        node = node[:2] + tuple(_rename(c, own) for c in node[2:])
+    return tuple(_subquery_locals(c, counter) for c in node)
+
+
 def _duplicates_unseen(form: str, distinct: str | None, pattern, strict: bool) -> bool:
     """Whether the answers cannot show how often a solution repeats: an ASK, a DISTINCT
     SELECT (or any SELECT when duplicates are not compared), or aggregates that ignore
@@ -660,8 +735,10 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
             projection = tuple(v for v in projection if v in scope)
         if limit == default_limit and not order and not offset:
             limit = None
+    pattern = _subquery_locals(pattern)
     total = Counter(n for n in _walk((projection, order, pattern)) if isinstance(n, Var))
     pattern = _union_locals(pattern, total)
+    pattern = _inline_binds(pattern, total)
     if _duplicates_unseen(form, mods["distinct"], pattern, distinct):
         total = Counter(n for n in _walk((projection, order, pattern)) if isinstance(n, Var))
         pattern = _exists_as_joins(pattern, total)
