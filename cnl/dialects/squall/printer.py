@@ -128,6 +128,8 @@ class SquallPrinter:
                 return f"Has {self.np(subject)} {self._has_tail(vp)}?"
             if isinstance(vp, (ir.Be, ir.Compare)):
                 return f"Is {self.np(subject)} {self._be_tail(vp)}?"
+        elif isinstance(subject, ir.Arith) and isinstance(vp, (ir.Be, ir.Compare)):
+            return f"Is {self.np_atom(subject)} {self._be_tail(vp)}?"  # "Is (A + B) less than 0?"
         return None
 
     def _noun_phrase_question(self, query):
@@ -191,6 +193,9 @@ class SquallPrinter:
             return "now"
         if isinstance(np, ir.Its):
             return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
+        if isinstance(np, ir.Choice):
+            return (f"{self.np(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
+                    f"else {self.np(np.otherwise, closed)}")
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
 
     def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
@@ -246,7 +251,8 @@ class SquallPrinter:
                 return "something" + rels
             if q.det == "every" and not q.order:
                 return "everything" + rels
-            counts = (q.order is not None and q.order.word in ("most", "least", "fewest")) or (q.number or 0) > 1
+            counts = ((q.order is not None and q.order.word in ("most", "least", "fewest")) or (q.number or 0) > 1
+                      or q.det == "number_of")
             return f"{self.det(q)}{order} {'things' if counts else 'thing'}{rels}"
         if q.var is not None:
             if not isinstance(q.noun, ir.ClassNoun) or q.det == "how_many":
@@ -304,7 +310,7 @@ class SquallPrinter:
         if isinstance(vp, ir.StrTest):
             return self.vp(vp)
         if isinstance(vp, ir.LangIs):
-            return f"whose language is {self.literal(ir.Literal(vp.lang))}"
+            return f"whose language {'matches' if vp.range else 'is'} {self.literal(ir.Literal(vp.lang))}"
         whose = self._whose(vp, closed)
         if whose is not None:
             return whose
@@ -354,7 +360,7 @@ class SquallPrinter:
         if isinstance(vp, ir.Exists):
             return "are there"
         if isinstance(vp, ir.LangIs):
-            return f"has language {self.literal(ir.Literal(vp.lang))}"
+            return f"has language {'matching ' if vp.range else ''}{self.literal(ir.Literal(vp.lang))}"
         if isinstance(vp, ir.YearIs):
             if isinstance(vp.vp, ir.Be):
                 return f"has year {self.np_item(vp.vp.np, closed)}"

@@ -95,6 +95,8 @@ def bind_np(expr, var, root_np, casts: set):
         for op, other in zip(expr.op or [], expr.other or []):
             left = ir.Arith(op, left, bind_np(other, var, root_np, casts))
         return left
+    if name == "Builtin_NOW":
+        return ir.Now()  # "the year of now - the year of ..."
     if name == "RelationalExpression":
         raise UnsupportedSPARQLError("BIND of a comparison (a true/false answer)")
     if name and name.startswith("Builtin_"):

@@ -17,8 +17,9 @@ from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.count_values import count_sentence
 from cnl.sparql.decompile.expressions import (
-    FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
+    FLIP, comparison_of_vars, has_cast, is_call, is_subject, string_arg, unwrap_str, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
@@ -40,6 +41,9 @@ def build(state: Decompilation) -> None:
     builder.ask = state.form == "AskQuery"
     builder.set_answers = _set_answers(state)
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
+    if state.count_test is not None:
+        state.count_subject, state.vps = count_sentence(builder, state.count_test)
+        return
     if is_node(state.root):
         builder.visited.add(state.root)
         classes: dict = {}
@@ -151,17 +155,26 @@ class Builder:
             if not variables(expr):
                 raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
                                              str(getattr(expr, "name", expr)))
-            pair = var_comparison(expr)
-            if pair and pair[0] in inner_scope and pair[1] in inner_scope:
-                # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
-                # "greater than the <P> of X", with ?b's own description as the NP
-                a, b = pair
-                if (b in reach) == (a in reach):
+            pair = comparison_of_vars(expr)
+            if pair is not None and pair.left in inner_scope and pair.right in inner_scope:
+                a, b = pair.left, pair.right
+                if (b in reach) != (a in reach):
+                    # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
+                    # "greater than the <P> of X", with ?b's own description as the NP
+                    near, far = (a, b) if a in reach else (b, a)
+                    extras.setdefault(near, []).append(
+                        lambda x, pair=pair, far=far: self.compare_vars(pair, x, far, holder["ctx"]))
+                    continue
+                # both reached otherwise: the second is named by a co-reference variable
+                # ("has <P451> ?p and has a <P451> different from ?p"), at a first mention that
+                # takes one (a class noun, a bare value)
+                far = next((v for v in (b, a) if _nameable(v, edges, classes, group.filters, expr)), None)
+                if far is None or a not in reach:
                     raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
                                                  f"{a.n3()} {b.n3()}")
-                near, far = (a, b) if a in reach else (b, a)
+                near = a if far == b else b
                 extras.setdefault(near, []).append(
-                    lambda x, expr=expr, far=far: self.compare_vars(expr, x, far, holder["ctx"]))
+                    lambda x, pair=pair, far=far: self.compare_vars(pair, x, far, holder["ctx"], coref=True))
                 continue
             attach(variables(expr) & inner_scope or variables(expr), "a FILTER",
                    lambda x, expr=expr: self.filter_vp(expr, x, inner_scope, shown))
@@ -442,6 +455,10 @@ class Builder:
             if not (str(expr.flags or "") == "i" and is_call(expr.text, "Builtin_STR")):
                 raise UnsupportedSPARQLError("a case-sensitive string test", "REGEX without the flag \"i\"")
             return self._on(unwrap_str(expr.text), x, ir.StrTest("matches", string_arg(expr.pattern)))
+        if (name == "Builtin_LANGMATCHES" and is_call(expr.arg1, "Builtin_LANG") and isinstance(expr.arg2, Literal)
+                and not expr.arg2.language):
+            # "whose language matches "en"" (a language range: case does not matter there)
+            return self._on(expr.arg1.arg, x, ir.LangIs(str(expr.arg2).lower(), range=True))
         if name == "YearComparison":
             raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
         if name == "YearTest":
@@ -458,19 +475,24 @@ class Builder:
             raise UnsupportedSPARQLError("FILTER EXISTS in a query that keeps duplicates",
                                          "said as a statement it would repeat the answers")
 
-    def compare_vars(self, expr, x, other, ctx):
-        left, op, right = expr.expr, expr.op, expr.other
-        if expr.name == "YearComparison":
-            if year_arg(right, self.year_casts) == x:
-                left, right, op = right, left, FLIP[op]
-            year_arg(left, self.year_casts)
-        elif right == x:
-            left, right, op = right, left, FLIP[op]
+    def compare_vars(self, pair, x, other, ctx, coref: bool = False):
+        """The VarComparison ``pair`` said of ``x``: "greater than the <P> of X" (``other``'s
+        own NP), or with ``coref`` its co-reference variable ("different from ?p"); a side
+        written YEAR(...) is "whose year ..." / "the year of ..."."""
+        left, left_year, op, right, right_year = pair.left, pair.left_year, pair.op, pair.right, pair.right_year
+        if right == x:
+            left, left_year, right, right_year, op = right, right_year, left, left_year, FLIP[op]
         if op not in ("<", ">", "<=", ">=", "!=", "="):
             raise UnsupportedSPARQLError("a comparison between two variables or expressions")
-        if expr.name == "YearComparison":
-            return ir.YearIs(ir.Compare(op, (ir.Quant("the", ir.YearOf(self.np(ctx, other, None))),)))
-        return ir.Compare(op, (self.np(ctx, other, None),))
+        far = ir.Ref(ir.Var(self.coref_name(other))) if coref else self.np(ctx, other, None)
+        if right_year is not None:
+            year_arg(right_year, self.year_casts)
+            far = ir.Quant("the", ir.YearOf(far))
+        vp = ir.Compare(op, (far,))
+        if left_year is not None:
+            year_arg(left_year, self.year_casts)
+            vp = ir.YearIs(vp)
+        return vp
 
     def _on(self, operand, x, vp):
         # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.
@@ -571,6 +593,16 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
                                      f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
                                      "place for a variable (only a class noun or a bare value takes one)")
     return query
+
+
+def _nameable(var, edges, classes, filters, this) -> bool:
+    """Whether ``var``'s first mention can carry a co-reference variable: a class noun, or a
+    value said nothing more of (no statement from it, no other FILTER on it)."""
+    if var in classes:
+        return True
+    if any(same(e.subject, var) or any(same(v, var) for _, v in e.quals) for e in edges):
+        return False
+    return not any(f is not this and var in variables(f) for f in filters)
 
 
 def _set_answers(state: Decompilation) -> bool:

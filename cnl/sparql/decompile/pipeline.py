@@ -5,6 +5,7 @@ from __future__ import annotations
 from cnl import ir
 from cnl.sparql.decompile.binds import read_binds
 from cnl.sparql.decompile.build import build
+from cnl.sparql.decompile.choice import read_choice
 from cnl.sparql.decompile.flatten import flatten
 from cnl.sparql.decompile.guard import check_reading
 from cnl.sparql.decompile.modifiers import read_columns, read_modifiers, read_orders
@@ -33,6 +34,7 @@ def _read(sparql: str, focus_columns: bool) -> Decompilation:
     read_modifiers(state)
     read_columns(state)
     state.top = flatten(state.pattern)
+    read_choice(state)
     read_binds(state)
     read_orders(state)
     choose_root(state)

@@ -15,6 +15,7 @@ from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, read_entity, read_head, read_language, read_ordinal, read_property, read_string,
     token_span,
 )
+from cnl.dialects.squall.parser.sparql_forms import SparqlForms
 from cnl.dialects.squall.parser.writer_forms import WriterForms
 
 
@@ -47,7 +48,7 @@ def _flatten(kind, items):
 
 
 @v_args(inline=True)
-class ToIR(WriterForms, Transformer):
+class ToIR(WriterForms, SparqlForms, Transformer):
     """Lark callbacks, one per rule alias; each returns an IR node (or a small tuple). The writer
     forms' callbacks (issue 29) are :class:`WriterForms`'."""
 
