@@ -326,7 +326,7 @@ def test_an_inverted_question_keeps_its_subject():
     ("What?", "needs a noun"),
     ("<Q5>?", "needs a question word"),
     ("The <Q11424> has <Q25191>?", "needs a question word"),
-    ("Which <Q11424> has <Q25191>?", "Q11424 is an item ID"),
+    ("Which <Q11424> has <Q25191>?", "needs a property before the name"),
     ("How many <Q11424> has not <Q25191>?", "Q25191 is an item ID"),
     ("Which <P527> of the <P31> <Q1299> has a <P570>?", "follows a class"),
     ("can't find a squall query?", "bare label"),
