@@ -314,10 +314,12 @@ def test_a_clause_after_a_name_inside_a_clause_describes_that_clause_s_noun():
                                  ir.Stmt(ir.Property("P106"), ir.Ref(ir.Entity("Q33999"))))
 
 
-def test_an_inverted_question_keeps_its_subject():
-    # apposition is not read in an inverted question's subject: "Is the <C> X?" asks whether it is X
+def test_apposition_is_read_only_after_of():
+    # elsewhere "the <C> X" keeps its reading: "Is the <C> X?" asks whether it is X
     query = parse_squall("Is the <Q5> <Q76>?")
     assert query == ir.Query(ir.Quant("the", ir.ClassNoun(ir.Class("Q5"))), ir.Be(ir.Ref(ir.Entity("Q76"))))
+    query = parse_squall("The <Q11424> <Q25191> did <P57>?")
+    assert query.subject == ir.Quant("the", ir.ClassNoun(ir.Class("Q11424")))
 
 
 # ---------------------------------------------------------------- what keeps failing
