@@ -314,10 +314,12 @@ def test_a_clause_after_a_name_inside_a_clause_describes_that_clause_s_noun():
                                  ir.Stmt(ir.Property("P106"), ir.Ref(ir.Entity("Q33999"))))
 
 
-def test_an_inverted_question_keeps_its_subject():
-    # apposition is not read in an inverted question's subject: "Is the <C> X?" asks whether it is X
+def test_apposition_is_read_only_after_of():
+    # elsewhere "the <C> X" keeps its reading: "Is the <C> X?" asks whether it is X
     query = parse_squall("Is the <Q5> <Q76>?")
     assert query == ir.Query(ir.Quant("the", ir.ClassNoun(ir.Class("Q5"))), ir.Be(ir.Ref(ir.Entity("Q76"))))
+    query = parse_squall("The <Q11424> <Q25191> did <P57>?")
+    assert query.subject == ir.Quant("the", ir.ClassNoun(ir.Class("Q11424")))
 
 
 # ---------------------------------------------------------------- what keeps failing
@@ -326,7 +328,7 @@ def test_an_inverted_question_keeps_its_subject():
     ("What?", "needs a noun"),
     ("<Q5>?", "needs a question word"),
     ("The <Q11424> has <Q25191>?", "needs a question word"),
-    ("Which <Q11424> has <Q25191>?", "Q11424 is an item ID"),
+    ("Which <Q11424> has <Q25191>?", "needs a property before the name"),
     ("How many <Q11424> has not <Q25191>?", "Q25191 is an item ID"),
     ("Which <P527> of the <P31> <Q1299> has a <P570>?", "follows a class"),
     ("can't find a squall query?", "bare label"),

@@ -59,6 +59,11 @@ class WriterForms(Transformer):
     # Form 3: "How many <P> has X?" = "How many <P> of X are there?"
     def possessed_question(self, np, _has, name):
         quant = _question_quant(np, "'<C> has <X>'")
+        noun = quant.noun
+        if isinstance(noun, ir.ClassNoun) and (noun.cls.id or "").startswith("Q"):
+            raise error_at(token_span(name), f"'has {name.value}' needs a property before the name "
+                                             f"('has <P57> {name.value}'); only a property noun has a possessor "
+                                             f"('How many <P40> has {name.value}?')")
         return self.fronted_object(quant, ir.Ref(read_entity(name)), ("possessed",))
 
     # "Which <award> did <X> <P166>?" = "Which <award> <X> did <P166>?", and the other fronted
