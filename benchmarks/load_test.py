@@ -7,8 +7,13 @@ client count, runs CLIENTS threads that each send REQUESTS requests back to back
 and stops by itself after the count or --max-seconds. Prints a table of p50/p99/max latency,
 throughput and errors; exits 1 when any request failed.
 
+``--heavy N`` adds, for each endpoint and client count, a run with N heavy queries in the
+background (a three-way product counted to the server's deadline, sent again as soon as each
+ends): the latency of the small requests while the long-query slots are busy (issue 30's fast
+lane). The run starts once /health shows the N heavy queries running.
+
     python benchmarks/load_test.py [--clients 1,8,32] [--requests 100] [--endpoints compile,run]
-                                   [--store DIR] [--max-seconds 120]
+                                   [--store DIR] [--max-seconds 120] [--heavy 2]
 """
 from __future__ import annotations
 
@@ -33,6 +38,8 @@ QUESTIONS = [
     "Has <Q25188> a <P57> <Q25191>?",
     "What has <P57:director> <Q25191:Christopher_Nolan> and has <P161> <Q38111>?",
 ]
+# counted to the deadline on any store of more than a few hundred triples
+HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
 def build_store(folder: Path) -> tuple[Path, str]:
@@ -92,7 +99,38 @@ def request(http, endpoint: str, question: str) -> str | None:
         return f"/{endpoint}: {err!r}"
 
 
-def run_level(base: str, endpoint: str, clients: int, requests: int, max_seconds: float) -> dict:
+def start_heavy(base: str, n: int, max_seconds: float) -> threading.Event:
+    """``n`` threads that keep a heavy query running until the returned event is set; returns
+    once /health shows them all past the fast lane."""
+    import httpx
+
+    stop = threading.Event()
+
+    def heavy() -> None:
+        with httpx.Client(base_url=base, timeout=120) as http:
+            while not stop.is_set():
+                try:
+                    http.post("/run", json={"sparql": HEAVY})  # 504 at the deadline (503 when slots are full)
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+
+    for _ in range(n):
+        threading.Thread(target=heavy, daemon=True).start()
+    deadline = time.monotonic() + max_seconds
+    while time.monotonic() < deadline:
+        workers = next(iter(httpx.get(f"{base}/health", timeout=10).json()["query_workers"].values()))
+        if workers.get("long_running", 0) >= n:
+            return stop
+        if "long_running" not in workers:  # a server without lanes (before issue 30): give them a moment
+            time.sleep(2.0)
+            return stop
+        time.sleep(0.2)
+    stop.set()
+    raise SystemExit(f"the {n} heavy queries did not reach the long-query slots")
+
+
+def run_level(base: str, endpoint: str, clients: int, requests: int, max_seconds: float, heavy: int = 0) -> dict:
+    """One level; ``heavy`` only labels it (the caller keeps the heavy queries running)."""
     import httpx
 
     latencies: list[float] = []
@@ -124,7 +162,8 @@ def run_level(base: str, endpoint: str, clients: int, requests: int, max_seconds
         t.join()
     wall = time.perf_counter() - started
     q = statistics.quantiles(latencies, n=100, method="inclusive") if len(latencies) > 1 else [latencies[0]] * 99
-    return {"endpoint": f"/{endpoint}", "clients": clients, "n": len(latencies), "errors": errors,
+    label = f"/{endpoint}" + (f" ({heavy} heavy running)" if heavy else "")
+    return {"endpoint": label, "clients": clients, "n": len(latencies), "errors": errors,
             "p50": q[49] * 1000, "p99": q[98] * 1000, "max": max(latencies) * 1000, "rps": len(latencies) / wall,
             "expected": clients * requests}
 
@@ -136,6 +175,8 @@ def main() -> int:
     parser.add_argument("--endpoints", default="compile,run", help="compile and/or run (default both)")
     parser.add_argument("--store", help="an existing store (default: built from the shared data or a tiny graph)")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="stop each level after this long")
+    parser.add_argument("--heavy", type=int, default=0,
+                        help="also measure each level with this many heavy queries running (e.g. 2)")
     args = parser.parse_args()
     levels = [int(c) for c in args.clients.split(",")]
     endpoints = [e.strip() for e in args.endpoints.split(",")]
@@ -149,11 +190,20 @@ def main() -> int:
         try:
             results = [run_level(base, endpoint, clients, args.requests, args.max_seconds)
                        for endpoint in endpoints for clients in levels]
+            if args.heavy:
+                stop_heavy = start_heavy(base, args.heavy, args.max_seconds)
+                try:
+                    results += [run_level(base, endpoint, clients, args.requests, args.max_seconds, args.heavy)
+                                for endpoint in endpoints for clients in levels]
+                finally:
+                    stop_heavy.set()
         finally:
             proc.terminate()
             proc.wait(timeout=30)
 
-    print(f"graph: {what}; server: cnl2sparql serve (defaults) on 127.0.0.1; {os.cpu_count()} CPUs")
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"graph: {what}; server: cnl2sparql serve (defaults) on 127.0.0.1; {os.cpu_count()} CPUs; "
+          f"load average at the end {load}")
     print("| endpoint | clients | requests | p50 ms | p99 ms | max ms | req/s | errors |")
     print("|---|---|---|---|---|---|---|---|")
     failed = False

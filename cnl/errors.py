@@ -159,6 +159,16 @@ class QueryTimeout(KGError):
     exit_code = 12
 
 
+class QueryCancelled(QueryTimeout):
+    """Work stopped because the request it was for has ended (the client went away, or the
+    response was already sent)."""
+
+
+class QueryCapacityExceeded(QueryTimeout):
+    """A query that outgrew the fast lane while every slot for long queries was taken: it was
+    stopped, to be tried again later (a server answers 503 with Retry-After)."""
+
+
 class QueryRejected(KGError):
     """A query refused before it was sent, e.g. a SPARQL Update on a read-only connection."""
 
@@ -169,11 +179,20 @@ class FederationRefused(QueryRejected):
     """A query that would make the store fetch a URL (SERVICE, LOAD) whose target is not on
     the operator's allow-list; the message names the construct and the target."""
 
-    def __init__(self, construct: str, target: str | None) -> None:
+    def __init__(self, construct: str, target: str | None, *, allowed: int = 0, nested: bool = False) -> None:
         self.construct, self.target = construct, target
+        if nested:
+            super().__init__(f"refused {construct} inside {construct}: the inner one would be run by the outer "
+                             f"endpoint, beyond the operator's allow-list")
+            return
         where = f"<{target}>" if target else "a target known only at run time"
-        super().__init__(f"refused {construct} {where}: queries may not fetch from other servers "
-                         f"(federation is off; an operator can allow endpoints with --allow-service)")
+        if allowed:
+            why = (f"it is not among the {allowed} endpoint{'s' if allowed != 1 else ''} the operator allows"
+                   if target else "only SERVICE to an endpoint the operator allows, named by IRI, may run")
+            super().__init__(f"refused {construct} {where}: {why}")
+        else:
+            super().__init__(f"refused {construct} {where}: queries may not fetch from other servers "
+                             f"(federation is off; an operator can allow endpoints with --allow-service)")
 
 
 class SPARQLSyntaxError(KGError):
@@ -192,6 +211,10 @@ class ResultTooLarge(KGError):
     """A result bigger than the configured size cap."""
 
     exit_code = 16
+
+
+class QueryMemoryExceeded(ResultTooLarge):
+    """A query that needed more memory than a query worker may use; the worker was replaced."""
 
 
 class StoreError(KGError):

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from cnl.agent.tools import CNL_MODE, SPARQL_MODE, Toolbox, ToolResult
 from cnl.errors import AgentError, CNLError, ModelEndpointError
+from cnl.kg.limits import check_deadline, time_left
 
 CNL_GUIDE = """\
 Write queries in SQUALL, a controlled English that is compiled to SPARQL for you. Name entities,
@@ -112,15 +113,17 @@ class ChatClient:
                 "tool_choice": "auto", "temperature": self.config.temperature}
         if self.config.max_tokens:
             body["max_tokens"] = self.config.max_tokens
+        left = time_left()  # a server request's deadline bounds the model's turn too
+        timeout = self.config.timeout if left is None else min(self.config.timeout, max(left, 0.1))
         try:
             try:
-                response = self.http.post("/chat/completions", json=body)
+                response = self.http.post("/chat/completions", json=body, timeout=timeout)
             except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
                 # a kept-alive connection the server dropped (uvicorn does after a 500): once more, anew
-                response = self.http.post("/chat/completions", json=body)
+                response = self.http.post("/chat/completions", json=body, timeout=timeout)
         except httpx.TimeoutException:
             raise ModelEndpointError(f"the chat model at {self.config.base_url} did not answer within "
-                                     f"{self.config.timeout:g} s") from None
+                                     f"{timeout:g} s") from None
         except httpx.HTTPError as err:
             raise ModelEndpointError(f"cannot reach the chat model at {self.config.base_url}: {err}") from None
         if response.status_code != 200:
@@ -223,6 +226,7 @@ def run_agent(question: str, toolbox: Toolbox, client: ChatClient, *, mode: str 
     try:
         for step in range(1, max_steps + 1):
             result.steps = step
+            check_deadline()  # in a server request: no model turn after its deadline
             try:
                 reply = client.complete(messages, tools)
             except ModelEndpointError as err:

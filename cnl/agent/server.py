@@ -12,10 +12,14 @@ All queries are read-only (an update is refused with 403), and none may fetch fr
 (SERVICE, LOAD: 403 naming the construct, unless the operator allows the target); requests
 choose profiles by registered name only, never by file. Request bodies, questions and CNL are
 size-limited (413/422/400); each request has a time limit that also stops its queries (they run
-in worker processes killed at the deadline: 504); at most ``max_pending`` requests that run
-queries are admitted at once (503 beyond, with Retry-After), and ``/health`` is answered on the
-event loop, so no query can block it. Every error is a JSON object
-``{"error": {"type", "message", "status"}}`` — never a traceback. See docs/security.md.
+in worker processes killed at the deadline: 504) and its other work; at most ``max_pending``
+requests that run queries are admitted at once (503 beyond, with Retry-After), and ``/health``
+is answered on the event loop, so no query can block it. Each query worker has a memory ceiling
+(507), short queries have a lane of their own, responses are capped in bytes (413), and
+connections are bounded and timed (:mod:`cnl.agent.connections`); cross-origin requests are
+refused unless the operator allows their origin (:mod:`cnl.agent.http_guard`). Every error is a
+JSON object ``{"error": {"type", "message", "status"}}`` — never a traceback. See
+docs/security.md.
 """
 # no `from __future__ import annotations`: FastAPI must see the request models defined in create_app
 
@@ -28,13 +32,15 @@ from pathlib import Path
 
 from cnl.errors import (
     CNLError, CNLSyntaxError, CompileError, EndpointError, EndpointUnreachable, KGError, LexiconError, LinkingError,
-    ModelEndpointError, ModelError, QueryRejected, QueryTimeout, ResultTooLarge, ServerConfigError,
-    SPARQLSyntaxError, StoreError, ToolCallError, TranslatorUnavailable, UnknownIRIError, UnsupportedSPARQLError,
+    ModelEndpointError, ModelError, QueryCapacityExceeded, QueryMemoryExceeded, QueryRejected, QueryTimeout,
+    ResultTooLarge, ServerConfigError, SPARQLSyntaxError, StoreError, ToolCallError, TranslatorUnavailable,
+    UnknownIRIError, UnsupportedSPARQLError,
 )
 from cnl.sparql.compiler import compile_cnl
 from cnl.version import __version__
 
 NO_ANSWER_QUERY = "SELECT * WHERE { FILTER(false) }"  # valid SPARQL, no solutions
+CORS_ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 DEFAULT_DATASET = "http://www.wikidata.org/"
 
@@ -61,8 +67,17 @@ class ServerConfig:
     use_translator: bool = True
     preload_translator: bool = False   # load the learned parser at start-up, not on first use
     agent: dict | None = None  # {"base_url", "model", "api_key"?, "mode"?, "max_steps"?}
-    query_workers: int = 2     # query processes per embedded dataset: queries running at once
+    query_workers: int = 2     # long-query slots per embedded dataset: queries past the fast lane at once
+    fast_query_workers: int = 2  # query processes every query starts in (the fast lane)
+    fast_lane_s: float = 0.5   # a query still running after this long moves to a long-query slot
+    query_memory_mb: int = 1024  # data a query worker may use (RLIMIT_DATA); 507 past it
     max_pending: int = 32      # requests that run queries admitted at once; 503 beyond
+    max_response_bytes: int = 4 * 1024 * 1024  # a response's JSON, counted as it is produced; 413 past it
+    max_connections: int = 1000  # open connections; beyond, the longest-idle one is closed
+    header_timeout_s: float = 10.0  # a new or idle connection must send a request head within this
+    body_timeout_s: float = 10.0    # a request's body must arrive within this (408 past it)
+    keep_alive_s: float = 5.0       # uvicorn's timeout_keep_alive: idle after a response
+    cors_origins: list = field(default_factory=list)  # origins whose web pages may call the API (none)
 
     @classmethod
     def from_dict(cls, doc: dict) -> "ServerConfig":
@@ -97,10 +112,17 @@ class ServerConfig:
         if not 100 <= self.fallback_status <= 599:
             raise ServerConfigError(f"fallback_status {self.fallback_status} is not an HTTP status")
         for name, low in (("timeout_s", 0.1), ("max_body_bytes", 1), ("max_question_chars", 1), ("max_rows", 1),
-                          ("query_workers", 1), ("max_pending", 1)):
+                          ("query_workers", 1), ("fast_query_workers", 0), ("fast_lane_s", 0.01),
+                          ("query_memory_mb", 64), ("max_pending", 1), ("max_response_bytes", 1024),
+                          ("max_connections", 8), ("header_timeout_s", 0.1), ("body_timeout_s", 0.1),
+                          ("keep_alive_s", 0.1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < low:
                 raise ServerConfigError(f"{name} must be a number of at least {low}, not {value!r}")
+        if not isinstance(self.cors_origins, list) or not all(
+                isinstance(o, str) and (o in ("*", "null") or CORS_ORIGIN.fullmatch(o)) for o in self.cors_origins):
+            raise ServerConfigError("cors_origins must be a list of origins such as https://example.org "
+                                    "(scheme, host and port only), \"null\" or \"*\"")
         for ds in self.datasets.values():
             if not isinstance(ds.allow_service, list) or not all(isinstance(i, str) for i in ds.allow_service):
                 raise ServerConfigError(f"dataset {ds.iri!r}: allow_service must be a list of endpoint IRIs")
@@ -109,6 +131,8 @@ class ServerConfig:
 def http_status(err: CNLError) -> int:
     """The HTTP status of an error: 4xx for bad input, 5xx for what the server cannot do."""
     for types_, status in (
+        ((QueryMemoryExceeded,), 507),
+        ((QueryCapacityExceeded,), 503),
         ((QueryRejected,), 403),
         ((ToolCallError, CNLSyntaxError, SPARQLSyntaxError), 400),
         ((LexiconError, CompileError, UnsupportedSPARQLError, UnknownIRIError), 422),
@@ -139,10 +163,12 @@ class Dataset:
         # the operator's profile (a name or a file), resolved once; requests only name registered ones
         self.profile = get_profile(config.kg, **config.profile)
         kg_options = {"max_rows": server.max_rows, "timeout": server.timeout_s,
-                      "allow_service": tuple(config.allow_service)}
+                      "allow_service": tuple(config.allow_service), "max_bytes": server.max_response_bytes}
         if config.store is not None:
+            store_options = {"workers": server.query_workers, "fast_workers": server.fast_query_workers,
+                             "fast_lane_s": server.fast_lane_s, "memory_limit": server.query_memory_mb << 20}
             self.toolbox = Toolbox.for_store(config.store, kg_profile=self.profile,
-                                             kg_options=kg_options | {"workers": server.query_workers})
+                                             kg_options=kg_options | store_options)
             self.toolbox.kg.warm()  # the query workers start now, not on the first request
         else:
             self.toolbox = Toolbox(open_kg(endpoint=config.endpoint, **kg_options), kg_profile=self.profile)
@@ -170,8 +196,9 @@ def create_app(config: ServerConfig):
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
+    from cnl.agent.http_guard import REQUEST_CANCEL, RequestGuard
     from cnl.agent.tools import ALL_MODE, Toolbox
-    from cnl.kg.limits import query_limits
+    from cnl.kg.limits import Cancellation, query_limits
 
     datasets = {}
     try:
@@ -192,14 +219,21 @@ def create_app(config: ServerConfig):
             ds.close()
 
     class ASCIIJSONResponse(JSONResponse):
-        # \u-escapes: any text, even an unpaired surrogate in an echoed question, encodes
+        # \u-escapes: any text, even an unpaired surrogate in an echoed question, encodes.
+        # The bytes are counted as they are produced: past max_response_bytes it stops.
         def render(self, content) -> bytes:
-            return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+            try:
+                return encode_capped(content, config.max_response_bytes)
+            except ResponseTooLarge:
+                raise ErrorResponse(413, "ResultTooLarge",
+                                    f"the response is over the {config.max_response_bytes:,}-byte limit "
+                                    f"(max_response_bytes); add a LIMIT or ask for fewer columns") from None
 
     app = FastAPI(title="cnl2sparql", version=__version__, lifespan=lifespan, default_response_class=ASCIIJSONResponse,
                   description="Questions and CNL to SPARQL over knowledge graphs (read-only).")
     app.state.datasets = datasets
-    pending = {"n": 0}  # requests running queries now (the event loop is one thread: no lock needed)
+    # requests running queries now, until their work has stopped (the event loop is one thread: no lock)
+    pending = {"n": 0}
 
     class ErrorResponse(Exception):
         def __init__(self, status: int, kind: str, message: str, extra: dict | None = None, headers=None) -> None:
@@ -213,23 +247,35 @@ def create_app(config: ServerConfig):
         return datasets[iri]
 
     async def limited(func, *args, queries: bool = True):
-        """``func`` in a worker thread under the request's deadline: its queries are stopped at
-        that deadline (query_limits), and the response does not wait past it either."""
+        """``func`` in a worker thread under the request's deadline and cancellation: its queries
+        are stopped at that deadline (query_limits) or as soon as the request ends (the client
+        left, or the 504 was sent), its other work at its next check_deadline; the response does
+        not wait past the deadline either. ``pending`` counts the work until it has stopped."""
         if queries and pending["n"] >= config.max_pending:
             raise ErrorResponse(503, "Busy", f"{config.max_pending} requests are running queries; try again shortly",
                                 headers={"Retry-After": "1"})
+        cancel = REQUEST_CANCEL.get() or Cancellation()
 
         def bounded():
-            with query_limits(timeout=config.timeout_s):
+            with query_limits(timeout=config.timeout_s, cancel=cancel):
                 return func(*args)
 
-        pending["n"] += queries
-        try:
-            return await asyncio.wait_for(run_in_threadpool(bounded), config.timeout_s + 1.0)
-        except asyncio.TimeoutError:
-            raise ErrorResponse(504, "RequestTimeout", f"the request took longer than {config.timeout_s:g} s") from None
-        finally:
+        def stopped(done) -> None:
             pending["n"] -= queries
+            if not done.cancelled():
+                done.exception()  # retrieved: an error after a 504 is not logged as unhandled
+
+        pending["n"] += queries
+        work = asyncio.ensure_future(run_in_threadpool(bounded))
+        work.add_done_callback(stopped)
+        try:
+            return await asyncio.wait_for(asyncio.shield(work), config.timeout_s + 0.5)
+        except asyncio.TimeoutError:
+            cancel.cancel("its deadline passed")
+            raise ErrorResponse(504, "RequestTimeout", f"the request took longer than {config.timeout_s:g} s") from None
+        except asyncio.CancelledError:
+            cancel.cancel("the request was cancelled")
+            raise
 
     def error_response(kind: str, message: str, status: int, extra: dict | None = None, headers=None):
         return ASCIIJSONResponse(error_body(kind, message, status) | (extra or {}), status_code=status, headers=headers)
@@ -240,7 +286,8 @@ def create_app(config: ServerConfig):
 
     @app.exception_handler(CNLError)
     async def _cnl(request: Request, err: CNLError):
-        return error_response(type(err).__name__, str(err), http_status(err))
+        status = http_status(err)
+        return error_response(type(err).__name__, str(err), status, headers=retry_after(status))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, err: RequestValidationError):
@@ -256,30 +303,31 @@ def create_app(config: ServerConfig):
         # no traceback leaves the server; the type is enough to report a bug
         return error_response("InternalError", f"internal error ({type(err).__name__})", 500)
 
-    @app.middleware("http")
-    async def _body_limit(request: Request, call_next):
-        declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > config.max_body_bytes):
-            return error_response("RequestTooLarge", f"request bodies are limited to {config.max_body_bytes} bytes", 413)
-        if declared is None and request.method in ("POST", "PUT", "PATCH"):
-            body = b""
-            async for chunk in request.stream():  # chunked upload: count as it comes
-                body += chunk
-                if len(body) > config.max_body_bytes:
-                    return error_response("RequestTooLarge",
-                                          f"request bodies are limited to {config.max_body_bytes} bytes", 413)
-            request._body = body
-        return await call_next(request)
+    def render_error(status: int, kind: str, message: str) -> bytes:
+        return json.dumps(error_body(kind, message, status), ensure_ascii=True).encode("ascii")
+
+    # the guard reads and checks bodies and gives each request its cancellation; CORS (only for
+    # the origins an operator allows) sits outside it, so that allowed preflights are answered
+    app.add_middleware(RequestGuard, max_body_bytes=config.max_body_bytes, cors_origins=config.cors_origins,
+                       render_error=render_error)
+    if config.cors_origins:
+        from starlette.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=list(config.cors_origins), allow_credentials=False,
+                           allow_methods=["GET", "HEAD", "POST"], allow_headers=["Content-Type"], max_age=600)
 
     # --- routes ---------------------------------------------------------------------------
 
     @app.get("/health")
-    async def health() -> dict:
-        # on the event loop, touching no store and no lock a query holds: always answers
-        return {"status": "ok", "version": __version__, "datasets": list(datasets),
-                "default_dataset": default_iri, "translator": _translator_health(config),
-                "agent": bool(config.agent), "pending_requests": pending["n"],
-                "query_workers": {iri: ds.status() for iri, ds in datasets.items()}}
+    async def health():
+        # on the event loop, touching no store, no lock a query holds and no module being imported
+        return ASCIIJSONResponse({
+            "status": "ok", "version": __version__, "datasets": list(datasets),
+            "default_dataset": default_iri, "translator": _translator_health(config),
+            "agent": bool(config.agent), "pending_requests": pending["n"],
+            "query_workers": {iri: ds.status() for iri, ds in datasets.items()}})
+
+    app.add_api_route("/health", health, methods=["HEAD"], include_in_schema=False)  # monitors probe with HEAD
 
     def text2sparql_query(question: str, ds: Dataset) -> tuple[str | None, str, str | None]:
         """(query, source, reason for no query)."""
@@ -372,9 +420,9 @@ def create_app(config: ServerConfig):
             if isinstance(result, bool):
                 return {"sparql": sparql, "boolean": result}
             ds.toolbox.kg.add_labels(result)
-            return {"sparql": sparql, "results": json.loads(result.to_json())}
+            return {"sparql": sparql, "results": result.to_dict()}
 
-        return await limited(work)
+        return ASCIIJSONResponse(await limited(work))  # rendered here, its bytes counted: no copy
 
     @app.post("/tools/{name}")
     async def call_tool(name: str, arguments: dict = Body(default_factory=dict),
@@ -387,8 +435,8 @@ def create_app(config: ServerConfig):
         if result.error is not None:  # the tool's text, under the status its error means
             status = http_status(result.error)
             return ASCIIJSONResponse(result.to_json() | error_body(type(result.error).__name__, str(result.error), status),
-                                     status_code=status)
-        return result.to_json()
+                                     status_code=status, headers=retry_after(status))
+        return ASCIIJSONResponse(result.to_json())
 
     @app.get("/tools")
     def list_tools() -> list[dict]:
@@ -397,15 +445,64 @@ def create_app(config: ServerConfig):
     return app
 
 
+class ResponseTooLarge(Exception):
+    pass
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))  # one-shot: the C encoder
+
+
+def encode_capped(content, limit: int) -> bytes:
+    """``content`` as ASCII JSON, refused (ResponseTooLarge) as soon as it passes ``limit``
+    bytes: the outer objects and lists are written part by part and each part (a result row, a
+    text) is encoded by the C encoder and counted before the next, so an oversized answer is
+    never encoded whole."""
+    parts: list[str] = []
+    size = 0
+
+    def emit(text: str) -> None:
+        nonlocal size
+        size += len(text)
+        if size > limit:
+            raise ResponseTooLarge
+        parts.append(text)
+
+    dumps = _ENCODER.encode
+
+    def walk(value, depth: int) -> None:
+        if depth < 4 and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            emit("{")
+            for i, (key, item) in enumerate(value.items()):
+                emit(("," if i else "") + dumps(key) + ":")
+                walk(item, depth + 1)
+            emit("}")
+        elif depth < 4 and isinstance(value, (list, tuple)):
+            emit("[")
+            for i, item in enumerate(value):
+                if i:
+                    emit(",")
+                walk(item, depth + 1)
+            emit("]")
+        else:
+            emit(dumps(value))
+
+    walk(content, 0)
+    return "".join(parts).encode("ascii")
+
+
+def retry_after(status: int) -> dict | None:
+    """A 503 (busy: the long-query slots or the admitted requests) is worth retrying shortly."""
+    return {"Retry-After": "1"} if status == 503 else None
+
+
 def _translator_health(config: ServerConfig) -> dict | bool:
-    """The learned parser's state for /health, without loading it."""
+    """The learned parser's state for /health, without loading it or reading a half-imported
+    module (a status that exists before any model import)."""
     if not config.use_translator:
         return False
-    import sys
+    from cnl.agent.query_tools import TRANSLATOR
 
-    if "cnl.learn.inference" not in sys.modules:  # never asked for yet
-        return {"loaded": False, "loading": False, "error": None}
-    return sys.modules["cnl.learn.inference"].translator_status()
+    return TRANSLATOR.status()
 
 
 def _preload_translator() -> None:
@@ -413,18 +510,39 @@ def _preload_translator() -> None:
     the next request tries again."""
     import sys
 
+    from cnl.agent.query_tools import TRANSLATOR
+
     try:
         from cnl.learn.base_model import require_model_stack
-        from cnl.learn.inference import get_translator
 
         require_model_stack()
-        get_translator()
+        TRANSLATOR.inference().get_translator()
     except CNLError as err:
         print(f"warning: the learned parser did not load: {err}", file=sys.stderr)
 
 
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+    """Serve ``config`` with uvicorn: its own keep-alive timeout and head-size bound, plus the
+    connection limits of :mod:`cnl.agent.connections` (its ``limit_concurrency`` is left off:
+    it counted idle connections and refused everyone beyond them, /health included)."""
     import uvicorn
 
-    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
-                limit_concurrency=256, timeout_keep_alive=10)
+    from cnl.agent.connections import guarded_protocol
+
+    _raise_open_files(config.max_connections + 256)  # sockets, store files, worker pipes
+    protocol = guarded_protocol(max_connections=config.max_connections, header_timeout=config.header_timeout_s,
+                                body_timeout=config.body_timeout_s,
+                                request_timeout=config.timeout_s + config.body_timeout_s + 30)
+    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, http=protocol,
+                limit_concurrency=None, timeout_keep_alive=config.keep_alive_s,
+                h11_max_incomplete_event_size=16 * 1024)
+
+
+def _raise_open_files(wanted: int) -> None:
+    """Lift the soft limit on open files towards ``wanted`` (as far as the hard limit allows)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

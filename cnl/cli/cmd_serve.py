@@ -17,7 +17,12 @@ def register(subparsers) -> None:
     parser.add_argument("--timeout", type=positive_float, default=None,
                         help="seconds per request, its queries included (default 30; 504 past it)")
     parser.add_argument("--query-workers", type=positive_int, default=None,
-                        help="query processes per store: queries that run at once (default 2)")
+                        help="long queries (past the 0.5 s fast lane) that may run at once per store (default 2)")
+    parser.add_argument("--query-memory", type=positive_int, default=None, metavar="MIB",
+                        help="memory a query worker may use, in MiB (default 1024); a query past it gets 507")
+    parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                        help="let web pages from this origin (e.g. https://example.org) call the API; repeatable, "
+                             "'*' for any. Default: no cross-origin access (403)")
     parser.add_argument("--preload", action="store_true",
                         help="load the learned parser at start-up instead of on the first question")
     add_allow_service(parser)
@@ -39,6 +44,9 @@ def config_from_args(args):
         config.timeout_s = args.timeout
     if args.query_workers is not None:
         config.query_workers = args.query_workers
+    if args.query_memory is not None:
+        config.query_memory_mb = args.query_memory
+    config.cors_origins = list(config.cors_origins) + list(args.cors_origin)
     if args.preload:
         config.preload_translator = True
     for ds in config.datasets.values():

@@ -44,7 +44,7 @@ class KnowledgeGraph(ABC):
         parsed = parse_sparql(sparql)
         for construct, target in parsed.remote:
             if target is None or target not in self.allow_service:
-                raise FederationRefused(construct, target)
+                raise FederationRefused(construct, target, allowed=len(self.allow_service))
         if parsed.is_update and not self.allow_updates:
             raise QueryRejected(
                 "refused a SPARQL Update: the connection is read-only "

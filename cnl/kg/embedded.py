@@ -66,6 +66,39 @@ def _term(node) -> Term:
 
 
 MARKER = "cnl2sparql-load.json"  # written by `kg load`: what was loaded, and whether it finished
+DEFAULT_QUERY_MEMORY = 1 << 30   # bytes of data a query worker may use (RLIMIT_DATA)
+
+
+def _lock_store(path: Path, *, exclusive: bool) -> int:
+    """A ``flock`` on the store folder itself (no file is written): readers hold it shared for
+    as long as they have the store open, a load or an update takes it exclusively. Released by
+    the kernel when the process ends, so it is never stale. Raises BlockingIOError when taken."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _holders(path: Path) -> list[int]:
+    """The processes holding a flock on ``path`` (Linux's /proc/locks; empty elsewhere)."""
+    try:
+        inode = os.stat(path).st_ino
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return []
+    found = []
+    for line in lines:
+        fields = line.split()
+        if "FLOCK" in fields and len(fields) >= 6 and fields[-3].rsplit(":", 1)[-1] == str(inode):
+            pid = int(fields[-4]) if fields[-4].isdigit() else None
+            if pid and pid != os.getpid() and pid not in found:
+                found.append(pid)
+    return sorted(found)
 
 
 def _sha256(path: Path) -> str:
@@ -103,12 +136,19 @@ class EmbeddedKG(KnowledgeGraph):
 
     ``allow_service``: SERVICE/LOAD target IRIs an operator allows (none by default: every
     query that would fetch from elsewhere is refused before it runs).
+
+    ``memory_limit``: bytes of data each query worker may use (1 GiB by default; None: no
+    limit); ``fast_workers``/``fast_lane_s``: a fast lane for short queries (see
+    :mod:`cnl.kg.executor`; a server uses one). A read-only store holds a shared lock on the
+    store folder while open, so that `kg load` into it is refused instead of leaving this reader
+    answering from the old data.
     """
 
     def __init__(self, store_dir: str | os.PathLike, *, read_only: bool = False,
                  allow_updates: bool = False, max_rows: int | None = None, timeout: float | None = 30.0,
                  max_bytes: int = 50_000_000, workers: int = 1, isolate: bool = True,
-                 allow_service=()) -> None:
+                 allow_service=(), memory_limit: int | None = DEFAULT_QUERY_MEMORY, fast_workers: int = 0,
+                 fast_lane_s: float = 0.5) -> None:
         import pyoxigraph
 
         self.path = Path(store_dir)
@@ -117,15 +157,29 @@ class EmbeddedKG(KnowledgeGraph):
         self.max_rows, self.timeout, self.max_bytes = max_rows, timeout, max_bytes
         self.allow_service = frozenset(allow_service)
         self.isolate = isolate
+        self.memory_limit, self.fast_workers, self.fast_lane_s = memory_limit, fast_workers, fast_lane_s
         self._workers = workers
         self._pool = None
+        self._lock_fd: int | None = None
         self.store = None
         if self.path.exists() and not self.path.is_dir():
             raise StoreError(f"{self.path} is a file, not a store folder")
         if read_only:
             if not self.path.is_dir():
                 raise StoreError(f"no store at {self.path}: create it with `cnl2sparql kg load FILE --store {self.path}`")
-            self.check_complete()
+            try:
+                self._lock_fd = _lock_store(self.path, exclusive=False)
+            except BlockingIOError:
+                holders = ", ".join(map(str, _holders(self.path))) or "another process"
+                raise StoreError(f"the store at {self.path} is being written by process {holders} "
+                                 f"(a `kg load`); wait for it to finish") from None
+            except OSError:
+                pass  # a folder that cannot be opened for locking: the store open below says why
+            try:
+                self.check_complete()
+            except BaseException:
+                self._unlock()
+                raise
         try:
             if read_only:
                 self.store = pyoxigraph.Store.read_only(str(self.path))
@@ -133,8 +187,10 @@ class EmbeddedKG(KnowledgeGraph):
                 self.path.parent.mkdir(parents=True, exist_ok=True)  # `--store .cache/slice` on a fresh checkout
                 self.store = pyoxigraph.Store(str(self.path))
         except OSError as err:
+            self._unlock()
             raise _open_error(self.path, err) from None
         if read_only and self.load_record() is None and next(self.store.quads_for_pattern(None, None, None), None) is None:
+            self._unlock()
             raise StoreError(f"the store at {self.path} is empty: load data with "
                              f"`cnl2sparql kg load FILE --store {self.path}`")
 
@@ -176,6 +232,24 @@ class EmbeddedKG(KnowledgeGraph):
             self._pool.close()
             self._pool = None
         self.store = None
+        self._unlock()
+
+    def _unlock(self) -> None:
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            os.close(fd)  # releases the flock
+
+    def _exclusive(self, action: str) -> int:
+        """The store's lock for a write: refused while a reader (a server, `mcp`, a query) has
+        the store open, since it would go on answering from the data it opened."""
+        try:
+            return _lock_store(self.path, exclusive=True)
+        except BlockingIOError:
+            holders = _holders(self.path)
+            who = f"process {', '.join(map(str, holders))}" if holders else "another process"
+            raise StoreError(f"refused to {action} the store at {self.path}: {who} has it open for reading "
+                             f"(a `cnl2sparql serve`, `mcp` or query), and would go on answering from the old "
+                             f"data; stop it first, or load into a new folder and point the server at it") from None
 
     def __len__(self) -> int:
         return len(self.store)
@@ -185,7 +259,8 @@ class EmbeddedKG(KnowledgeGraph):
             from cnl.kg.executor import WorkerPool
 
             self._pool = WorkerPool(self.path, size=self._workers, prefixes=PREFIXES,
-                                    isolate_network=not self.allow_service)
+                                    isolate_network=not self.allow_service, memory_limit=self.memory_limit,
+                                    fast_workers=self.fast_workers, fast_lane_s=self.fast_lane_s)
         return self._pool
 
     def warm(self, keep_warm: bool = True) -> dict:
@@ -215,11 +290,8 @@ class EmbeddedKG(KnowledgeGraph):
         that is refused until the same command is run again (which loads the file again: triples
         are a set, so nothing is duplicated but blank nodes). A file already loaded (same
         content) is skipped, returning -1; ``force`` replaces the store's content with the file
-        (refused when the store also holds other files)."""
-        import datetime
-
-        from tqdm import tqdm
-
+        (refused when the store also holds other files), and so is a load into a store that a
+        running server (any reader) has open."""
         if self.read_only:
             raise StoreError(f"the store at {self.path} was opened read-only")
         path = Path(path)
@@ -242,6 +314,17 @@ class EmbeddedKG(KnowledgeGraph):
             files = []
         elif record.get("state") == "complete" and any(f.get("sha256") == digest for f in files):
             return -1
+        lock = self._exclusive("load into")
+        try:
+            return self._load(path, fmt, digest, files, force=force, progress=progress)
+        finally:
+            os.close(lock)
+
+    def _load(self, path: Path, fmt, digest: str, files: list, *, force: bool, progress: bool) -> int:
+        import datetime
+
+        from tqdm import tqdm
+
         self._write_record({"state": "loading", "files": files,
                             "loading": {"file": str(path), "sha256": digest}})
         if force:
@@ -303,10 +386,13 @@ class EmbeddedKG(KnowledgeGraph):
         return bool(self._run(sparql))
 
     def _update(self, sparql: str, parsed: ParsedSPARQL) -> None:
+        lock = self._exclusive("update")
         try:
             self.store.update(sparql, prefixes=PREFIXES)
         except SyntaxError as err:
             raise SPARQLSyntaxError(f"malformed SPARQL Update: {err}") from None
         except OSError as err:
             raise StoreError(f"the update failed in the store at {self.path}: {err}") from None
+        finally:
+            os.close(lock)
         self._written()

@@ -105,6 +105,10 @@ class ResultTable:
 
     def to_json(self) -> str:
         """SPARQL 1.1 JSON results, plus a ``label`` on IRIs that have one."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_dict(self) -> dict:
+        """:meth:`to_json`'s document, not yet encoded."""
         bindings = []
         for row in self.rows:
             b = {}
@@ -117,7 +121,7 @@ class ResultTable:
         doc = {"head": {"vars": self.columns}, "results": {"bindings": bindings}}
         if self.truncated:
             doc["truncated"] = True
-        return json.dumps(doc, ensure_ascii=False, indent=2)
+        return doc
 
     def to_csv(self) -> str:
         """One column per variable, plus ``<var>Label`` columns when labels were looked up."""

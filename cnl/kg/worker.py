@@ -6,16 +6,26 @@ starts in tens of milliseconds: it imports only the standard library and pyoxigr
 stop a pyoxigraph query (it cannot be cancelled in-process and ignores SIGINT).
 
 Protocol on stdin/stdout: frames of a 4-byte big-endian length and a payload.
-- parent → worker, first: JSON ``{"prefixes": {...}, "isolate_network": bool}``;
+- parent → worker, first: JSON ``{"prefixes": {...}, "isolate_network": bool, "memory_limit": int|null}``;
   worker → parent: ``OK`` + JSON ``{"network_isolated": bool}`` or ``ER`` + JSON error.
 - then per query: JSON ``{"q": str, "max_rows": int|null, "max_bytes": int}``;
   reply ``OK`` + JSON ``{"vars": [...], "rows": [[term|null, ...]], "truncated": bool}`` or
   ``{"boolean": bool}``, where a term is ``[kind, value, lang, datatype]``; or ``ER`` + JSON
-  ``{"type": "syntax"|"store"|"too_large"|"query", "message": str}``.
+  ``{"type": "syntax"|"store"|"too_large"|"memory"|"query", "message": str}``.
+
+``memory_limit`` caps the process's data segment (``RLIMIT_DATA``: heap and private anonymous
+mappings, the memory a query grows; not the mapped code or the page cache). Its address space
+reservations count too, so the resident size stays below the limit (a 256 MiB ceiling stopped a
+product query at a peak of ~187 MiB). An allocation past it aborts the query engine (Rust aborts on a
+failed allocation: the process dies with SIGABRT, "memory allocation of N bytes failed" on
+stderr) or raises MemoryError in Python; either way the parent reports the limit and starts a
+fresh worker. ``RLIMIT_AS`` would not do: RocksDB reserves ~600 MB of address space it never
+touches.
 """
 import ctypes
 import json
 import os
+import resource
 import signal
 import struct
 import sys
@@ -45,6 +55,11 @@ def _isolate_network() -> bool:
     missed it. Best effort: needs unprivileged user namespaces (may be off in containers)."""
     libc = ctypes.CDLL(None, use_errno=True)
     return libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0
+
+
+def _limit_memory(limit: int | None) -> None:
+    if limit:
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
 def _die_with_parent() -> None:
@@ -97,7 +112,9 @@ def _answer(store, request, prefixes, kinds):
                 row.append(None)
                 continue
             term = _term(node, kinds)
-            size += len(term[1]) + 16
+            # the bytes this term adds to a JSON answer: its text in UTF-8 and its tags, with room
+            # for the keys and quotes around them
+            size += len(term[1].encode("utf-8", "surrogatepass")) + len(term[2] or "") + len(term[3] or "") + 32
             row.append(term)
         if size > budget:
             return {"error": "too_large",
@@ -114,6 +131,7 @@ def main(store_path: str) -> int:
         return 0
     config = json.loads(first)
     isolated = _isolate_network() if config.get("isolate_network") else False  # needs a single thread
+    _limit_memory(config.get("memory_limit"))
     _die_with_parent()
     try:
         import pyoxigraph
@@ -131,6 +149,8 @@ def main(store_path: str) -> int:
             return 0  # the parent closed the pipe
         try:
             reply = _answer(store, json.loads(frame), prefixes, kinds)
+        except MemoryError:
+            reply = {"error": "memory", "message": "out of memory"}
         except SyntaxError as err:
             reply = {"error": "syntax", "message": str(err)}
         except OSError as err:

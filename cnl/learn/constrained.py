@@ -22,6 +22,7 @@ from lark.exceptions import LarkError
 
 from cnl.errors import CNLError
 from cnl.dialects.squall import parser as squall_parser
+from cnl.kg.limits import check_deadline
 
 _UNCERTAIN_TOKENS = 4  # trailing tokens that later text may still re-lex ("greater or equal to" is one)
 
@@ -409,6 +410,7 @@ class SquallLogitsProcessor:
     def __call__(self, input_ids, scores):
         import torch
 
+        check_deadline()  # once per generated token: a request's deadline stops its decoding
         self.calls += 1
         out = torch.full_like(scores, -math.inf)
         for row in range(input_ids.shape[0]):

@@ -496,8 +496,9 @@ def named_profile(name, options: dict | None = None) -> KGProfile:
     """A registered profile by name (``wikidata``, ``rdf``, a preset), never a file: what a
     server lets its requests choose. ``options`` are checked like every profile's."""
     if not isinstance(name, str) or name not in PROFILES:
-        shown = name if isinstance(name, str) and len(name) <= 60 else "that"
-        raise CompileError(f"unknown KG profile {shown!r}; choose one of {', '.join(profile_names())}")
+        shown = repr(name if len(name) <= 60 else name[:60] + "…") if isinstance(name, str) else \
+            f"of type {type(name).__name__}"
+        raise CompileError(f"unknown KG profile {shown}; choose one of {', '.join(profile_names())}")
     if options is not None and not isinstance(options, dict):
         raise CompileError("profile options must be a table of option names and values")
     return get_profile(name, **(options or {}))
@@ -517,6 +518,10 @@ def get_profile(kg, **options) -> KGProfile:
     else:
         raise CompileError(f"unknown KG profile {kg!r}; choose one of {', '.join(profile_names())}")
     try:
+        if isinstance(options.get("prefixes"), dict):
+            # prefixes given as an option extend the profile's table (its statement and default
+            # prefixes must stay declared); a name given again takes the new namespace
+            options = options | {"prefixes": factory().prefixes | options["prefixes"]}
         return factory(**options)
     except TypeError as err:
         raise CompileError(f"bad option for profile {kg!r}: {err}") from None

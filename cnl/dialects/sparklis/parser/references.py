@@ -18,6 +18,9 @@ from cnl.dialects.sparklis.parser.terms import read_class, read_property, read_p
 
 
 class Extra:
+    """A trailing clause as the transformer reads it (``kind``: count, group_count, minus_year,
+    year, where_year or where_value), applied by :func:`apply_extra` once the sentence is read."""
+
     def __init__(self, kind, target, test=None, order=None):
         self.kind, self.target, self.test, self.order = kind, target, test, order
 

@@ -55,6 +55,9 @@ _NP_TYPES = (ir.Ref, ir.Quant, ir.Coord, ir.Arith, ValueOf)
 
 
 class ToIR(Transformer):
+    """Lark callbacks, one per rule; each returns an IR node, or a marker the sentence resolves
+    later (a trailing clause, a value compared with "the <P>")."""
+
     # -- terms
     def entity(self, items):
         return read_entity(items[0])
