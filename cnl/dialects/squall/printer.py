@@ -120,6 +120,10 @@ class SquallPrinter:
             if yes_no is not None:
                 return yes_no
         text = f"{self.np(subject)} {self.vp(vp)}?"
+        if isinstance(vp, ir.Or) and isinstance(vp.items[0], ir.StrTest):
+            # "Which <P> of X contains "a" or ...": the test would be read as a relative
+            # clause of the noun, and "or" could not follow; "that" makes the disjunction one
+            text = f"{self.np(subject)} that {self.vp(vp)}?"
         return text[0].upper() + text[1:]
 
     def _yes_no(self, subject, vp):
