@@ -12,10 +12,11 @@ import cnl
 from cnl.dialects.notation import detect_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.errors import UnsupportedSPARQLError
+from cnl.errors import LexiconError, UnsupportedSPARQLError
 from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.equivalence import equivalent
+from cnl.sparql.label_service import read_label_service
 from tests.roundtrip_helpers import PREFIXES
 
 # Labels of the label and ECAI notations -> Wikidata IDs.
@@ -29,6 +30,8 @@ IDS = {
 
 class Lexicon:
     def resolve(self, label, kind, span=None):
+        if label not in IDS:  # "label", "description": the CNL's pseudo-properties
+            raise LexiconError(f"no {kind} {label!r}", label=label, kind=kind)
         return IDS[label]
 
 
@@ -38,6 +41,8 @@ class Form:
     texts: tuple        # the form in the ID, label and ECAI notations
     sparql: str         # the query, written by hand
     refused: str = ""   # the construct the decompiler still names when it reads the SPARQL back
+    # a pseudo-property (<description>) has no ID: its ID-notation text reads as the label notation
+    notations: frozenset = frozenset({"id", "label", "ecai"})
 
 
 FORMS = [
@@ -119,13 +124,32 @@ FORMS = [
 ]
 
 
+# WDQS's label service with its triples written out (cnl/sparql/label_service.py): the triples
+# and a language test, said with the pseudo-property "description" (Wikidata's schema:description)
+FORMS += [
+    Form("a description in one language (schema:description, the label service)",
+         ('Give me a <description> of <Q76> whose language is "en".',
+          'Give me a <description> of [Barack Obama] whose language is "en".',
+          'Give me a <description> of <Barack_Obama> whose language is "en".'),
+         'SELECT DISTINCT ?d WHERE { SERVICE wikibase:label { bd:serviceParam wikibase:language "en". '
+         'wd:Q76 schema:description ?d. } }', notations=frozenset({"label", "ecai"})),
+    Form("a description in one language (schema:description, the label service)",
+         ('Which <Q5> has <P26> <Q76> and has a <description> whose language is "de"?',
+          'Which [human] has <spouse> [Barack Obama] and has a <description> whose language is "de"?',
+          'Which <human> has <P26:spouse> <Barack_Obama> and has a <description> whose language is "de"?'),
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; schema:description ?d . '
+         'FILTER(LANG(?d) = "de") }', notations=frozenset({"label", "ecai"})),
+]
+IDS.update({"human": "Q5", "spouse": "P26"})
+
+
 def _id(form, i):
     return f"{form.form}-{i}"
 
 
 @pytest.mark.parametrize("form", FORMS, ids=[_id(f, i) for i, f in enumerate(FORMS)])
 def test_each_text_compiles_to_the_hand_written_query(form):
-    assert {detect_notation(t) for t in form.texts} == {"id", "label", "ecai"}, form.texts
+    assert {detect_notation(t) for t in form.texts} == form.notations, form.texts
     expected = PREFIXES + form.sparql
     for text in form.texts:
         sparql = cnl.compile(text, lexicon=Lexicon())
@@ -169,3 +193,19 @@ def test_what_has_no_form_is_refused_with_the_construct_named(sparql, construct)
     with pytest.raises(UnsupportedSPARQLError) as err:
         decompile_to_ir(PREFIXES + sparql)
     assert err.value.construct == construct
+
+
+@pytest.mark.parametrize("block", [
+    'SERVICE wikibase:label { bd:serviceParam wikibase:language "en,fr". wd:Q1 rdfs:label ?x }',  # fallbacks
+    'SERVICE wikibase:label { bd:serviceParam wikibase:language "en". wd:Q1 wdt:P31 ?x }',  # not a text
+])
+def test_a_label_service_that_is_no_language_test_is_left_as_written(block):
+    sparql = "SELECT ?x WHERE { " + block + " }"
+    assert read_label_service(sparql) == sparql
+
+
+def test_a_label_service_after_a_triple_is_a_group_of_its_own():
+    sparql = ('SELECT ?x ?d WHERE { ?x wdt:P26 wd:Q76 SERVICE wikibase:label { bd:serviceParam '
+              'wikibase:language "en". ?x schema:description ?d } }')
+    assert equivalent(PREFIXES + read_label_service(sparql), PREFIXES + 'SELECT ?x ?d WHERE { ?x wdt:P26 wd:Q76 '
+                      '{ ?x schema:description ?d FILTER(LANG(?d) = "en") } }')

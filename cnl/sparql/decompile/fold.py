@@ -22,10 +22,11 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.terms import is_node, short
-from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, WD, WDT, P
+from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, SCHEMA_DESCRIPTION, WD, WDT, P
 
 _PID = re.compile(r"^P[1-9][0-9]*$")
 LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
+DESCRIPTION = ir.Property(label="description")  # schema:description, Wikidata's "description"
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
@@ -92,6 +93,8 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             # the profile's label predicate: the CNL's pseudo-property "label" ("has a <label>
             # matching ...", "the <label> of X")
             edges.append(Edge(s, LABEL, o, [], "label"))
+        elif iri == SCHEMA_DESCRIPTION:
+            edges.append(Edge(s, DESCRIPTION, o, [], "label"))
         elif iri.startswith(WDT):
             pid = _pid(p, WDT)
             if pid == "P31" and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
