@@ -209,3 +209,18 @@ def test_a_label_service_after_a_triple_is_a_group_of_its_own():
               'wikibase:language "en". ?x schema:description ?d } }')
     assert equivalent(PREFIXES + read_label_service(sparql), PREFIXES + 'SELECT ?x ?d WHERE { ?x wdt:P26 wd:Q76 '
                       '{ ?x schema:description ?d FILTER(LANG(?d) = "en") } }')
+
+
+@pytest.mark.parametrize("sparql", [
+    # a plain class test on one variable, a subclass-closed one on another
+    "SELECT DISTINCT ?x WHERE { wd:Q76 p:P69 ?p . ?p ps:P69 ?x ; pq:P512 ?y . ?y wdt:P31 wd:Q163727 . "
+    "?x wdt:P31/wdt:P279* wd:Q38723 . }",
+    # both on one variable, in a UNION
+    "SELECT DISTINCT ?u WHERE { { ?u wdt:P31 wd:Q43229 } UNION { ?u wdt:P31/wdt:P279* wd:Q43229 } . "
+    "?u wdt:P17 wd:Q31 . }",
+])
+def test_mixed_class_tests_say_the_closed_ones_as_a_property_path(sparql):
+    query, options = decompile_to_ir(PREFIXES + sparql)
+    assert "subclasses" not in options
+    assert "<P31>/<P279>*" in print_squall(query, "id", id_labels=False)
+    assert equivalent(compile_query(query, "wikidata", None, **options), PREFIXES + sparql)

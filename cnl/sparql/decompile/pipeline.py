@@ -3,13 +3,15 @@ over a :class:`Decompilation`."""
 from __future__ import annotations
 
 from cnl import ir
+from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import read_binds
 from cnl.sparql.decompile.build import build
 from cnl.sparql.decompile.choice import read_choice
 from cnl.sparql.decompile.flatten import flatten
+from cnl.sparql.decompile.fold import SUBCLASS_AS_PATH
 from cnl.sparql.decompile.guard import check_reading
 from cnl.sparql.decompile.modifiers import read_columns, read_modifiers, read_orders
-from cnl.sparql.decompile.options import drop_ranks, profile_options
+from cnl.sparql.decompile.options import MIXED_CLASS_TESTS, drop_ranks, profile_options
 from cnl.sparql.decompile.parse import parse
 from cnl.sparql.decompile.sentence import choose_root, write_query
 from cnl.sparql.decompile.state import Decompilation
@@ -29,6 +31,19 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
 
 
 def _read(sparql: str, focus_columns: bool) -> Decompilation:
+    try:
+        return _read_once(sparql, focus_columns)
+    except UnsupportedSPARQLError as err:
+        if err.construct != MIXED_CLASS_TESTS:
+            raise
+    token = SUBCLASS_AS_PATH.set(True)  # the closed class tests said as property paths
+    try:
+        return _read_once(sparql, focus_columns)
+    finally:
+        SUBCLASS_AS_PATH.reset(token)
+
+
+def _read_once(sparql: str, focus_columns: bool) -> Decompilation:
     state = Decompilation(sparql, focus_columns)
     parse(state)
     read_modifiers(state)
