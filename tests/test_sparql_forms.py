@@ -222,5 +222,12 @@ def test_a_label_service_after_a_triple_is_a_group_of_its_own():
 def test_mixed_class_tests_say_the_closed_ones_as_a_property_path(sparql):
     query, options = decompile_to_ir(PREFIXES + sparql)
     assert "subclasses" not in options
-    assert "<P31>/<P279>*" in print_squall(query, "id", id_labels=False)
+    assert "<P31>/<P279>*" in cnl.decompile(PREFIXES + sparql)  # the text reads back (the guard)
     assert equivalent(compile_query(query, "wikidata", None, **options), PREFIXES + sparql)
+
+
+def test_a_qualifier_value_with_a_noun_before_of_is_parenthesized():
+    sparql = "SELECT DISTINCT ?x WHERE { wd:Q76 p:P69 ?p . ?p ps:P69 ?x ; pq:P512 ?y . ?y wdt:P31 wd:Q163727 . }"
+    text = cnl.decompile(PREFIXES + sparql)
+    assert "at <P512> (a <Q163727>) of <Q76>" in text
+    assert equivalent(cnl.compile(text), PREFIXES + sparql, distinct=True)

@@ -274,7 +274,7 @@ class SquallPrinter:
         if isinstance(noun, ir.ClassNoun):
             return self.entity(noun.cls)
         if isinstance(noun, ir.RelNoun):
-            quals = self.quals(noun.quals, any_rank=noun.any_rank)
+            quals = self.quals(noun.quals, any_rank=noun.any_rank, before_of=noun.of is not None)
             head = self.prop(noun.prop)
             if noun.of is None:
                 if not quals:
@@ -440,16 +440,21 @@ class SquallPrinter:
             return f"({text})"
         return text
 
-    def quals(self, quals, closed: bool = False, any_rank: bool = False) -> str:
-        """The qualifiers, then ``at any rank`` for a statement of any rank."""
+    def quals(self, quals, closed: bool = False, any_rank: bool = False, before_of: bool = False) -> str:
+        """The qualifiers, then ``at any rank`` for a statement of any rank. ``before_of``: an
+        of-phrase follows ("<P69> at <P512> (a <Q163727>) of <Q76>"): a last value with a noun
+        is parenthesized, else "a <Q163727> of <Q76>" would read as one noun phrase."""
         last = len(quals) - 1
-        text = "".join(" " + self.qual(q, closed if i == last and not any_rank else True)
+        text = "".join(" " + self.qual(q, closed if i == last and not any_rank else True,
+                                       before_of=before_of and i == last and not any_rank)
                        for i, q in enumerate(quals))
         return text + " at any rank" if any_rank else text
 
-    def qual(self, qual: ir.Qual, closed: bool = False) -> str:
+    def qual(self, qual: ir.Qual, closed: bool = False, before_of: bool = False) -> str:
         prop = self.prop(qual.prop)
         value = qual.value
+        if before_of and isinstance(value, ir.Quant) and value.noun is not None:
+            return f"at {prop} ({self.np(value)})"
         if isinstance(value, ir.Quant) and value.noun is None and value.var is None:
             if value.det in ("which", "how_many"):
                 raise PrintError("a question word in a qualifier must be fronted: 'At which <Q> ...'")
