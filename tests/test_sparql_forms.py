@@ -25,6 +25,7 @@ IDS = {
     "Berlin": "Q64", "Paris": "Q90", "The Godfather": "Q47703", "Leonardo DiCaprio": "Q38111", "Tom Hanks": "Q2263",
     "date of birth": "P569", "elevation above sea level": "P2044", "population": "P1082", "area": "P2046",
     "official name": "P1448", "title": "P1476", "award received": "P166", "child": "P40",
+    "date of death": "P570",
 }
 
 
@@ -66,14 +67,26 @@ FORMS = [
          ("Give me (the <P1082> of <Q64>) / the <P2046> of <Q64>.",
           "Give me (the <population> of [Berlin]) / the <area> of [Berlin].",
           "Give me (the <P1082:population> of <Berlin>) / the <P2046:area> of <Berlin>."),
-         "SELECT DISTINCT ?d WHERE { wd:Q64 wdt:P1082 ?p . wd:Q64 wdt:P2046 ?a . BIND((?p / ?a) AS ?d) }",
-         "BIND with arithmetic over two variables"),
+         "SELECT DISTINCT ?d WHERE { wd:Q64 wdt:P1082 ?p . wd:Q64 wdt:P2046 ?a . BIND((?p / ?a) AS ?d) }"),
     Form("arithmetic over two values (BIND(?a / ?b))",
          ("Give me (the <P1082> of <Q64>) + the <P1082> of <Q90>.",
           "Give me (the <population> of [Berlin]) + the <population> of [Paris].",
           "Give me (the <P1082:population> of <Berlin>) + the <P1082:population> of <Paris>."),
-         "SELECT DISTINCT ?s WHERE { wd:Q64 wdt:P1082 ?a . wd:Q90 wdt:P1082 ?b . BIND((?a + ?b) AS ?s) }",
-         "BIND with arithmetic over two variables"),
+         "SELECT DISTINCT ?s WHERE { wd:Q64 wdt:P1082 ?a . wd:Q90 wdt:P1082 ?b . BIND((?a + ?b) AS ?s) }"),
+    Form("years between two dates (BIND(YEAR(?a) - YEAR(?b)))",
+         ("Give me the difference between (the year of the <P569> of <Q76>) and the year of the <P569> of <Q13133>.",
+          "Give me the difference between (the year of the <date of birth> of [Barack Obama]) and the year of the "
+          "<date of birth> of [Michelle Obama].",
+          "Give me the difference between (the year of the <P569:date_of_birth> of <Barack_Obama>) and the year of "
+          "the <P569:date_of_birth> of <Michelle_Obama>."),
+         "SELECT DISTINCT ?y WHERE { wd:Q76 wdt:P569 ?a . wd:Q13133 wdt:P569 ?b . BIND(YEAR(?a) - YEAR(?b) AS ?y) }"),
+    Form("years between two dates (BIND(YEAR(?a) - YEAR(?b)))",
+         ("Give me (the year of the <P570> of <Q76>) - the year of the <P569> of <Q76>.",
+          "Give me (the year of the <date of death> of [Barack Obama]) - the year of the <date of birth> of "
+          "[Barack Obama].",
+          "Give me (the year of the <P570:date_of_death> of <Barack_Obama>) - the year of the <P569:date_of_birth> "
+          "of <Barack_Obama>."),
+         "SELECT DISTINCT ?y WHERE { wd:Q76 wdt:P570 ?a . wd:Q76 wdt:P569 ?b . BIND(YEAR(?a) - YEAR(?b) AS ?y) }"),
     Form("a language range (LANGMATCHES)",
          ('Give me a <P1448> of <Q64> whose language matches "de".',
           'Give me an <official name> of [Berlin] whose language matches "de".',

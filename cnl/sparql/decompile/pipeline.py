@@ -10,6 +10,7 @@ from cnl.sparql.decompile.choice import read_choice
 from cnl.sparql.decompile.flatten import flatten
 from cnl.sparql.decompile.fold import SUBCLASS_AS_PATH
 from cnl.sparql.decompile.guard import check_reading
+from cnl.sparql.decompile.named_values import read_named_values
 from cnl.sparql.decompile.modifiers import read_columns, read_modifiers, read_orders
 from cnl.sparql.decompile.options import MIXED_CLASS_TESTS, drop_ranks, profile_options
 from cnl.sparql.decompile.parse import parse
@@ -49,6 +50,8 @@ def _read_once(sparql: str, focus_columns: bool) -> Decompilation:
     read_modifiers(state)
     read_columns(state)
     state.top = flatten(state.pattern)
+    if read_named_values(state):  # a BIND over values of named things: no tree to read
+        return state
     read_choice(state)
     read_binds(state)
     read_orders(state)
