@@ -244,3 +244,12 @@ def test_a_qualifier_value_with_a_noun_before_of_is_parenthesized():
     text = cnl.decompile(PREFIXES + sparql)
     assert "at <P512> (a <Q163727>) of <Q76>" in text
     assert equivalent(cnl.compile(text), PREFIXES + sparql, distinct=True)
+
+
+def test_a_label_service_after_a_declared_prefix_with_a_hash_is_read():
+    # the "#" of <http://wikiba.se/ontology#> starts no comment
+    sparql = ('PREFIX wikibase: <http://wikiba.se/ontology#> PREFIX bd: <http://www.bigdata.com/rdf#> '
+              'PREFIX wd: <http://www.wikidata.org/entity/> PREFIX schema: <http://schema.org/> SELECT DISTINCT ?x '
+              'WHERE { SERVICE wikibase:label { bd:serviceParam wikibase:language "en". wd:Q76 schema:description ?x. } }')
+    assert "SERVICE" not in read_label_service(sparql)
+    assert cnl.decompile(sparql) == 'Which <description> of <Q76> has language "en"?'

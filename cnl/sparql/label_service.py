@@ -26,7 +26,7 @@ _PARAM = ("bd:serviceParam", "<http://www.bigdata.com/rdf#serviceParam>")
 _LANGUAGE = ("wikibase:language", "<http://wikiba.se/ontology#language>")
 _TEXTS = ("rdfs:label", "<http://www.w3.org/2000/01/rdf-schema#label>", "schema:description",
           "<http://schema.org/description>", "skos:altLabel", "<http://www.w3.org/2004/02/skos/core#altLabel>")
-_STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#[^\n]*')
+_STRINGS = re.compile(r'<[^<>\s]*>|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#[^\n]*')
 
 
 def read_label_service(sparql: str) -> str:
@@ -34,7 +34,8 @@ def read_label_service(sparql: str) -> str:
     and a language test (see the module's docstring); unchanged where there is none."""
     if "SERVICE" not in sparql.upper():
         return sparql
-    masked = _STRINGS.sub(lambda m: "_" * len(m.group()), sparql)  # no match inside strings
+    # no match inside strings or comments (an IRI's "#" starts none)
+    masked = _STRINGS.sub(lambda m: m.group() if m.group()[0] == "<" else "_" * len(m.group()), sparql)
     out, at = [], 0
     for found in _SERVICE.finditer(masked):
         if found.start() < at:
