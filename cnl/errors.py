@@ -115,6 +115,17 @@ class UnsupportedSPARQLError(CNLError):
         super().__init__(f"cannot express {construct} in CNL" + (f": {detail}" if detail else ""))
 
 
+class MeaningChangeError(UnsupportedSPARQLError):
+    """The decompiler's reading of a query, compiled again, is not equivalent to the query:
+    the decompiler, a printer or a parser would have changed its meaning, so it is refused
+    (the meaning guard of :mod:`cnl.sparql.decompile`); ``detail`` names the first difference."""
+
+    CONSTRUCT = "a reading that would change the query's meaning"
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(self.CONSTRUCT, detail)
+
+
 class DataError(CNLError):
     """A dataset file that is missing or not in the expected shape."""
 

@@ -200,7 +200,8 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),
     ("SELECT ?x WHERE { ?x rdfs:comment ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
-    ("SELECT ?x WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b FILTER(?a < ?b) }", "a FILTER joined to the query on several variables"),
+    ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d FILTER(?a < ?b) }",
+     "a FILTER joined to the query on several variables"),
     # a string test on the value itself (not its STR()) has no form
     ('SELECT ?u WHERE { ?u wdt:P571 ?d . FILTER CONTAINS(?d, "1950") }', "a case-sensitive string test"),
     ("SELECT (COUNT(*) AS ?n) WHERE { ?x wdt:P40 ?y }", "COUNT(*) over several variables"),
@@ -272,7 +273,7 @@ def test_real_data_round_trip_figures(shared_data):
      "a yes/no question (ASK) in Sparklis"),
     # ECAI train#189: only the qualifier is an answer; a Sparklis sentence lists the award too
     ("SELECT ?f WHERE { wd:Q509662 p:P166 [ ps:P166 ?a ; pq:P1686 ?f ] . ?a p:P361 [ ps:P361 wd:Q46525 ] . }",
-     "a query that Sparklis text would read differently"),
+     "a reading that would change the query's meaning"),  # the meaning guard
 ])
 def test_sparklis_refuses_what_it_would_read_differently(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:

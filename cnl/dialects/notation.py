@@ -18,8 +18,9 @@ from cnl import ir
 
 NOTATIONS = ("ecai", "id", "label")
 
-# Q123, P123, or ^P123 (the inverse of P123: "member" is the inverse of P463 "member of").
-ID_RE = re.compile(r"^(Q|\^?P)([1-9][0-9]*)(?::(.*))?$", re.S)
+# Q123, P123, or ^P123 (the inverse of P123: "member" is the inverse of P463 "member of"); a
+# plural mark "(s)" may follow the number (<Q11424(s)>: films), as other writers write it.
+ID_RE = re.compile(r"^(Q|\^?P)([1-9][0-9]*)(?:\(s\))?(?::(.*))?$", re.S)
 _ANGLE_RE = re.compile(r"<((?:[^<>\\\n]|\\.)+)>")
 _BRACKET_RE = re.compile(r"\[((?:[^\[\]\\\n]|\\.)+)\]")
 _UNESCAPE_RE = re.compile(r"\\(.)")

@@ -187,7 +187,7 @@ class Coord:
 
 @dataclass(frozen=True, slots=True)
 class Arith:
-    """``2023 - the year of ...``."""
+    """``2023 - the year of ...``; ``op`` is one of ``+ - * /`` (SPARQL's arithmetic)."""
 
     op: str
     left: "NP"
@@ -229,7 +229,21 @@ class AnyValue:
     object of a forward ``Stmt``."""
 
 
-NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now, AnyValue]
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """``<A> if S VP, else <B>`` (issue 29; SPARQL's ``BIND(IF(test, A, B) AS ?answer)``): ``then``
+    where the sentence ``subject test`` holds, else ``otherwise``. The sentence's noun phrases
+    are the query's own (as everywhere in SQUALL, they name values of the whole query): a pair
+    of values for which it fails gives ``otherwise``, and a subject without the values gives
+    no answer. Only as the answer of ``Give me``."""
+
+    subject: "NP"
+    test: "VP"
+    then: "NP"
+    otherwise: "NP"
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now, AnyValue, Choice]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -309,9 +323,11 @@ class StrTest:
 @dataclass(frozen=True, slots=True)
 class LangIs:
     """``whose language is "en"``: the subject is a string with this language tag
-    (SPARQL's LANG(?x) = "en")."""
+    (SPARQL's LANG(?x) = "en"). ``range``: ``whose language matches "en"``, the tag is in the
+    language range (SPARQL's LANGMATCHES(LANG(?x), "en"): en, en-GB, ...; "*" any tag)."""
 
     lang: str
+    range: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,7 +372,7 @@ NODE_TYPES = {
     cls.__name__: cls
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref,
-        Quant, Coord, Arith, Aggregate, Now, AnyValue, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
+        Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
         YearIs, QualifierOf, Query,
     )
 }

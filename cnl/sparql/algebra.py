@@ -10,6 +10,7 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 
 from cnl.errors import SPARQLParseError
+from cnl.sparql.label_service import read_label_service
 from cnl.sparql.namespaces import declare_missing
 
 
@@ -18,7 +19,8 @@ def parse_algebra(sparql: str):
     :class:`SPARQLParseError` for text that is not SPARQL."""
     if not isinstance(sparql, str) or not sparql.strip():
         raise SPARQLParseError("empty SPARQL query", text=sparql or "")
-    text = declare_missing(sparql)
+    # WDQS's label service with its triples written out is those triples (see label_service)
+    text = declare_missing(read_label_service(sparql))
     declaration_lines = text.count("\n") - sparql.count("\n")
     try:
         return translateQuery(parseQuery(text)).algebra

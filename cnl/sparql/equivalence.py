@@ -37,6 +37,8 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from cnl.sparql.algebra import parse_algebra
 from cnl.sparql.namespaces import PREFIXES
 from cnl.errors import SPARQLParseError
+from cnl.sparql.equivalence_rewrites import (  # noqa: F401 — Var and Bag are part of this module's API
+    Bag, Var, aggregate_aliases, certain, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, is_pattern, minus_is_not_exists, only_variable, rows_unique, subquery_locals, union_locals, values_test, walk)
 
 DEFAULT_LIMIT = 200
 _MAX_BRANCHES = 64  # individualisation leaves tried before settling for the first (symmetric BGPs)
@@ -47,21 +49,6 @@ _PREFIXES = {iri: f"{short}:" for short, iri in sorted(PREFIXES.items(), key=lam
 
 # ---------------------------------------------------------------------------------------
 # the intermediate tree
-
-@dataclass(frozen=True)
-class Var:
-    """A variable or blank node; ``name`` is only used to report differences."""
-
-    name: str
-    bnode: bool = False
-
-
-@dataclass(frozen=True)
-class Bag:
-    """Children whose order carries no meaning; rendered sorted."""
-
-    items: tuple
-
 
 def _iri(iri: str) -> str:
     for base, short in _PREFIXES.items():
@@ -107,23 +94,15 @@ def _render(node, naming) -> str:
     return str(node)
 
 
-def _walk(node):
-    yield node
-    if isinstance(node, Bag):
-        for i in node.items:
-            yield from _walk(i)
-    elif isinstance(node, tuple):
-        for c in node:
-            yield from _walk(c)
-
-
 # ---------------------------------------------------------------------------------------
 # algebra -> tree
 
 class _Converter:
-    def __init__(self) -> None:
+    def __init__(self, drop_label_service: bool = False) -> None:
+        self.drop_label_service = drop_label_service
+        self.dropped_service = False
         self.bnodes: dict = {}
-        # aggregate aliases named like a pattern variable (see _aggregate_aliases): renamed
+        # aggregate aliases named like a pattern variable (see aggregate_aliases): renamed
         # outside the grouped pattern
         self.aliases: dict = {}
         self.star = None  # the variable COUNT(*) counts, inside an AggregateJoin
@@ -179,7 +158,10 @@ class _Converter:
             cond = None if getattr(expr, "name", None) == "TrueFilter" else self.expr(expr)
             return ("OPTIONAL", self.pattern(node.p1), self.pattern(node.p2), cond)
         if name == "Minus":
-            return ("MINUS", self.pattern(node.p1), self.pattern(node.p2))
+            left, right = self.pattern(node.p1), self.pattern(node.p2)
+            if minus_is_not_exists(left, right):
+                return filtered([("NOTEXISTS", right)], left)
+            return ("MINUS", left, right)
         if name == "Union":
             return ("UNION", Bag(tuple(self.pattern(o) for o in self._flatten(node, "Union"))))
         if name == "Filter":
@@ -187,11 +169,14 @@ class _Converter:
             while getattr(inner, "name", None) == "Filter":
                 conds.append(self.expr(inner.expr))
                 inner = inner.p
-            return ("FILTER", self._and(conds), self.pattern(inner))
+            return filtered(conds, self.pattern(inner))
         if name == "Extend":
             return ("BIND", self.term(node.var), self.expr(node.expr), self.pattern(node.p))
         if name == "ToMultiSet":
             return self.pattern(node.p)
+        if name == "ServiceGraphPattern" and self.drop_label_service and _presentation_only(node):
+            self.dropped_service = True
+            return ("BGP", Bag(()))
         if name == "values":
             rows = tuple(
                 Bag(tuple(("ROW", self.term(k), self.term(v)) for k, v in row.items()))
@@ -205,7 +190,7 @@ class _Converter:
                     keys = Bag(tuple(self.expr(e) for e in (node.expr or [])))
                     return ("GROUP", keys, self.pattern(node.p))
                 inner = self.pattern(node.p)
-                self.star = _only_variable(inner)
+                self.star = only_variable(inner)
                 return ("AGGREGATE", Bag(tuple(self.expr(a) for a in node.A)), inner)
             finally:
                 self.aliases, self.star = aliases, star
@@ -239,7 +224,16 @@ class _Converter:
                 others.append(part)
         if triples or not others:
             others.append(("BGP", Bag(tuple(triples))))
-        return others[0] if len(others) == 1 else ("JOIN", Bag(tuple(others)))
+        # VALUES ?x { <a> <b> } joined where ?x is bound anyway: FILTER(?x IN (<a>, <b>))
+        tests = []
+        for part in list(others):
+            found = values_test(part)
+            rest = [p for p in others if p is not part]
+            if found is not None and rest and found[1] in certain(rest[0] if len(rest) == 1 else ("JOIN", Bag(tuple(rest)))):
+                others = rest
+                tests.append(found[0])
+        joined = others[0] if len(others) == 1 else ("JOIN", Bag(tuple(others)))
+        return filtered(tests, joined) if tests else joined
 
     # -- expressions
     def _and(self, conds):
@@ -256,6 +250,11 @@ class _Converter:
         if not isinstance(e, CompValue):
             return str(e)
         name = e.name
+        if name == "RelationalExpression" and e.op in ("IN", "NOT IN"):
+            left, items = self.expr(e.expr), [self.expr(x) for x in e.other]
+            if len(items) == 1:  # x IN (a) is x = a; x NOT IN (a) is x != a (SPARQL 1.1 §17.4.1.9)
+                return ("REL", "=" if e.op == "IN" else "!=", Bag((left, items[0])))
+            return ("IN" if e.op == "IN" else "NOTIN", left, Bag(tuple(items)))
         if name == "RelationalExpression":
             op, left, right = e.op, self.expr(e.expr), self.expr(e.other)
             if op in (">", ">="):  # a > b  is  b < a
@@ -292,6 +291,9 @@ class _Converter:
             return ("NOTEXISTS" if name == "Builtin_NOTEXISTS" else "EXISTS", self.pattern(graph))
         if name == "Function":
             return ("FN", _iri(str(e.iri)), bool(e.distinct), self.expr(list(e.expr or [])))
+        if name == "Builtin_LANGMATCHES" and isinstance(e.arg2, Literal) and not e.arg2.language:
+            # a language range matches case-insensitively (RFC 4647): "EN" is "en"
+            return ("LANGMATCHES", self.expr(e.arg1), Literal(str(e.arg2).lower()))
         if name.startswith("Aggregate_"):
             counted = e.vars
             if counted == "*" and self.star is not None:
@@ -309,7 +311,7 @@ class _Converter:
 
     def _generic(self, node):
         items = tuple(
-            ("KV", k, self.expr(v) if not _is_pattern(v) else self.pattern(v))
+            ("KV", k, self.expr(v) if not is_pattern(v) else self.pattern(v))
             for k, v in sorted(node.items())
             if not k.startswith("_")
         )
@@ -341,81 +343,20 @@ class _Converter:
         return mods
 
 
-def _only_variable(pattern):
-    """The one variable in scope of a pattern of triples and FILTERs only, else None."""
-    def plain(p):
-        if p[0] == "BGP":
-            return True
-        if p[0] == "FILTER":
-            return plain(p[2])
-        return p[0] == "JOIN" and all(plain(i) for i in p[1].items)
-
-    if pattern[0] == "GROUP":
-        pattern = pattern[2]
-    scope = set(_in_scope(pattern)) if plain(pattern) else set()
-    return next(iter(scope)) if len(scope) == 1 else None
+_LABEL_SERVICE = "http://wikiba.se/ontology#label"
+_SERVICE_PARAM = "http://www.bigdata.com/rdf#serviceParam"
 
 
-def _aggregate_aliases(node) -> dict:
-    """Aliases of aggregates (``(COUNT(?x) AS ?x)``) that reuse the name of a variable of the
-    grouped pattern other than a group key: a new variable, renamed."""
-    extends = []
-    while isinstance(node, CompValue) and node.name in (
-            "Slice", "Distinct", "Reduced", "Project", "OrderBy", "Filter", "Extend"):
-        if node.name == "Extend" and isinstance(node.expr, Variable) and str(node.expr).startswith("__agg"):
-            extends.append(node.var)
-        node = node.p
-    if not (isinstance(node, CompValue) and node.name == "AggregateJoin"):
-        return {}
-    group = node.p
-    keys = {k for k in (group.expr or []) if isinstance(k, Variable)}
-    inner = getattr(group.p, "_vars", set()) or set()
-    return {v: Var(f"?{v}·aggregate") for v in extends if v in inner and v not in keys}
-
-
-def _rows_unique(pattern, projection) -> bool:
-    """An aggregate with every GROUP BY key projected (or none): one row per group."""
-    if pattern[0] == "BIND":  # the aliases' Extends over the AggregateJoin
-        return _rows_unique(pattern[3], projection)
-    if pattern[0] == "FILTER":  # HAVING
-        return _rows_unique(pattern[2], projection)
-    if pattern[0] != "AGGREGATE":
+def _presentation_only(node) -> bool:
+    """``SERVICE wikibase:label { bd:serviceParam ... }``: WDQS's label columns (``?xLabel``),
+    nothing else: it removes no answer and adds only columns it alone binds."""
+    if str(node.term) != _LABEL_SERVICE:
         return False
-    keys = pattern[2][1].items if pattern[2][0] == "GROUP" else ()
-    return all(k in projection for k in keys)
+    parts = getattr(node.graph, "part", None) or []
+    if not all(getattr(part, "name", None) == "TriplesBlock" for part in parts):
+        return False
+    return all(str(t[0]) == _SERVICE_PARAM for part in parts for t in part.triples)
 
-
-def _is_pattern(v) -> bool:
-    return isinstance(v, CompValue) and v.name in {
-        "BGP", "Join", "LeftJoin", "Minus", "Union", "Filter", "Extend", "ToMultiSet",
-        "values", "Group", "AggregateJoin", "Graph", "Project", "Slice", "Distinct", "OrderBy",
-    }
-
-
-def _in_scope(pattern) -> list[Var]:
-    """Variables SELECT * projects: bound by the pattern, not by FILTER/MINUS/NOT EXISTS."""
-    kind = pattern[0]
-    if kind == "BGP":
-        return [v for t in pattern[1].items for v in t[1:] if isinstance(v, Var) and not v.bnode]
-    if kind in ("JOIN", "UNION"):
-        return [v for p in pattern[1].items for v in _in_scope(p)]
-    if kind == "OPTIONAL":
-        return _in_scope(pattern[1]) + _in_scope(pattern[2])
-    if kind in ("MINUS", "FILTER"):
-        return _in_scope(pattern[1] if kind == "MINUS" else pattern[2])
-    if kind == "BIND":
-        return _in_scope(pattern[3]) + [pattern[1]]
-    if kind == "VALUES":
-        return [c[1] for row in pattern[1].items for c in row.items]
-    if kind in ("GROUP", "AGGREGATE"):
-        return _in_scope(pattern[2])
-    if kind == "SUBQUERY":
-        return list(pattern[1].items)
-    return []
-
-
-# ---------------------------------------------------------------------------------------
-# parsed query
 
 @dataclass
 class _Query:
@@ -430,16 +371,17 @@ class _Query:
     @property
     def all_vars(self) -> list[Var]:
         seen: dict[Var, None] = {}
-        for n in _walk(self.tree):
+        for n in walk(self.tree):
             if isinstance(n, Var):
                 seen.setdefault(n, None)
         return list(seen)
 
 
-def _parse(sparql: str, default_limit: int | None, distinct: bool = False) -> _Query:
+def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
+           drop_label_service: bool = False) -> _Query:
     algebra = parse_algebra(sparql)
-    conv = _Converter()
-    conv.aliases = _aggregate_aliases(algebra.p)
+    conv = _Converter(drop_label_service)
+    conv.aliases = aggregate_aliases(algebra.p)
     form = {"SelectQuery": "SELECT", "AskQuery": "ASK"}.get(algebra.name)
     if form is None:
         raise SPARQLParseError(f"unsupported query form {algebra.name}", text=sparql)
@@ -453,13 +395,24 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False) -> _Q
     else:
         pv = mods["pv"] or [conv.term(v) for v in algebra.PV]
         if algebra.get("PV") is None or _is_star(sparql):
-            pv = list(dict.fromkeys(_in_scope(pattern)))
+            pv = list(dict.fromkeys(in_scope(pattern)))
         projection = tuple(v for v in pv if not v.name.startswith("?__"))
+        if conv.dropped_service:
+            # the label service's columns (?xLabel): bound by nothing else once it is dropped
+            scope = set(in_scope(pattern))
+            projection = tuple(v for v in projection if v in scope)
         if limit == default_limit and not order and not offset:
             limit = None
+    pattern = subquery_locals(pattern)
+    total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
+    pattern = union_locals(pattern, total)
+    pattern = inline_binds(pattern, total)
+    if duplicates_unseen(form, mods["distinct"], pattern, distinct):
+        total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
+        pattern = exists_as_joins(pattern, total)
     rows = None  # duplicates: ignored
     if distinct and form == "SELECT":
-        rows = "distinct" if _rows_unique(pattern, projection) else (mods["distinct"] or "all")
+        rows = "distinct" if rows_unique(pattern, projection) else (mods["distinct"] or "all")
     tree = ("QUERY", form, Bag(projection), order, offset or 0, limit, pattern, rows)
     return _Query(form, projection, order, offset or 0, limit, pattern, tree)
 
@@ -528,16 +481,22 @@ def _canonical(query: _Query) -> str:
 # ---------------------------------------------------------------------------------------
 # public API
 
-def canonical_form(sparql: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False) -> str:
+def canonical_form(sparql: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False,
+                   drop_label_service: bool = False) -> str:
     """Deterministic text of the query's normalised algebra; equal for equivalent queries.
-    ``distinct``: SELECT, SELECT DISTINCT and SELECT REDUCED are told apart (see the module)."""
-    return _canonical(_parse(sparql, default_limit, distinct))
+    ``distinct``: SELECT, SELECT DISTINCT and SELECT REDUCED are told apart (see the module).
+    ``drop_label_service``: ``SERVICE wikibase:label { bd:serviceParam ... }`` and the label
+    columns only it binds are presentation, left out (as the decompiler reads them)."""
+    return _canonical(_parse(sparql, default_limit, distinct, drop_label_service))
 
 
-def equivalent(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False) -> bool:
+def equivalent(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *, distinct: bool = False,
+               drop_label_service: bool = False) -> bool:
     """Whether ``a`` and ``b`` have the same canonical form; ``distinct``: also the same
-    duplicates (SELECT vs SELECT DISTINCT vs SELECT REDUCED), where they can differ."""
-    return canonical_form(a, default_limit, distinct=distinct) == canonical_form(b, default_limit, distinct=distinct)
+    duplicates (SELECT vs SELECT DISTINCT vs SELECT REDUCED), where they can differ;
+    ``drop_label_service``: WDQS's label service columns left out (see :func:`canonical_form`)."""
+    return (canonical_form(a, default_limit, distinct=distinct, drop_label_service=drop_label_service)
+            == canonical_form(b, default_limit, distinct=distinct, drop_label_service=drop_label_service))
 
 
 def _names(vs) -> str:
@@ -557,22 +516,22 @@ class _AnyVar(dict):
 
 
 def _triples(node) -> list:
-    return [n for n in _walk(node) if isinstance(n, tuple) and n and n[0] == "T"]
+    return [n for n in walk(node) if isinstance(n, tuple) and n and n[0] == "T"]
 
 
 def _kinds(node) -> Counter:
     wanted = {"OPTIONAL", "MINUS", "UNION", "FILTER", "BIND", "VALUES", "GROUP", "AGGREGATE",
               "NOTEXISTS", "EXISTS", "SUBQUERY"}
-    return Counter(n[0] for n in _walk(node) if isinstance(n, tuple) and n and n[0] in wanted)
+    return Counter(n[0] for n in walk(node) if isinstance(n, tuple) and n and n[0] in wanted)
 
 
 def _triple_text(t) -> str:
-    return " ".join(_render(x, {v: (v.name if not v.bnode else "[]") for v in _walk(t)
+    return " ".join(_render(x, {v: (v.name if not v.bnode else "[]") for v in walk(t)
                                 if isinstance(v, Var)}) for x in t[1:])
 
 
 def _expressions(node, kind) -> Counter:
-    return Counter(_shape(n[1]) for n in _walk(node) if isinstance(n, tuple) and n and n[0] == kind)
+    return Counter(_shape(n[1]) for n in walk(node) if isinstance(n, tuple) and n and n[0] == kind)
 
 
 def _diff(first: Counter, second: Counter, show) -> str:
@@ -583,9 +542,10 @@ def _diff(first: Counter, second: Counter, show) -> str:
 
 
 def explain_difference(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT, *,
-                       distinct: bool = False) -> str | None:
+                       distinct: bool = False, drop_label_service: bool = False) -> str | None:
     """None when the queries are equivalent, else a one-line cause of the first difference."""
-    qa, qb = _parse(a, default_limit, distinct), _parse(b, default_limit, distinct)
+    qa = _parse(a, default_limit, distinct, drop_label_service)
+    qb = _parse(b, default_limit, distinct, drop_label_service)
     if _canonical(qa) == _canonical(qb):
         return None
     if qa.tree[-1] != qb.tree[-1]:
@@ -607,7 +567,7 @@ def explain_difference(a: str, b: str, default_limit: int | None = DEFAULT_LIMIT
     if (qa.order is None) != (qb.order is None) or (
         qa.order and _shape(qa.order) != _shape(qb.order)
     ):
-        show = lambda o: _render(o, {v: v.name for v in _walk(o) if isinstance(v, Var)}) if o else "none"
+        show = lambda o: _render(o, {v: v.name for v in walk(o) if isinstance(v, Var)}) if o else "none"
         return f"ORDER BY differs: {show(qa.order)} vs {show(qb.order)}"
     if qa.limit != qb.limit:
         return f"LIMIT differs: {qa.limit} vs {qb.limit} (LIMIT {default_limit} without ORDER BY ignored)"

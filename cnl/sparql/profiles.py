@@ -128,6 +128,9 @@ class KGProfile:
     # "P31" style: instances only; set to e.g. "rdf:type/rdfs:subClassOf*" for closure.
     class_path: str | None = None
     label_predicate: str = "rdfs:label"
+    # the CNL's pseudo-property "description" (a short text about a thing), None where the
+    # KG has none: Wikidata's schema:description
+    description_predicate: str | None = None
     label_language: str | None = "en"
     # Add an OPTIONAL label column for every projected variable.
     label_columns: bool = False
@@ -224,6 +227,7 @@ class WikidataProfile(KGProfile):
 
     name: str = "wikidata"
     class_predicate: str = "wdt:P31"
+    description_predicate: str | None = "schema:description"
     # "qualified": the truthy wdt: shortcut unless the statement has qualifiers (Wikidata
     # practice: simpler and faster on WDQS); "always": p:/ps: statements everywhere (as the
     # ECAI gold queries do: the wikidata-ecai preset).

@@ -111,7 +111,7 @@ class SquallPrinter:
     def query(self, query: ir.Query) -> str:
         if query.vp is None:
             return f"Give me {self.np(query.subject)}."
-        fronted = self._fronted_qualifier(query)
+        fronted = self._fronted_qualifier(query) or self._noun_phrase_question(query)
         if fronted is not None:
             return fronted
         subject, vp = query.subject, query.vp
@@ -120,6 +120,10 @@ class SquallPrinter:
             if yes_no is not None:
                 return yes_no
         text = f"{self.np(subject)} {self.vp(vp)}?"
+        if isinstance(vp, ir.Or) and isinstance(vp.items[0], ir.StrTest):
+            # "Which <P> of X contains "a" or ...": the test would be read as a relative
+            # clause of the noun, and "or" could not follow; "that" makes the disjunction one
+            text = f"{self.np(subject)} that {self.vp(vp)}?"
         return text[0].upper() + text[1:]
 
     def _yes_no(self, subject, vp):
@@ -128,7 +132,24 @@ class SquallPrinter:
                 return f"Has {self.np(subject)} {self._has_tail(vp)}?"
             if isinstance(vp, (ir.Be, ir.Compare)):
                 return f"Is {self.np(subject)} {self._be_tail(vp)}?"
+        elif isinstance(subject, ir.Arith) and isinstance(vp, (ir.Be, ir.Compare)):
+            return f"Is {self.np_atom(subject)} {self._be_tail(vp)}?"  # "Is (A + B) less than 0?"
         return None
+
+    def _noun_phrase_question(self, query):
+        """A question whose verb phrase only a relative clause can say (``at which <Q> S ...``,
+        ``whose year ...``) as a noun phrase alone: ``How many <film> at which <P1686> <X> has
+        <P166> <Y>?`` (issue 29, form 2; the parser reads it back as this query)."""
+        subject, vp = query.subject, query.vp
+        items = list(_flat_and((vp,)))
+        if not any(isinstance(i, ir.QualifierOf) or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be))
+                   for i in items):
+            return None
+        if not (isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is not None
+                and not subject.rels and subject.var is None):
+            return None
+        text = f"{self.quant(replace(subject, rels=tuple(items)))}?"
+        return text[0].upper() + text[1:]
 
     def _fronted_qualifier(self, query):
         """``At which earliest <P585> does <Al_Pacino> <P166> <X>?``"""
@@ -155,17 +176,19 @@ class SquallPrinter:
         return f"{head} {self.prop(qual.prop)} does {self.np(query.subject)} {self._verb_tail(rest)}?"
 
     # ---------------------------------------------------------------- noun phrases
-    def np(self, np, closed: bool = False) -> str:
+    def np(self, np, closed=False) -> str:
         """``closed``: more text follows that must not be read as part of a relative clause
-        at the end of this NP, so such an NP is parenthesized."""
+        at the end of this NP, so such an NP is parenthesized; ``closed="rel"``: what follows
+        is itself a relative clause, which any NP that takes one would take (``a <P571> of
+        (a <Q7075>) whose year ...``), so every such NP is parenthesized."""
         if isinstance(np, ir.Ref):
             return self.entity(np.term)
         if isinstance(np, ir.Quant):
             text = self.quant(np)
-            return f"({text})" if closed and _is_open(np) else text
+            return f"({text})" if closed and _is_open(np, closed == "rel") else text
         if isinstance(np, ir.Coord):
             last = len(np.items) - 1
-            return f" {np.op} ".join(self.np_atom(item, closed or i < last) for i, item in enumerate(np.items))
+            return f" {np.op} ".join(self.np_atom(item, closed if i == last else True) for i, item in enumerate(np.items))
         if isinstance(np, ir.Arith):
             return f"{self.np_atom(np.left, True)} {np.op} {self.np_atom(np.right, closed)}"
         if isinstance(np, ir.Aggregate):
@@ -174,6 +197,9 @@ class SquallPrinter:
             return "now"
         if isinstance(np, ir.Its):
             return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
+        if isinstance(np, ir.Choice):
+            return (f"{self.np(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
+                    f"else {self.np(np.otherwise, closed)}")
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
 
     def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
@@ -229,7 +255,8 @@ class SquallPrinter:
                 return "something" + rels
             if q.det == "every" and not q.order:
                 return "everything" + rels
-            counts = (q.order is not None and q.order.word in ("most", "least", "fewest")) or (q.number or 0) > 1
+            counts = ((q.order is not None and q.order.word in ("most", "least", "fewest")) or (q.number or 0) > 1
+                      or q.det == "number_of")
             return f"{self.det(q)}{order} {'things' if counts else 'thing'}{rels}"
         if q.var is not None:
             if not isinstance(q.noun, ir.ClassNoun) or q.det == "how_many":
@@ -238,29 +265,32 @@ class SquallPrinter:
         if q.det == "how_many":
             if q.order:
                 raise PrintError("'how many' takes no superlative")
-            return f"how many {self.noun(q.noun)}{rels}"
-        return f"{self.det(q)}{order} {self.noun(q.noun)}{rels}"
+            return f"how many {self.noun(q.noun, 'rel' if q.rels else True)}{rels}"
+        return f"{self.det(q)}{order} {self.noun(q.noun, 'rel' if q.rels else True)}{rels}"
 
-    def noun(self, noun) -> str:
+    def noun(self, noun, closed=True) -> str:
+        """``closed``: how the text after the noun reads (see :meth:`np`); its of-phrase is
+        closed that way."""
         if isinstance(noun, ir.ClassNoun):
             return self.entity(noun.cls)
         if isinstance(noun, ir.RelNoun):
-            quals = self.quals(noun.quals, any_rank=noun.any_rank)
+            quals = self.quals(noun.quals, any_rank=noun.any_rank, before_of=noun.of is not None)
             head = self.prop(noun.prop)
             if noun.of is None:
                 if not quals:
                     raise PrintError("a relational noun without 'of' needs a qualifier")
                 return f"{head}{quals}"
-            return f"{head}{quals} of {self.np_of(noun.of, True)}"
+            return f"{head}{quals} of {self.np_of(noun.of, closed)}"
         if isinstance(noun, ir.YearOf):
-            return f"year of {self.np_of(noun.arg, True)}"
+            return f"year of {self.np_of(noun.arg, closed)}"
         if isinstance(noun, ir.DatePart):
-            return f"{noun.part} of {self.np_of(noun.arg, True)}"
+            return f"{noun.part} of {self.np_of(noun.arg, closed)}"
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:
         if isinstance(np, ir.Coord) and np.op == "and" and all(not isinstance(i, (ir.Coord, ir.Arith)) for i in np.items):
-            return " and ".join(self.np(i, True) for i in np.items)
+            last = len(np.items) - 1
+            return " and ".join(self.np(item, (closed or True) if i == last else True) for i, item in enumerate(np.items))
         return self.np_atom(np, closed)
 
     # ---------------------------------------------------------------- relative clauses
@@ -268,7 +298,7 @@ class SquallPrinter:
         out = []
         last = len(rels) - 1
         for i, rel in enumerate(rels):
-            text = self.rel(rel, closed or i < last)
+            text = self.rel(rel, closed if i == last else "rel")
             if i and isinstance(rel, ir.StrTest):
                 text = "and that " + text  # "and contains ..." would coordinate the main verb phrase
             elif i:
@@ -284,7 +314,7 @@ class SquallPrinter:
         if isinstance(vp, ir.StrTest):
             return self.vp(vp)
         if isinstance(vp, ir.LangIs):
-            return f"whose language is {self.literal(ir.Literal(vp.lang))}"
+            return f"whose language {'matches' if vp.range else 'is'} {self.literal(ir.Literal(vp.lang))}"
         whose = self._whose(vp, closed)
         if whose is not None:
             return whose
@@ -320,13 +350,13 @@ class SquallPrinter:
         if isinstance(vp, ir.And):
             items = [_conjunct(item) for item in _flat_and(vp.items)]
             last = len(items) - 1
-            return " and ".join(self.vp(item, closed or i < last) for i, item in enumerate(items))
+            return " and ".join(self.vp(item, closed if i == last else True) for i, item in enumerate(items))
         if isinstance(vp, ir.Or):
             for item in vp.items:
                 if isinstance(item, ir.Or):
                     raise PrintError("nested disjunction of verb phrases")
             last = len(vp.items) - 1
-            return " or ".join(self.vp(item, closed or i < last) for i, item in enumerate(vp.items))
+            return " or ".join(self.vp(item, closed if i == last else True) for i, item in enumerate(vp.items))
         if isinstance(vp, ir.StrTest):
             word = {"matches": "matching", "contains": "contains", "starts": "starts with"}[vp.op]
             cased = "case-sensitively " if vp.case_sensitive else ""
@@ -334,7 +364,7 @@ class SquallPrinter:
         if isinstance(vp, ir.Exists):
             return "are there"
         if isinstance(vp, ir.LangIs):
-            return f"has language {self.literal(ir.Literal(vp.lang))}"
+            return f"has language {'matching ' if vp.range else ''}{self.literal(ir.Literal(vp.lang))}"
         if isinstance(vp, ir.YearIs):
             if isinstance(vp.vp, ir.Be):
                 return f"has year {self.np_item(vp.vp.np, closed)}"
@@ -370,7 +400,7 @@ class SquallPrinter:
         if stmt.inverse:
             raise PrintError("an inverse statement is written 'is a <P> of X' (Be of a relational noun)")
         quals = self.quals(stmt.quals, closed, stmt.any_rank)
-        inner_closed = closed or bool(quals)
+        inner_closed = True if quals else closed
         prop = self.prop(stmt.prop)
         obj = stmt.obj
         if isinstance(obj, ir.AnyValue):
@@ -410,15 +440,21 @@ class SquallPrinter:
             return f"({text})"
         return text
 
-    def quals(self, quals, closed: bool = False, any_rank: bool = False) -> str:
-        """The qualifiers, then ``at any rank`` for a statement of any rank."""
+    def quals(self, quals, closed: bool = False, any_rank: bool = False, before_of: bool = False) -> str:
+        """The qualifiers, then ``at any rank`` for a statement of any rank. ``before_of``: an
+        of-phrase follows ("<P69> at <P512> (a <Q163727>) of <Q76>"): a last value with a noun
+        is parenthesized, else "a <Q163727> of <Q76>" would read as one noun phrase."""
         last = len(quals) - 1
-        text = "".join(" " + self.qual(q, closed or any_rank or i < last) for i, q in enumerate(quals))
+        text = "".join(" " + self.qual(q, closed if i == last and not any_rank else True,
+                                       before_of=before_of and i == last and not any_rank)
+                       for i, q in enumerate(quals))
         return text + " at any rank" if any_rank else text
 
-    def qual(self, qual: ir.Qual, closed: bool = False) -> str:
+    def qual(self, qual: ir.Qual, closed: bool = False, before_of: bool = False) -> str:
         prop = self.prop(qual.prop)
         value = qual.value
+        if before_of and isinstance(value, ir.Quant) and value.noun is not None:
+            return f"at {prop} ({self.np(value)})"
         if isinstance(value, ir.Quant) and value.noun is None and value.var is None:
             if value.det in ("which", "how_many"):
                 raise PrintError("a question word in a qualifier must be fronted: 'At which <Q> ...'")
@@ -454,10 +490,13 @@ def _conjunct(vp):
     return ir.Be(ir.Quant("a", None, (vp,)))
 
 
-def _is_open(np) -> bool:
+def _is_open(np, before_rel: bool = False) -> bool:
     """Whether text after ``np`` could be read as part of it (it ends in a relative clause,
-    qualifiers or an of-phrase)."""
+    qualifiers or an of-phrase); ``before_rel``: the text after it is a relative clause, which
+    every quantified NP but "what" takes."""
     if isinstance(np, ir.Quant):
+        if before_rel and not (np.det == "which" and np.noun is None):
+            return True
         if np.rels:
             return True
         noun = np.noun

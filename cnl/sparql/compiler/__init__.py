@@ -18,6 +18,7 @@ constructs, a module each:
 - ``verb_phrases``: what is said of a term: statements, ``is``, comparisons and other tests;
 - ``statements``: the profile's statement model with qualifiers, property paths;
 - ``modifiers``: orderings, count conditions, and the final query text;
+- ``values``: values computed from values: a choice (``IF``), a count used as a value;
 - ``groups``: the ``{ ... }`` group patterns everything is written into.
 """
 from cnl.sparql.compiler.driver import SparqlCompiler, compile_cnl, compile_query, parse_cnl, resolve_query

@@ -18,6 +18,7 @@ from cnl.sparql.compiler.modifiers import SolutionModifiersMixin
 from cnl.sparql.compiler.noun_phrases import NounPhrasesMixin
 from cnl.sparql.compiler.statements import StatementsMixin
 from cnl.sparql.compiler.terms import Resolver, TermsMixin
+from cnl.sparql.compiler.values import ValuesMixin
 from cnl.sparql.compiler.verb_phrases import VerbPhrasesMixin
 from cnl.sparql.profiles import KGProfile, get_profile
 
@@ -28,7 +29,8 @@ ANSWER_VAR = "answer"   # the variable of an answer nothing names (a bare "what"
 MAX_VAR_NAME = 64       # longer names (a long property label) are cut at a word's end
 
 
-class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, SolutionModifiersMixin, TermsMixin):
+class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, SolutionModifiersMixin, ValuesMixin,
+                     TermsMixin):
     """Compiles one resolved IR query. Create one per query (it holds the query's state).
     Its constructs are compiled by the mixins, one module each (see the package's docstring)."""
 
@@ -113,6 +115,11 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         self.nested_orders = vp is not None and not ir.asks_for_values(query)
         if vp is None and isinstance(subject, ir.Aggregate):
             self._aggregate(subject)
+        elif vp is None and isinstance(subject, ir.Choice):
+            self._choice(subject)
+        elif isinstance(subject, ir.Quant) and subject.det == "number_of" and self.nested_orders:
+            # "Is the number of <P166> of <Q1> greater than ...?": a count compared, a value
+            self.count_value(subject, lambda s: self.vp(vp, s))
         elif vp is None:
             self._give_me(subject)
         elif (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Aggregate) and isinstance(subject, ir.Quant)

@@ -101,6 +101,13 @@ class NounPhrasesMixin:
             with self.subgroup() as g:
                 branch()
             groups.append(g)
+        if all(g.filters and not (g.triples or g.blocks or g.binds)
+               and all(f.startswith("FILTER(") for f in g.filters) for g in groups):
+            # tests of values only ("contains "a" or contains "b""): one FILTER(a || b). A
+            # FILTER alone in a UNION branch would see none of the values it tests.
+            tests = [" && ".join(f[len("FILTER("):-1] for f in g.filters) for g in groups]
+            self.group.filters.append("FILTER(" + " || ".join(f"({t})" for t in tests) + ")")
+            return
         block: list[str] = []
         for i, g in enumerate(groups):
             block.append(("UNION {" if i else "{"))

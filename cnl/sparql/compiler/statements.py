@@ -27,7 +27,7 @@ class StatementsMixin:
             # "has a <label> matching ..." / Sparklis' "that matches ...": the profile's label
             # predicate, no statement model
             subject, obj = (obj, subject) if inverse else (subject, obj)
-            self.group.triples.append(f"{subject} {self.profile.label_predicate} {obj} .")
+            self.group.triples.append(f"{subject} {self.label_predicate(prop)} {obj} .")
             return
         if isinstance(prop, ir.PropPath):
             # "<P22> or <P25>": one statement of any of them (the profile's statement form);
@@ -109,7 +109,7 @@ class StatementsMixin:
         tightly than that is parenthesized."""
         if isinstance(path, ir.Property):
             if self._is_label(path):
-                return self.profile.label_predicate
+                return self.label_predicate(path)
             pid = self._id(path)
             if pid.startswith("^"):
                 text = "^" + self.profile.path_predicate(pid[1:])

@@ -77,8 +77,12 @@ class TermsMixin:
         return found
 
     def _is_label(self, prop: ir.Property) -> bool:
-        """The pseudo-property "label", unless the lexicon gives it an ID."""
-        if isinstance(prop, ir.PropPath) or prop.id is not None or (prop.label or "").strip().lower() != "label":
+        """A pseudo-property ("label", or "description" where the profile has a description
+        predicate), unless the lexicon gives it an ID."""
+        if isinstance(prop, ir.PropPath) or prop.id is not None:
+            return False
+        word = (prop.label or "").strip().lower()
+        if not (word == "label" or (word == "description" and self.profile.description_predicate)):
             return False
         if self.resolver is None:
             return True
@@ -87,6 +91,12 @@ class TermsMixin:
         except LexiconError:
             return True
         return False
+
+    def label_predicate(self, prop: ir.Property) -> str:
+        """The predicate of a pseudo-property (see :meth:`_is_label`)."""
+        if (prop.label or "").strip().lower() == "description":
+            return self.profile.description_predicate
+        return self.profile.label_predicate
 
     def coref_var(self, name: str, hint: str | None) -> str:
         if name not in self.coref:

@@ -78,9 +78,12 @@ class VerbPhrasesMixin:
         elif isinstance(vp, ir.StrTest):
             self.group.filters.append(_str_test(vp, x))
         elif isinstance(vp, ir.LangIs):
-            if not LANGUAGE_TAG.fullmatch(vp.lang):
+            if not (LANGUAGE_TAG.fullmatch(vp.lang) or (vp.range and vp.lang == "*")):
                 raise CompileError(f"invalid language tag {vp.lang!r}")
-            self.group.filters.append(f"FILTER(LANG({x}) = {sparql_string(vp.lang)})")
+            if vp.range:  # a language range: en, en-GB, ... (SPARQL's LANGMATCHES)
+                self.group.filters.append(f"FILTER(LANGMATCHES(LANG({x}), {sparql_string(vp.lang)}))")
+            else:
+                self.group.filters.append(f"FILTER(LANG({x}) = {sparql_string(vp.lang)})")
         elif isinstance(vp, ir.Exists):
             pass
         elif isinstance(vp, ir.YearIs):
@@ -172,7 +175,7 @@ class VerbPhrasesMixin:
                 a = f'"{year:04d}-01-01T00:00:00Z"^^xsd:dateTime'
             self.group.filters.append(f"FILTER({cast(a)} {op} {a})")
 
-        self.np(cmp.args[0], test)
+        self.value_np(cmp.args[0], test)
 
 
 def _is_value_test(vp) -> bool:

@@ -82,7 +82,8 @@ def _answer_bind(state: Decompilation) -> AnswerBind:
 def bind_np(expr, var, root_np, casts: set):
     """The NP of a BIND expression over one variable (the query's root)."""
     if isinstance(expr, Variable):
-        return root_np
+        # root_np: the NP of the one input, or {variable: NP} for several (named_values)
+        return root_np[expr] if isinstance(root_np, dict) else root_np
     if isinstance(expr, Literal):
         return ir.Ref(ir_term(expr))
     name = getattr(expr, "name", None)
@@ -90,11 +91,13 @@ def bind_np(expr, var, root_np, casts: set):
         return ir.Quant("the", ir.YearOf(bind_np(year_arg(expr, casts), var, root_np, casts)))
     if name in ("Builtin_MONTH", "Builtin_DAY"):
         return ir.Quant("the", ir.DatePart(name[len("Builtin_"):].lower(), bind_np(expr.arg, var, root_np, casts)))
-    if name == "AdditiveExpression":
+    if name in ("AdditiveExpression", "MultiplicativeExpression"):
         left = bind_np(expr.expr, var, root_np, casts)
         for op, other in zip(expr.op or [], expr.other or []):
             left = ir.Arith(op, left, bind_np(other, var, root_np, casts))
         return left
+    if name == "Builtin_NOW":
+        return ir.Now()  # "the year of now - the year of ..."
     if name == "RelationalExpression":
         raise UnsupportedSPARQLError("BIND of a comparison (a true/false answer)")
     if name and name.startswith("Builtin_"):

@@ -17,8 +17,9 @@ from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.count_values import count_sentence
 from cnl.sparql.decompile.expressions import (
-    FLIP, has_cast, is_call, is_subject, string_arg, unwrap_str, var_comparison, variables, year_arg)
+    FLIP, comparison_of_vars, has_cast, is_call, is_subject, string_arg, unwrap_str, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
@@ -38,7 +39,11 @@ def build(state: Decompilation) -> None:
     builder = state.builder = Builder(state.which, state.orders)
     builder.numbers = state.numbers
     builder.ask = state.form == "AskQuery"
+    builder.set_answers = _set_answers(state)
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
+    if state.count_test is not None:
+        state.count_subject, state.vps = count_sentence(builder, state.count_test)
+        return
     if is_node(state.root):
         builder.visited.add(state.root)
         classes: dict = {}
@@ -64,6 +69,7 @@ class Builder:
         self.count_distincts: set = set()  # the counting sub-queries' DISTINCT
         self.hidden: set = set()    # variables only in scope inside a counting sub-query
         self.ask = False            # a yes/no question: a ranked sub-query is a nested superlative
+        self.set_answers = False    # the answers are a set: how often a solution repeats is unseen
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
@@ -90,6 +96,11 @@ class Builder:
         if group.binds:
             raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
+        if top and any(getattr(f, "name", None) == "Builtin_EXISTS" for f in group.filters):
+            joined = _exists_joined(group)
+            if joined is not group:
+                self.exists_as_join()
+                group = joined
         group, absent = _absent_qualifiers(group)
         reserved = variables(group.filters) | {v for v, _ in group.values} | self.projected
         edges = fold(group.triples, classes, reserved)
@@ -137,26 +148,36 @@ class Builder:
             refs = tuple(ir.Ref(ir_term(t)) for t in terms)
             np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
             attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
+        shown = visible if visible is not None else top
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
         reach = _reachable(edges, anchor, scope)
         for expr in group.filters:
             if not variables(expr):
                 raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
                                              str(getattr(expr, "name", expr)))
-            pair = var_comparison(expr)
-            if pair and pair[0] in inner_scope and pair[1] in inner_scope:
-                # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
-                # "greater than the <P> of X", with ?b's own description as the NP
-                a, b = pair
-                if (b in reach) == (a in reach):
+            pair = comparison_of_vars(expr)
+            if pair is not None and pair.left in inner_scope and pair.right in inner_scope:
+                a, b = pair.left, pair.right
+                if (b in reach) != (a in reach):
+                    # ?a > ?b where ?b hangs on the query only through this FILTER: said of ?a,
+                    # "greater than the <P> of X", with ?b's own description as the NP
+                    near, far = (a, b) if a in reach else (b, a)
+                    extras.setdefault(near, []).append(
+                        lambda x, pair=pair, far=far: self.compare_vars(pair, x, far, holder["ctx"]))
+                    continue
+                # both reached otherwise: the second is named by a co-reference variable
+                # ("has <P451> ?p and has a <P451> different from ?p"), at a first mention that
+                # takes one (a class noun, a bare value)
+                far = next((v for v in (b, a) if _nameable(v, edges, classes, group.filters, expr)), None)
+                if far is None or a not in reach:
                     raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
                                                  f"{a.n3()} {b.n3()}")
-                near, far = (a, b) if a in reach else (b, a)
+                near = a if far == b else b
                 extras.setdefault(near, []).append(
-                    lambda x, expr=expr, far=far: self.compare_vars(expr, x, far, holder["ctx"]))
+                    lambda x, pair=pair, far=far: self.compare_vars(pair, x, far, holder["ctx"], coref=True))
                 continue
             attach(variables(expr) & inner_scope or variables(expr), "a FILTER",
-                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope))
+                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope, shown))
 
         ctx = _Context(edges, classes, extras, det)
         ctx.const_extras = _constant_components(edges, anchor, scope)
@@ -352,10 +373,12 @@ class Builder:
             raise UnsupportedSPARQLError("an OPTIONAL other than one statement and what hangs on its value")
         return replace(vp, obj=ir.Quant("maybe", vp.obj.noun, vp.obj.rels, vp.obj.order))
 
-    def filter_vp(self, expr, x, scope):
+    def filter_vp(self, expr, x, scope, visible: bool = False):
+        """The VP of a FILTER said of ``x``; ``visible``: it is in the query's top group, where
+        what an EXISTS names (said as a statement, compiled as a join) is in scope."""
         name = getattr(expr, "name", None)
         if name == "ConditionalAndExpression":
-            items = [self.filter_vp(e, x, scope) for e in [expr.expr, *expr.other]]
+            items = [self.filter_vp(e, x, scope, visible) for e in [expr.expr, *expr.other]]
             ops = [(i.op, i.args) for i in items if isinstance(i, ir.Compare) and not i.temporal]
             if len(items) == 2 and len(ops) == 2 and ops[0][0] == ">=" and ops[1][0] == "<=":
                 # x >= a && x <= b is what "between a and b" compiles to
@@ -379,8 +402,11 @@ class Builder:
                     inner.triples or inner.optionals or inner.unions or inner.minus or inner.values or inner.counts):
                 # the compiler writes a negated test as FILTER(!(...)), another algebra
                 raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
-            vp = conj(self.group_vps(inner, x, scope))
-            return ir.Not(vp) if name == "Builtin_NOTEXISTS" else vp
+            if name == "Builtin_NOTEXISTS":
+                return ir.Not(conj(self.group_vps(inner, x, scope)))
+            # said as what it tests, "has a <P>": a join, the same answers where they are a set
+            self.exists_as_join()
+            return conj(self.group_vps(inner, x, scope, visible=visible))
         if name == "RelationalExpression":
             left, op, right = expr.expr, expr.op, expr.other
             if op in ("IN", "NOT IN"):
@@ -429,6 +455,10 @@ class Builder:
             if not (str(expr.flags or "") == "i" and is_call(expr.text, "Builtin_STR")):
                 raise UnsupportedSPARQLError("a case-sensitive string test", "REGEX without the flag \"i\"")
             return self._on(unwrap_str(expr.text), x, ir.StrTest("matches", string_arg(expr.pattern)))
+        if (name == "Builtin_LANGMATCHES" and is_call(expr.arg1, "Builtin_LANG") and isinstance(expr.arg2, Literal)
+                and not expr.arg2.language):
+            # "whose language matches "en"" (a language range: case does not matter there)
+            return self._on(expr.arg1.arg, x, ir.LangIs(str(expr.arg2).lower(), range=True))
         if name == "YearComparison":
             raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
         if name == "YearTest":
@@ -438,19 +468,31 @@ class Builder:
             return ir.YearIs(ir.Be(ir.Quant("a", None, tests)))
         raise UnsupportedSPARQLError("a FILTER on " + (name or str(expr)).replace("Builtin_", "") + "()")
 
-    def compare_vars(self, expr, x, other, ctx):
-        left, op, right = expr.expr, expr.op, expr.other
-        if expr.name == "YearComparison":
-            if year_arg(right, self.year_casts) == x:
-                left, right, op = right, left, FLIP[op]
-            year_arg(left, self.year_casts)
-        elif right == x:
-            left, right, op = right, left, FLIP[op]
+    def exists_as_join(self) -> None:
+        """SQUALL's "has a <P>" is a join; FILTER EXISTS keeps each answer once. The two agree
+        only where the answers are a set (DISTINCT, ASK, a count of distinct values)."""
+        if not self.set_answers:
+            raise UnsupportedSPARQLError("FILTER EXISTS in a query that keeps duplicates",
+                                         "said as a statement it would repeat the answers")
+
+    def compare_vars(self, pair, x, other, ctx, coref: bool = False):
+        """The VarComparison ``pair`` said of ``x``: "greater than the <P> of X" (``other``'s
+        own NP), or with ``coref`` its co-reference variable ("different from ?p"); a side
+        written YEAR(...) is "whose year ..." / "the year of ..."."""
+        left, left_year, op, right, right_year = pair.left, pair.left_year, pair.op, pair.right, pair.right_year
+        if right == x:
+            left, left_year, right, right_year, op = right, right_year, left, left_year, FLIP[op]
         if op not in ("<", ">", "<=", ">=", "!=", "="):
             raise UnsupportedSPARQLError("a comparison between two variables or expressions")
-        if expr.name == "YearComparison":
-            return ir.YearIs(ir.Compare(op, (ir.Quant("the", ir.YearOf(self.np(ctx, other, None))),)))
-        return ir.Compare(op, (self.np(ctx, other, None),))
+        far = ir.Ref(ir.Var(self.coref_name(other))) if coref else self.np(ctx, other, None)
+        if right_year is not None:
+            year_arg(right_year, self.year_casts)
+            far = ir.Quant("the", ir.YearOf(far))
+        vp = ir.Compare(op, (far,))
+        if left_year is not None:
+            year_arg(left_year, self.year_casts)
+            vp = ir.YearIs(vp)
+        return vp
 
     def _on(self, operand, x, vp):
         # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.
@@ -551,6 +593,48 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
                                      f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
                                      "place for a variable (only a class noun or a bare value takes one)")
     return query
+
+
+def _nameable(var, edges, classes, filters, this) -> bool:
+    """Whether ``var``'s first mention can carry a co-reference variable: a class noun, or a
+    value said nothing more of (no statement from it, no other FILTER on it)."""
+    if var in classes:
+        return True
+    if any(same(e.subject, var) or any(same(v, var) for _, v in e.quals) for e in edges):
+        return False
+    return not any(f is not this and var in variables(f) for f in filters)
+
+
+def _set_answers(state: Decompilation) -> bool:
+    """Whether the query's answers are a set: an ASK, a SELECT DISTINCT without aggregates, a
+    count of distinct values, a minimum or a maximum (see the equivalence checker's rule)."""
+    if state.form == "AskQuery":
+        return True
+    if state.aggregated is not None:
+        return state.aggregated[0] in ("min", "max")
+    if state.counted is not None or state.counted_order is not None or state.numbers or state.having:
+        return bool(state.count_distinct)
+    return state.duplicates == "removed"
+
+
+def _exists_joined(group: Group) -> Group:
+    """The top group's ``FILTER EXISTS { triples }`` joined to it: what it tests hangs on the
+    tree like any statement (a qualifier of a statement node: ``at a <P582>``)."""
+    left, triples = [], []
+    for expr in group.filters:
+        inner = None
+        if getattr(expr, "name", None) == "Builtin_EXISTS":
+            graph = expr.graph
+            if graph.name.startswith("GroupGraph"):
+                graph = translateGroupGraphPattern(graph)
+            inner = flatten(graph)
+        if inner is not None and inner.triples and not (
+                inner.filters or inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
+                or inner.counts or inner.ranked):
+            triples += inner.triples
+        else:
+            left.append(expr)
+    return replace(group, filters=left, triples=group.triples + triples) if triples else group
 
 
 def _any_rank(e) -> bool:

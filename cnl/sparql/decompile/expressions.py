@@ -42,16 +42,47 @@ def year_arg(year, casts: set):
 
 
 def var_comparison(expr):
-    """(?a, ?b) for a FILTER(?a op ?b) between two plain variables, or a comparison of
-    their years (YearComparison, from two BINDs), else None."""
+    """(?a, ?b) for a FILTER comparing two variables (see :func:`comparison_of_vars`), else None."""
+    found = comparison_of_vars(expr)
+    return (found.left, found.right) if found is not None else None
+
+
+def comparison_of_vars(expr):
+    """A FILTER comparing two variables, each written plainly or as its year (``?a < ?b``,
+    ``YEAR(?a) = YEAR(?b)``, ``?a NOT IN (?b)``, or a comparison of two BINDs' years,
+    YearComparison): a CompValue ``VarComparison`` (left, left_year, op, right, right_year;
+    a side's ``*_year`` is its ``YEAR(...)`` call, None when plain), else None."""
     name = getattr(expr, "name", None)
-    if (name == "RelationalExpression" and isinstance(expr.expr, Variable)
-            and isinstance(expr.other, Variable) and expr.expr != expr.other):
-        return expr.expr, expr.other
     if name == "YearComparison":
         a, b = year_arg(expr.expr, set()), year_arg(expr.other, set())
-        return (a, b) if a != b else None
-    return None
+        if a == b or not isinstance(a, Variable) or not isinstance(b, Variable):
+            return None
+        return CompValue("VarComparison", left=a, left_year=expr.expr, op=expr.op, right=b, right_year=expr.other)
+    if name != "RelationalExpression":
+        return None
+    op, left, right = expr.op, expr.expr, expr.other
+    if op in ("IN", "NOT IN"):
+        if not isinstance(right, list) or len(right) != 1:
+            return None
+        op, right = ("=" if op == "IN" else "!="), right[0]
+    if op not in FLIP:
+        return None
+    a, a_year = _plain_or_year(left)
+    b, b_year = _plain_or_year(right)
+    if a is None or b is None or a == b:
+        return None
+    return CompValue("VarComparison", left=a, left_year=a_year, op=op, right=b, right_year=b_year)
+
+
+def _plain_or_year(operand):
+    """(?x, None) for ?x, (?x, the YEAR call) for YEAR(?x) (or YEAR(xsd:dateTime(?x))), else (None, None)."""
+    if isinstance(operand, Variable):
+        return operand, None
+    if getattr(operand, "name", None) == "Builtin_YEAR":
+        arg = year_arg(operand, set())
+        if isinstance(arg, Variable):
+            return arg, operand
+    return None, None
 
 
 def is_subject(operand, x) -> bool:

@@ -13,6 +13,8 @@ refused.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 import re
 from dataclasses import dataclass
 
@@ -22,10 +24,11 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.terms import is_node, short
-from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, WD, WDT, P
+from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, SCHEMA_DESCRIPTION, WD, WDT, P
 
 _PID = re.compile(r"^P[1-9][0-9]*$")
 LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
+DESCRIPTION = ir.Property(label="description")  # schema:description, Wikidata's "description"
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
@@ -57,6 +60,12 @@ class Edge:
     node: object = None  # the statement node of a p: statement
 
 
+# True while a query that mixes ``wdt:P31`` and ``wdt:P31/wdt:P279*`` class tests is read: the
+# profile has one option for all class tests, so the closed ones are said as the property path
+# they are ("that has <P31>/<P279>* <Q38723>"), the plain ones as class nouns.
+SUBCLASS_AS_PATH: ContextVar[bool] = ContextVar("SUBCLASS_AS_PATH", default=False)
+
+
 def fold(triples, classes: dict, reserved: set) -> list[Edge]:
     """Triples -> edges; class tests go to ``classes[node]`` as (class, subclass-closed).
     ``reserved``: the variables used outside the triples (FILTERs, VALUES, answer columns),
@@ -68,7 +77,7 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             raise UnsupportedSPARQLError("a variable in predicate position", f"?{p}")
         if not isinstance(p, URIRef):
             subclass = _subclass_path(p)
-            if subclass and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
+            if subclass and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD) and not SUBCLASS_AS_PATH.get():
                 classes.setdefault(s, []).append((o, True))
                 continue
             statement = _statement_alternative(p)
@@ -92,6 +101,8 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             # the profile's label predicate: the CNL's pseudo-property "label" ("has a <label>
             # matching ...", "the <label> of X")
             edges.append(Edge(s, LABEL, o, [], "label"))
+        elif iri == SCHEMA_DESCRIPTION:
+            edges.append(Edge(s, DESCRIPTION, o, [], "label"))
         elif iri.startswith(WDT):
             pid = _pid(p, WDT)
             if pid == "P31" and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):

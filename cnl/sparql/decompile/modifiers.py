@@ -7,6 +7,8 @@ LIMIT/OFFSET into the IR's orderings ("highest", "3rd to 5th lowest", "the most"
 """
 from __future__ import annotations
 
+import re
+
 from rdflib import Literal, Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
@@ -26,7 +28,7 @@ def read_modifiers(state: Decompilation) -> None:
         elif node.name in ("Distinct", "Reduced"):
             state.duplicates = "removed" if node.name == "Distinct" else "reduced"
         elif node.name == "Project":
-            state.projected = list(node.PV)
+            state.projected = _written_order(list(node.PV), state.sparql)
         elif node.name == "OrderBy":
             state.order_conditions = node.expr
         elif node.name == "Extend" and _is_aggregate(node.expr):
@@ -44,6 +46,20 @@ def read_modifiers(state: Decompilation) -> None:
         node = node.p
     state.pattern = node
     state.having = having
+
+
+def _written_order(columns: list, sparql: str) -> list:
+    """``SELECT *``'s columns (rdflib lists them in no fixed order) in the order the query first
+    names them, so that a reading never depends on the process's hash seed; an explicit
+    SELECT list is kept as written."""
+    if not re.search(r"SELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", sparql, re.I):
+        return columns
+
+    def first_use(v):
+        found = re.search(r"[?$]" + re.escape(str(v)) + r"(?![A-Za-z0-9_])", sparql)
+        return (found.start() if found else len(sparql), str(v))
+
+    return sorted(columns, key=first_use)
 
 
 # SPARQL's aggregates of values and the IR's names for them (ir.Aggregate.op)

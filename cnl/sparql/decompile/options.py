@@ -19,6 +19,9 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.state import Decompilation
 
 
+MIXED_CLASS_TESTS = "a mix of wdt:P31 and wdt:P31/wdt:P279* class tests"
+
+
 def profile_options(state: Decompilation) -> dict:
     builder = state.builder
     options: dict = {}
@@ -28,7 +31,7 @@ def profile_options(state: Decompilation) -> dict:
     for option, written, mix in (
             ("numeric_cast", builder.casts, "a mix of xsd:double(STR(?x)) and plain numeric comparisons"),
             ("year_cast", builder.year_casts, "a mix of YEAR(xsd:dateTime(?x)) and YEAR(?x)"),
-            ("subclasses", builder.subclasses, "a mix of wdt:P31 and wdt:P31/wdt:P279* class tests")):
+            ("subclasses", builder.subclasses, MIXED_CLASS_TESTS)):
         # written: True for each test written the option's way, False for each written plainly
         if written == {True, False}:
             raise UnsupportedSPARQLError(mix)

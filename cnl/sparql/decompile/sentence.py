@@ -16,6 +16,7 @@ from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import bind_np
 from cnl.sparql.decompile.build import conj, name_corefs
+from cnl.sparql.decompile.count_values import count_test
 from cnl.sparql.decompile.flatten import Group, group_vars
 from cnl.sparql.decompile.fold import fold
 from cnl.sparql.decompile.state import Decompilation
@@ -23,6 +24,14 @@ from cnl.sparql.decompile.terms import class_noun, ir_term, is_node, same
 
 
 def choose_root(state: Decompilation) -> None:
+    if state.form == "AskQuery" or state.choice is not None:
+        # a choice's test is read as the yes/no question it would be
+        state.count_test = count_test(state.top)
+        if state.count_test is not None:  # "Is the number of ... greater than ...?"
+            state.root, state.det, state.which = None, "a", set()
+            return
+        state.root, state.det, state.which = ask_root(state.top, state.first_year), "a", set()
+        return
     if state.form == "AskQuery":
         state.root, state.det, state.which = ask_root(state.top, state.first_year), "a", set()
         return
@@ -48,10 +57,22 @@ def choose_root(state: Decompilation) -> None:
 def ask_root(top: Group, prefer=None):
     """An ASK query's subject: the first triple's subject (a constant or a variable); with
     ``prefer``, the constant whose statement's value it is."""
+    try:
+        edges = fold(top.triples, {}, set())
+    except UnsupportedSPARQLError:
+        edges = []
     if prefer is not None:
-        for e in fold(top.triples, {}, set()):
+        for e in edges:
             if same(e.obj, prefer) and isinstance(e.subject, URIRef):
                 return e.subject
+    # a statement's subject, a named thing first ("Has <Q567> a <P569> ...?"), never a
+    # statement node (fold has taken those into their statements)
+    for e in edges:
+        if isinstance(e.subject, URIRef):
+            return e.subject
+    for e in edges:
+        if isinstance(e.subject, Variable):
+            return e.subject
     for s, _, _ in top.triples:
         if isinstance(s, Variable):
             return s
@@ -64,7 +85,9 @@ def ask_root(top: Group, prefer=None):
 
 
 def write_query(state: Decompilation) -> None:
-    if is_node(state.root):
+    if state.count_subject is not None:
+        subject, vps = state.count_subject, state.vps
+    elif is_node(state.root):
         subject, vps = _root_subject(state)
     else:
         subject, vps = ir.Ref(ir_term(state.root)), state.vps
@@ -90,6 +113,12 @@ def write_query(state: Decompilation) -> None:
         state.query = ir.Query(replace(subject, det="a"), None)
     else:
         state.query = ir.Query(subject, conj(vps) if vps else ir.Exists())
+    if state.choice is not None:
+        _, then, otherwise = state.choice
+        test = state.query
+        if test.vp is None:
+            raise UnsupportedSPARQLError("BIND(IF(...)) whose test has no CNL sentence")
+        state.query = ir.Query(ir.Choice(test.subject, test.vp, then, otherwise), None)
     state.query = name_corefs(state.query, state.builder)
 
 

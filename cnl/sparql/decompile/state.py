@@ -58,6 +58,9 @@ class Decompilation:
     top: Group | None = None
     answer_bind: AnswerBind | None = None
     first_year: object = None            # the input of the first of two compared years' BINDs
+    choice: tuple | None = None          # BIND(IF(test, A, B) AS ?x): (?x, A, B), the test a FILTER now
+    count_test: tuple | None = None      # only counts compared: (count, op, count or literal)
+    count_subject: object = None         # ... their sentence's subject, "the number of ..."
 
     # sentence: the root, and what it is said with
     root: object = None

@@ -159,6 +159,12 @@ def read_language(tok: Token) -> str:
     return lang
 
 
+def read_language_range(tok: Token) -> str:
+    """A language range (RFC 4647's basic ranges, as LANGMATCHES takes them): a tag or "*"."""
+    lang = read_string(tok).strip().lower()
+    return lang if lang == "*" else read_language(tok)
+
+
 def is_temporal(word: Token) -> bool:
     return word.value.lower().startswith(("earlier", "later"))
 

@@ -15,6 +15,8 @@ from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, read_entity, read_head, read_language, read_ordinal, read_property, read_string,
     token_span,
 )
+from cnl.dialects.squall.parser.sparql_forms import SparqlForms
+from cnl.dialects.squall.parser.writer_forms import WriterForms
 
 
 def _values(args):
@@ -46,8 +48,9 @@ def _flatten(kind, items):
 
 
 @v_args(inline=True)
-class ToIR(Transformer):
-    """Lark callbacks, one per rule alias; each returns an IR node (or a small tuple)."""
+class ToIR(WriterForms, SparqlForms, Transformer):
+    """Lark callbacks, one per rule alias; each returns an IR node (or a small tuple). The writer
+    forms' callbacks (issue 29) are :class:`WriterForms`'."""
 
     def pass_last(self, *args):
         return args[-1]
@@ -79,6 +82,8 @@ class ToIR(Transformer):
             # <producer> and <cast_member> is Brad Pitt.
             stmts = tuple(ir.Stmt(p, subject) for p in gap[1])
             return ir.Query(quant, stmts[0] if len(stmts) == 1 else ir.And(stmts))
+        if kind == "qualifier":
+            return self.qualifier_question(quant, subject, gap)
         # "How many <spouse> <Woodrow_Wilson> has": the noun is a relational noun of the subject.
         noun = quant.noun
         if not isinstance(noun, ir.ClassNoun):

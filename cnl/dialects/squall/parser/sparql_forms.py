@@ -1,0 +1,31 @@
+"""The parser's callbacks for the SPARQL 1.1 forms of issue 29 (squall.lark, section "SPARQL 1.1
+forms"): choices (``Give me A if S VP, else B``), arithmetic beside "-", language ranges,
+normalised quantities and the other constructs of hand-written SPARQL; each builds the IR the
+printer writes back in the same words."""
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from cnl import ir
+from cnl.dialects.squall.parser.terms import read_language_range
+
+
+def _values(args):
+    return [a for a in args if not isinstance(a, Token)]
+
+
+@v_args(inline=True)
+class SparqlForms(Transformer):
+    """ToIR's callbacks for the SPARQL 1.1 forms (a mixin, as WriterForms is for writer forms)."""
+
+    def give_me_choice(self, *args):
+        then, subject, test, otherwise = _values(args)
+        return ir.Query(ir.Choice(subject, test, then, otherwise), None)
+
+    def arithmetic_op(self, left, op, right):
+        return ir.Arith(op.value, left, right)
+
+    def rel_language_range(self, *args):
+        return ir.LangIs(read_language_range(args[-1]), range=True)
+
+    has_language_range = rel_language_range

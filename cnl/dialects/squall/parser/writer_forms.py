@@ -1,0 +1,121 @@
+"""The callbacks of the writer forms (issue 29): what other SQUALL writers write, read into the IR
+that the canonical forms already give, so that printing gives the canonical form back. The rules
+are the grammar's section "writer forms" (``squall.lark``); ``docs/cnl-reference.md`` section 11
+shows each form with its canonical form.
+
+Separate from :mod:`~cnl.dialects.squall.parser.transform` because these are variants of forms
+it already reads: each callback states the variant in terms of the canonical one (mostly by
+calling its callback), and nothing else depends on them."""
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from cnl import ir
+from cnl.dialects.squall.parser.reading import error_at
+from cnl.dialects.squall.parser.terms import read_entity, read_property, token_span
+
+_PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
+
+
+def _nodes(args):
+    return [a for a in args if not isinstance(a, Token)]
+
+
+def _and(vps) -> ir.And | object:
+    """One verb phrase for several (a conjunction, flattened), or the one."""
+    items = []
+    for vp in vps:
+        items.extend(vp.items if isinstance(vp, ir.And) else (vp,))
+    return items[0] if len(items) == 1 else ir.And(tuple(items))
+
+
+def _question_quant(np, what: str) -> ir.Quant:
+    """``np`` as the question word's noun phrase (``which``/``how many``) a form needs."""
+    if isinstance(np, ir.Quant) and np.det in ("which", "how_many") and np.var is None:
+        return np
+    raise error_at(None, f"{what} needs a question word: 'Which <C> ...' or 'How many <C> ...'")
+
+
+@v_args(inline=True)
+class WriterForms(Transformer):
+    """Mixed into :class:`~cnl.dialects.squall.parser.transform.ToIR`; the canonical callbacks
+    (``fronted_object``, ``has_value``, ``has_prop``, ...) are its own."""
+
+    # Forms 1 and 9: more of the question's verb phrase after it, joined by "and".
+    def clause_more(self, subject, vp, *more):
+        return ir.Query(subject, _and((vp, *more)))
+
+    # Form 2: a question that is only a question word's noun phrase: its clauses are the verb
+    # phrase ("Which <film> that has X?" = "Which <film> has X?"); without any, "are there".
+    def np_question(self, np):
+        quant = _question_quant(np, "a question without a verb")
+        if quant.noun is None:
+            raise error_at(None, "a question without a verb needs a noun: 'Which <C> that ...?'")
+        if not quant.rels:
+            return ir.Query(quant, ir.Exists())
+        bare = ir.Quant(quant.det, quant.noun, (), quant.order, quant.number, quant.var)
+        return ir.Query(bare, _and(quant.rels))
+
+    # Form 3: "How many <P> has X?" = "How many <P> of X are there?"
+    def possessed_question(self, np, _has, name):
+        quant = _question_quant(np, "'<C> has <X>'")
+        noun = quant.noun
+        if isinstance(noun, ir.ClassNoun) and (noun.cls.id or "").startswith("Q"):
+            raise error_at(token_span(name), f"'has {name.value}' needs a property before the name "
+                                             f"('has <P57> {name.value}'); only a property noun has a possessor "
+                                             f"('How many <P40> has {name.value}?')")
+        return self.fronted_object(quant, ir.Ref(read_entity(name)), ("possessed",))
+
+    # "Which <award> did <X> <P166>?" = "Which <award> <X> did <P166>?", and the other fronted
+    # objects (a possessed noun, a qualifier's value) in English word order.
+    def fronted_object_do(self, np, _aux, subject, gap):
+        quant = _question_quant(np, "'... did <X> <P>'")
+        return self.fronted_object(quant, subject, gap)
+
+    # Form 4: a plural mark on a property term says nothing more.
+    def plural_prop(self, tok, _plural):
+        return tok
+
+    # Form 5: a superlative without "the" is one with it; "before"/"after" = "earlier/later than".
+    def has_superlative_bare(self, order, prop_tok, *quals):
+        return self.has_superlative(("the", None), order, prop_tok, *quals)
+
+    def has_superlative_object_bare(self, order, prop_tok, obj, *quals):
+        return self.has_superlative_object(("the", None), order, prop_tok, obj, *quals)
+
+    def cmp_before(self, _word, np):
+        return ir.Compare("<", (np,), True)
+
+    def cmp_after(self, _word, np):
+        return ir.Compare(">", (np,), True)
+
+    # Form 6: "has not <P>" without an object = "has no <P>".
+    def has_not_bare(self, *args):
+        prop_tok = next(a for a in args if isinstance(a, Token) and a.type in _PROPERTY_TOKENS)
+        return self.has_value(("no", None), prop_tok, *_nodes(args))
+
+    # Form 7: "the <C> <X>" = "the <C> that is <X>".
+    def apposition(self, det, head, name, *rels):
+        if head.path is not None or (head.id or "").startswith("P"):
+            raise error_at(head.span, "a name in apposition follows a class ('the <rock band> [Queen]'), "
+                                      "not a property")
+        is_name = ir.Be(ir.Ref(read_entity(name)))
+        return ir.Quant(det[0], ir.ClassNoun(head.as_class()), (is_name, *rels), None, det[1])
+
+    # Form 8: the fronted question word is the value of a qualifier of the statement:
+    # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
+    # statement "<X> has <P166> <Y>" ("How many <film> at which <P1686> <X> has <P166> <Y>?").
+    def gap_qualifier(self, *args):
+        tokens = [a for a in args if isinstance(a, Token)]
+        prop_tok = next(t for t in tokens if t.type in ("PROP", "VERB_PROP"))
+        qualifier = tokens[-1]
+        if qualifier.type not in _PROPERTY_TOKENS:
+            raise error_at(token_span(qualifier), "a qualifier is a property: 'at <P1686>'")
+        stmt = self.has_prop(prop_tok, *_nodes(args))
+        return ("qualifier", read_property(qualifier, path=False), stmt)
+
+    @staticmethod
+    def qualifier_question(quant, subject, gap):
+        """The query of a fronted object whose gap is a qualifier's value (form 8)."""
+        _kind, qualifier, stmt = gap
+        return ir.Query(quant, ir.QualifierOf(qualifier, subject, stmt))

@@ -1,0 +1,75 @@
+"""Values computed from the query's values (issue 29): a choice between two values
+(``Give me <A> if S VP, else <B>``: ``BIND(IF(test, A, B) AS ?x)``) and a count used as a value
+(``the number of <P37> of <Q258>`` compared with another: a counting sub-query without a
+``GROUP BY`` of its own, ``{ SELECT (COUNT(DISTINCT ?v) AS ?n) WHERE { ... } }``).
+
+Separate because both turn what the rest of the compiler writes as patterns and FILTERs into
+an expression: the test of a choice is compiled like a yes/no question, and its FILTER becomes
+the IF's condition."""
+from __future__ import annotations
+
+import re
+
+from cnl import ir
+from cnl.errors import CompileError
+from cnl.sparql.compiler.groups import indent
+from cnl.sparql.compiler.terms import noun_hint
+
+
+class ValuesMixin:
+    """SparqlCompiler's choices (``_choice``) and count values (``count_value``)."""
+
+    def _choice(self, choice: ir.Choice) -> None:
+        then, otherwise = (self._choice_term(np) for np in (choice.then, choice.otherwise))
+        with self.subgroup() as test:
+            self.value_np(choice.subject, lambda s: self.vp(choice.test, s))
+        conditions = [f[len("FILTER("):-1] for f in test.filters if f.startswith("FILTER(")]
+        if len(conditions) != 1 or len(conditions) != len(test.filters):
+            raise CompileError("the test of 'A if ..., else B' must be one comparison of values "
+                               "('if <A> has a <P> earlier than the <P> of <B>')")
+        # what the test names joins the query; its comparison is the IF's condition
+        self.group.triples.extend(test.triples)
+        self.group.blocks.extend(test.blocks)
+        self.group.binds.extend(test.binds)
+        answer = self.fresh("answer")
+        self.group.binds.append(f"BIND(IF({conditions[0]}, {then}, {otherwise}) AS {answer})")
+        self.focus.append(answer)
+
+    def _choice_term(self, np) -> str:
+        if not isinstance(np, ir.Ref) or isinstance(np.term, ir.Var):
+            raise CompileError("'A if ..., else B' chooses between two named values (entities or literals)")
+        return self.term(np.term)
+
+    def value_np(self, np, k) -> None:
+        """``np`` as a value: ``the number of ...`` is a count (a sub-query), anything else its
+        referents (``np``)."""
+        if isinstance(np, ir.Quant) and np.det == "number_of":
+            self.count_value(np, k)
+        else:
+            self.np(np, k)
+
+    def count_value(self, q: ir.Quant, k) -> None:
+        """``the number of NP`` as a value: a sub-query counting NP's referents (per value of
+        the query's variables it names, its GROUP BY keys), whose count ``k`` receives."""
+        if q.order is not None or q.var is not None:
+            raise CompileError("'the number of' counts a plain noun phrase (no superlative, no variable)")
+        v = self.fresh(noun_hint(q.noun))
+        before = set(self.var_order)
+        with self.subgroup(hidden=True) as g:
+            self.noun(q.noun, v)
+            for rel in q.rels:
+                self.vp(rel, v)
+        text = "\n".join(g.lines())
+        outer = [x for x in sorted(before, key=self.var_order.get)
+                 if x != v and re.search(re.escape(x) + r"\b", text)]
+        if v in self.visible_vars:
+            self.visible_vars.remove(v)  # only in scope inside the sub-query
+        count = self.fresh("count")
+        keys = " ".join(outer)
+        head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
+        block = ["{", "  " + head, *indent(indent(g.lines())), "  }"]
+        if keys:
+            block.append(f"  GROUP BY {keys}")
+        block.append("}")
+        self.group.blocks.append(block)
+        k(count)

@@ -1,0 +1,94 @@
+"""WDQS's label service with its triples written out, read as plain SPARQL.
+
+``SERVICE wikibase:label { bd:serviceParam wikibase:language "en" . wd:Q42 schema:description ?d }``
+binds ``?d`` to Q42's description in English: it is the triple and a language test,
+``wd:Q42 schema:description ?d . FILTER(LANG(?d) = "en")``, the form every other SPARQL store
+runs (WikiWebQuestions writes descriptions this way). The one difference: where the thing has
+no text in that language the service leaves ``?d`` unbound (one row without a value), the
+triple gives no row. Only a block of one language whose every other triple reads a label, a
+description or an alias into a variable is rewritten; anything else (a list of fallback
+languages, a block that only names label columns ``?xLabel``) is left as written.
+
+The decompiler and the equivalence checker both read SPARQL through
+:func:`cnl.sparql.algebra.parse_algebra`, which applies this first, so the two agree on it.
+"""
+from __future__ import annotations
+
+import re
+
+from cnl.sparql.syntax import LANGUAGE_TAG
+
+_SERVICE = re.compile(r"SERVICE\s+(?:wikibase:label|<http://wikiba\.se/ontology#label>)\s*\{", re.I)
+_TOKEN = re.compile(
+    r"""<[^<>\s]*>|"(?:[^"\\\n]|\\.)*"(?:@[A-Za-z0-9-]+)?|'(?:[^'\\\n]|\\.)*'(?:@[A-Za-z0-9-]+)?|[;,]|\.(?=\s|$)"""
+    r"""|[^\s;,{}]+?(?=[\s;,]|\.(?:\s|$)|$)""")
+_PARAM = ("bd:serviceParam", "<http://www.bigdata.com/rdf#serviceParam>")
+_LANGUAGE = ("wikibase:language", "<http://wikiba.se/ontology#language>")
+_TEXTS = ("rdfs:label", "<http://www.w3.org/2000/01/rdf-schema#label>", "schema:description",
+          "<http://schema.org/description>", "skos:altLabel", "<http://www.w3.org/2004/02/skos/core#altLabel>")
+_STRINGS = re.compile(r'<[^<>\s]*>|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#[^\n]*')
+
+
+def read_label_service(sparql: str) -> str:
+    """``sparql`` with each label-service block of explicit triples written as those triples
+    and a language test (see the module's docstring); unchanged where there is none."""
+    if "SERVICE" not in sparql.upper():
+        return sparql
+    # no match inside strings or comments (an IRI's "#" starts none)
+    masked = _STRINGS.sub(lambda m: m.group() if m.group()[0] == "<" else "_" * len(m.group()), sparql)
+    out, at = [], 0
+    for found in _SERVICE.finditer(masked):
+        if found.start() < at:
+            continue
+        end = masked.find("}", found.end())
+        if end < 0 or "{" in masked[found.end():end]:
+            continue
+        rewritten = _as_triples(sparql[found.end():end])
+        if rewritten is None:
+            continue
+        out.append(sparql[at:found.start()])
+        if masked[:found.start()].rstrip()[-1:] not in ("{", "."):
+            rewritten = "{ " + rewritten + " }"  # after a triple or a group: a group of its own
+        out.append(rewritten + " ")
+        at = end + 1
+    out.append(sparql[at:])
+    return "".join(out)
+
+
+def _as_triples(body: str) -> str | None:
+    triples = _triples(_TOKEN.findall(body))
+    if triples is None:
+        return None
+    params = [t for t in triples if t[0] in _PARAM]
+    texts = [t for t in triples if t[0] not in _PARAM]
+    if len(params) != 1 or params[0][1] not in _LANGUAGE or not texts:
+        return None
+    language = params[0][2][1:-1] if params[0][2][:1] in "\"'" and params[0][2][-1:] == params[0][2][:1] else ""
+    if not LANGUAGE_TAG.fullmatch(language):
+        return None  # fallback lists ("en,fr"), [AUTO_LANGUAGE]: not one language test
+    if not all(p in _TEXTS and o.startswith(("?", "$")) for _, p, o in texts):
+        return None
+    return " ".join(f'{s} {p} {o} . FILTER(LANG({o}) = "{language.lower()}")' for s, p, o in texts)
+
+
+def _triples(tokens: list[str]) -> list[tuple[str, str, str]] | None:
+    """The triples of a block's tokens (``;`` and ``,`` lists too), None if it is not one."""
+    triples, parts, subject, predicate, after = [], [], None, None, "."
+    for token in tokens + ["."]:
+        if token not in (".", ";", ","):
+            parts.append(token)
+            continue
+        if after == "." and len(parts) == 3:
+            subject, predicate, obj = parts
+        elif after == ";" and len(parts) == 2:
+            predicate, obj = parts
+        elif after == "," and len(parts) == 1:
+            (obj,) = parts
+        elif not parts and token == "." and after in (".", ";"):
+            after = "."  # "... ?x ; ." and a final "."
+            continue
+        else:
+            return None
+        triples.append((subject, predicate, obj))
+        parts, after = [], token
+    return triples

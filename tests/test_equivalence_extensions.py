@@ -1,0 +1,179 @@
+"""Issue 29: the equivalences the checker learnt (sequence paths vs joins, FILTER(a && b) vs two
+FILTERs, MINUS vs FILTER NOT EXISTS on a shared variable, IN vs VALUES), each sound: every pair
+called equivalent gives the same answers on a small graph built to tell such pairs apart, and
+each near miss (the same shape with the one condition the equivalence needs broken) stays
+non-equivalent and gives other answers there."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from cnl.sparql.equivalence import equivalent, explain_difference
+
+pyoxigraph = pytest.importorskip("pyoxigraph")
+
+PREFIXES = ("PREFIX wd: <http://www.wikidata.org/entity/> PREFIX wdt: <http://www.wikidata.org/prop/direct/> "
+            "PREFIX p: <http://www.wikidata.org/prop/> PREFIX ps: <http://www.wikidata.org/prop/statement/> ")
+WD, WDT = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+
+# A graph with the cases each near miss needs: Q1 a human with two occupations and an award,
+# Q2 a human without, Q3 not a human, Q4 a human whose P2 is a literal; Q9 subclass chains.
+TRIPLES = [
+    ("Q1", "P31", "Q5"), ("Q2", "P31", "Q5"), ("Q4", "P31", "Q5"), ("Q3", "P31", "Q6"),
+    ("Q1", "P106", "Q10"), ("Q1", "P106", "Q11"), ("Q2", "P106", "Q10"),
+    ("Q1", "P166", "Q20"), ("Q3", "P166", "Q20"),
+    ("Q10", "P279", "Q12"), ("Q11", "P279", "Q12"),
+]
+LITERALS = [("Q4", "P2", "1"), ("Q1", "P2", "7")]
+
+
+@pytest.fixture(scope="module")
+def store():
+    graph = pyoxigraph.Store()
+    for s, p, o in TRIPLES:
+        graph.add(pyoxigraph.Quad(pyoxigraph.NamedNode(WD + s), pyoxigraph.NamedNode(WDT + p),
+                                  pyoxigraph.NamedNode(WD + o)))
+    for s, p, value in LITERALS:
+        graph.add(pyoxigraph.Quad(pyoxigraph.NamedNode(WD + s), pyoxigraph.NamedNode(WDT + p),
+                                  pyoxigraph.Literal(value, datatype=pyoxigraph.NamedNode(
+                                      "http://www.w3.org/2001/XMLSchema#integer"))))
+    return graph
+
+
+def answers(store, sparql):
+    result = store.query(PREFIXES + sparql)
+    if not hasattr(result, "variables"):  # an ASK's boolean result
+        return bool(result)
+    names = [v.value for v in result.variables]
+    return Counter(tuple(str(row[n]) if row[n] is not None else "" for n in names) for row in result)
+
+
+# (first, second): the checker says equivalent, and the answers agree
+EQUIVALENT = [
+    # sequence path vs a join through a variable used nowhere else
+    ("SELECT ?x ?y WHERE { ?x wdt:P106/wdt:P279 ?y }",
+     "SELECT ?x ?y WHERE { ?x wdt:P106 ?m . ?m wdt:P279 ?y }"),
+    ("SELECT ?x WHERE { ?x ^wdt:P31 ?y }", "SELECT ?x WHERE { ?y wdt:P31 ?x }"),
+    # FILTER(a && b) vs two FILTERs
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v FILTER(?v > 0 && ?v < 5) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v FILTER(?v > 0) FILTER(?v < 5) }"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P2 ?v FILTER(?v > 0) FILTER NOT EXISTS { ?x wdt:P166 ?a } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P2 ?v FILTER(?v > 0 && NOT EXISTS { ?x wdt:P166 ?a }) }"),
+    # MINUS vs FILTER NOT EXISTS, the left side binding a variable of the right
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . MINUS { ?x wdt:P166 ?a } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?x wdt:P166 ?a } }"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o . MINUS { ?o wdt:P279 wd:Q12 . ?x wdt:P166 ?a } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o . FILTER NOT EXISTS { ?o wdt:P279 wd:Q12 . ?x wdt:P166 ?a } }"),
+    # IN vs VALUES over IRIs, the variable bound by the rest of the group
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(?x IN (wd:Q1, wd:Q3)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . VALUES ?x { wd:Q1 wd:Q3 } }"),
+    ("SELECT ?o WHERE { wd:Q1 wdt:P106 ?o . FILTER(?o IN (wd:Q10)) }",
+     "SELECT ?o WHERE { wd:Q1 wdt:P106 ?o . VALUES ?o { wd:Q10 } }"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(?x NOT IN (wd:Q1)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(?x != wd:Q1) }"),
+    # a variable of several UNION branches and nothing else: one per branch
+    ("SELECT ?o WHERE { { wd:Q1 wdt:P106 ?m . ?m wdt:P279 ?o } UNION { wd:Q2 wdt:P106 ?m . ?m wdt:P279 ?o } }",
+     "SELECT ?o WHERE { { wd:Q1 wdt:P106 ?m . ?m wdt:P279 ?o } UNION { wd:Q2 wdt:P106 ?n . ?n wdt:P279 ?o } }"),
+    # a BIND only FILTERs read is the FILTER reading its expression; a BIND nothing reads is no test
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v . wd:Q1 wdt:P2 ?w . BIND(?v + ?w AS ?s) FILTER(?s > 8) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v . wd:Q1 wdt:P2 ?w . FILTER(?v + ?w > 8) }"),
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?d) }", "SELECT ?x WHERE { ?x wdt:P2 ?v }"),
+    # a sub-query's variables it does not project are its own: two sub-queries may name one ?v
+    ("ASK { { SELECT (COUNT(?v) AS ?a) WHERE { wd:Q1 wdt:P106 ?v } } "
+     "{ SELECT (COUNT(?v) AS ?b) WHERE { wd:Q2 wdt:P106 ?v } } FILTER(?a > ?b) }",
+     "ASK { { SELECT (COUNT(?v) AS ?a) WHERE { wd:Q1 wdt:P106 ?v } } "
+     "{ SELECT (COUNT(?w) AS ?b) WHERE { wd:Q2 wdt:P106 ?w } } FILTER(?a > ?b) }"),
+    # FILTER EXISTS vs a join, where the answers are a set (DISTINCT, ASK, COUNT(DISTINCT), MAX)
+    ("SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER EXISTS { ?x wdt:P106 ?o } }",
+     "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o }"),
+    ("ASK { wd:Q1 wdt:P31 ?c . FILTER EXISTS { wd:Q1 wdt:P106 ?o } }", "ASK { wd:Q1 wdt:P31 ?c . wd:Q1 wdt:P106 ?o }"),
+    ("SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P31 wd:Q5 . FILTER EXISTS { ?x wdt:P106 [] } }",
+     "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o }"),
+    ("SELECT ?c (MAX(?v) AS ?m) WHERE { ?x wdt:P31 ?c ; wdt:P2 ?v . FILTER EXISTS { ?x wdt:P106 ?o } } GROUP BY ?c",
+     "SELECT ?c (MAX(?v) AS ?m) WHERE { ?x wdt:P31 ?c ; wdt:P2 ?v ; wdt:P106 ?o } GROUP BY ?c"),
+]
+
+# (first, second): one condition broken; the checker keeps them apart and the answers differ
+NEAR_MISSES = [
+    # the middle variable is also an answer: the join says more than the path
+    ("SELECT * WHERE { ?x wdt:P106/wdt:P279 ?y }",
+     "SELECT * WHERE { ?x wdt:P106 ?m . ?m wdt:P279 ?y }"),
+    # the middle variable is the end too: a cycle, not a path
+    ("SELECT ?x WHERE { ?x wdt:P106/wdt:P279 ?y }",
+     "SELECT ?x WHERE { ?x wdt:P106 ?y . ?y wdt:P279 ?y }"),
+    # || is not two FILTERs
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v FILTER(?v > 5 || ?v < 5) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v FILTER(?v > 5) FILTER(?v < 5) }"),
+    # MINUS sharing no variable with its left side removes nothing; NOT EXISTS removes all
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . MINUS { ?y wdt:P166 ?a } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?y wdt:P166 ?a } }"),
+    # the shared variable is only bound by an OPTIONAL: MINUS keeps the solutions without it
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?a } MINUS { ?a wdt:P279 ?z } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?a } FILTER NOT EXISTS { ?a wdt:P279 ?z } }"),
+    # VALUES binds a variable the rest leaves unbound; IN tests it (an error, so no answer)
+    ("SELECT ?x ?o WHERE { ?x wdt:P31 wd:Q6 . OPTIONAL { ?x wdt:P106 ?o } FILTER(?o IN (wd:Q10, wd:Q11)) }",
+     "SELECT ?x ?o WHERE { ?x wdt:P31 wd:Q6 . OPTIONAL { ?x wdt:P106 ?o } VALUES ?o { wd:Q10 wd:Q11 } }"),
+    # a repeated VALUES row repeats the answers
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(?x IN (wd:Q1, wd:Q2)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . VALUES ?x { wd:Q1 wd:Q2 wd:Q1 } }"),
+    # literals: IN compares values (1 = 1.0), a join compares terms
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(?v IN (1.0, 7.0)) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v . VALUES ?v { 1.0 7.0 } }"),
+    # the UNION branches' variable is also read outside the UNION: one variable
+    ("SELECT ?o WHERE { { wd:Q1 wdt:P106 ?m } UNION { wd:Q2 wdt:P106 ?m } ?m wdt:P279 ?o . wd:Q1 wdt:P106 ?m }",
+     "SELECT ?o WHERE { { wd:Q1 wdt:P106 ?m } UNION { wd:Q2 wdt:P106 ?n } ?m wdt:P279 ?o . wd:Q1 wdt:P106 ?m }"),
+    # ... or is an answer
+    ("SELECT ?m WHERE { { wd:Q1 wdt:P106 ?m } UNION { wd:Q2 wdt:P106 ?m } }",
+     "SELECT ?m WHERE { { wd:Q1 wdt:P106 ?m } UNION { wd:Q2 wdt:P106 ?n } }"),
+    # the BIND's value is an answer: inlining would drop the column
+    ("SELECT ?x ?s WHERE { ?x wdt:P2 ?v . BIND(?v + 1 AS ?s) FILTER(?s > 5) }",
+     "SELECT ?x ?s WHERE { ?x wdt:P2 ?v . FILTER(?v + 1 > 5) }"),
+    # the BIND reads a variable bound only after it (unbound there): no value, the FILTER fails
+    ("SELECT ?x WHERE { BIND(?v + 1 AS ?s) ?x wdt:P2 ?v . FILTER(?s > 5) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(?v + 1 > 5) }"),
+    # a variable a sub-query projects is the query's: joined with the same name outside
+    ("SELECT ?o WHERE { { SELECT ?o WHERE { wd:Q1 wdt:P106 ?o } } ?o wdt:P279 ?c . wd:Q2 wdt:P106 ?o }",
+     "SELECT ?o WHERE { { SELECT ?o WHERE { wd:Q1 wdt:P106 ?o } } ?o wdt:P279 ?c . wd:Q2 wdt:P106 ?p }"),
+    # EXISTS vs a join where duplicates show: a SELECT without DISTINCT, a COUNT without DISTINCT
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER EXISTS { ?x wdt:P106 ?o } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o }"),
+    ("SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 wd:Q5 . FILTER EXISTS { ?x wdt:P106 ?o } }",
+     "SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o }"),
+    # the EXISTS variable is an answer elsewhere: the join binds it, EXISTS does not
+    ("SELECT DISTINCT ?x ?o WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?o } FILTER EXISTS { ?x wdt:P106 ?o } }",
+     "SELECT DISTINCT ?x ?o WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?o } ?x wdt:P106 ?o }"),
+    # the shared variable is only bound by an OPTIONAL: the join binds it where EXISTS tests any
+    ("SELECT DISTINCT ?x ?a WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?a } FILTER EXISTS { ?y wdt:P166 ?a } }",
+     "SELECT DISTINCT ?x ?a WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?a } ?y wdt:P166 ?a }"),
+]
+# near misses that differ only in how often an answer repeats: apart when duplicates are
+# compared (distinct=True), one set of answers otherwise
+DUPLICATES_ONLY = {NEAR_MISSES[-4], NEAR_MISSES[-6]}
+
+
+@pytest.mark.parametrize("first,second", EQUIVALENT)
+def test_equivalences_hold_and_agree_on_data(store, first, second):
+    assert equivalent(PREFIXES + first, PREFIXES + second, distinct=True), explain_difference(
+        PREFIXES + first, PREFIXES + second, distinct=True)
+    assert answers(store, first) == answers(store, second)
+
+
+@pytest.mark.parametrize("first,second", NEAR_MISSES)
+def test_near_misses_stay_apart_and_differ_on_data(store, first, second):
+    assert not equivalent(PREFIXES + first, PREFIXES + second, distinct=True)
+    if (first, second) not in DUPLICATES_ONLY:
+        assert not equivalent(PREFIXES + first, PREFIXES + second)
+    assert answers(store, first) != answers(store, second)
+
+
+def test_label_service_is_presentation_only_when_asked():
+    with_service = ('SELECT ?x ?xLabel WHERE { ?x wdt:P31 wd:Q5 . '
+                    'SERVICE wikibase:label { bd:serviceParam wikibase:language "en" } }')
+    plain = "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }"
+    assert not equivalent(with_service, plain)
+    assert equivalent(with_service, plain, drop_label_service=True)
+    # a service that looks something up is no presentation: it stays
+    lookup = ('SELECT ?d WHERE { SERVICE wikibase:label { bd:serviceParam wikibase:language "en" . '
+              'wd:Q1 schema:description ?d } }')
+    assert not equivalent(lookup, "SELECT ?d WHERE { wd:Q1 schema:description ?d }", drop_label_service=True)

@@ -1,0 +1,347 @@
+"""The writer forms of issue 29: what other SQUALL writers write, each a general rule of the grammar
+(section "writer forms" of ``squall.lark``). Every form in at least two paraphrases of our own, each
+written in the three notations (ID, label, ECAI); each text compiles to a query equivalent to the
+hand-written SPARQL, and parses into the IR of the canonical form, which is what the printer gives
+back (the printer never writes the variant). ``docs/cnl-reference.md`` section 11 documents them."""
+from dataclasses import dataclass
+
+import pytest
+
+import cnl
+from cnl import ir
+from cnl.dialects.notation import detect_notation, for_notation
+from cnl.dialects.squall.parser import parse_squall
+from cnl.dialects.squall.printer import print_squall
+from cnl.errors import CNLSyntaxError
+from cnl.sparql.equivalence import equivalent
+from tests.roundtrip_helpers import PREFIXES
+
+# Labels of the label and ECAI notations -> Wikidata IDs (checked against the slice's labels).
+IDS = {
+    "film": "Q11424", "human": "Q5", "mountain": "Q8502", "rock band": "Q5741069", "musical group": "Q215380",
+    "award": "Q618779", "actor": "Q33999",
+    "Christopher Nolan": "Q25191", "Christian Bale": "Q45772", "New York City": "Q60", "Barack Obama": "Q76",
+    "Michelle Obama": "Q13133", "The Beatles": "Q1299", "Queen": "Q15862", "Earth, Wind & Fire": "Q28974",
+    "Academy Award for Best Director": "Q103360", "Academy Award for Best Actor": "Q103916",
+    "Leonardo DiCaprio": "Q38111", "President of the United States of America": "Q11696",
+    "Harry Potter film series": "Q216930", "The Lord of the Rings trilogy": "Q190214", "Quentin Tarantino": "Q3772",
+    "Tom Hanks": "Q2263", "Steven Spielberg": "Q8877", "The Godfather": "Q47703",
+    "The Shawshank Redemption": "Q172241", "Tom Cruise": "Q37079",
+    "director": "P57", "cast member": "P161", "part of the series": "P179", "series ordinal": "P1545",
+    "award received": "P166", "for work": "P1686", "has part(s)": "P527", "child": "P40", "spouse": "P26",
+    "date of birth": "P569", "date of death": "P570", "place of birth": "P19", "occupation": "P106",
+    "publication date": "P577", "start time": "P580", "position held": "P39", "duration": "P2047",
+    "elevation above sea level": "P2044", "point in time": "P585",
+}
+
+
+class Lexicon:
+    def resolve(self, label, kind, span=None):
+        return IDS[label]
+
+
+@dataclass
+class Form:
+    form: str           # the issue's item
+    texts: tuple        # the variant, in each notation (and more variants)
+    canonical: str      # what the printer gives for it in the ID notation (without labels)
+    sparql: str         # the query, written by hand
+
+
+FORMS = [
+    # 1. a relative clause after a name describes the question's noun
+    Form("1 clause after a name",
+         ("Which <Q11424> has <P57> <Q25191> that has <P161> <Q45772>?",
+          "Which [film] has <director> [Christopher Nolan] that has <cast member> [Christian Bale]?",
+          "Which <film> has <P57:director> <Christopher_Nolan> that has <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P57 wd:Q25191 . ?f wdt:P161 wd:Q45772 . }"),
+    Form("1 clause after a name",
+         ("Which <Q5> is-<P19> <Q60> who has <P106> <Q33999> and has a <P26>?",
+          "Which [human] is-<place of birth> [New York City] who has <occupation> [actor] and has a <spouse>?",
+          "Which <human> is-<P19:place_of_birth> <New_York_City> who has <P106:occupation> <actor> and has a "
+          "<P26:spouse>?"),
+         "Which <Q5> has <P19> <Q60> and has <P106> <Q33999> and has a <P26>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 ; wdt:P106 wd:Q33999 ; wdt:P26 ?s . }"),
+    Form("1 clause after a name",
+         ("Which <Q11424> has <P179> <Q190214> at <P1545> 2 which has <P577> 2002?",
+          "Which [film] has <part of the series> [The Lord of the Rings trilogy] at <series ordinal> 2 which has "
+          "<publication date> 2002?",
+          "Which <film> has <P179:part_of_the_series> <The_Lord_of_the_Rings_trilogy> at <P1545:series_ordinal> 2 "
+          "which has <P577:publication_date> 2002?"),
+         "Which <Q11424> has <P179> <Q190214> at <P1545> 2 and has <P577> 2002?",
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 ?s . ?s ps:P179 wd:Q190214 ; pq:P1545 "2" . '
+         "?f wdt:P577 2002 . }"),
+
+    # 2. a question that is only a noun phrase, its clause (with a qualifier at its end) what it asks
+    Form("2 noun-phrase question",
+         ("Which <Q11424> that is <P179> <Q216930> at <P1545> 4?",
+          "Which [film] that is-<part of the series> [Harry Potter film series] at <series ordinal> 4?",
+          "Which <film> that has <P179:part_of_the_series> <Harry_Potter_film_series> at <P1545:series_ordinal> 4?"),
+         "Which <Q11424> has <P179> <Q216930> at <P1545> 4?",
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 ?s . ?s ps:P179 wd:Q216930 ; pq:P1545 "4" . }'),
+    Form("2 noun-phrase question",
+         ("How many <Q5> that is-<P39> <Q11696> at <P580> 2009-01-20?",
+          "How many [human] that is <position held> [President of the United States of America] at <start time> "
+          "2009-01-20?",
+          "How many <human> that is-<P39:position_held> <President_of_the_United_States_of_America> at "
+          "<P580:start_time> 2009-01-20?"),
+         "How many <Q5> has <P39> <Q11696> at <P580> 2009-01-20?",
+         "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE { "
+         '?h wdt:P31 wd:Q5 . ?h p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 "2009-01-20"^^xsd:date . }'),
+
+    # 3. "How many <P> has X?" = "How many <P> of X are there?"
+    Form("3 how many <P> has X",
+         ("How many <P40> has <Q76>?", "How many <child> has [Barack Obama]?",
+          "How many <P40:child> has <Barack_Obama>?", "How many <P40>-s does <Q76> have?"),
+         "How many <P40> of <Q76> are there?",
+         "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { wd:Q76 wdt:P40 ?c . }"),
+    Form("3 how many <P> has X",
+         ("How many <P527> does <Q1299> have?", "How many <has part(s)> does [The Beatles] have?",
+          "How many <P527:has_part(s)> has <The_Beatles>?", "How many <P527> did <Q1299> have?"),
+         "How many <P527> of <Q1299> are there?",
+         "SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE { wd:Q1299 wdt:P527 ?m . }"),
+    Form("3 how many <P> has X",
+         ("Which <P26> has <Q76>?", "Which <spouse> has [Barack Obama]?", "Which <P26:spouse> has <Barack_Obama>?"),
+         "Which <P26> of <Q76> are there?",
+         "SELECT DISTINCT ?s WHERE { wd:Q76 wdt:P26 ?s . }"),
+
+    # 4. plural marks on class and property terms, verbs agreeing
+    Form("4 plural marks",
+         ("Which <Q11424>-s have <P57> <Q25191>?", "Which <Q11424(s)> have <P57> <Q25191>?",
+          "Which <Q11424>s have <P57> <Q25191>?", "Which [film]s have <director> [Christopher Nolan]?",
+          "Which <film>-s have <P57:director> <Christopher_Nolan>?"),
+         "Which <Q11424> has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P57 wd:Q25191 . }"),
+    Form("4 plural marks",
+         ("Which <Q5>-s have at least 2 <P40>-s?", "Which <Q5(s)> have at least 2 <P40(s)>?",
+          "Which [human]s have at least 2 <child>s?", "Which <human>-s have at least 2 <P40:child>-s?"),
+         "Which <Q5> has at least 2 <P40>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?c) AS ?n) WHERE { "
+         "?h wdt:P40 ?c . } GROUP BY ?h } FILTER(?n >= 2) }"),
+    Form("4 plural marks",
+         ("Who are the <P40>-s of <Q76>?", "Who are the <child>s of [Barack Obama]?",
+          "Who are the <P40:child>-s of <Barack_Obama>?"),
+         "What is the <P40> of <Q76>?",
+         "SELECT DISTINCT ?c WHERE { wd:Q76 wdt:P40 ?c . }"),
+
+    # 5. superlatives without "the"; comparatives; before/after
+    Form("5 superlatives and comparisons",
+         ("Which <Q11424> has <P57> <Q25191> and has earliest <P577>?",
+          "Which [film] has <director> [Christopher Nolan] and has earliest <publication date>?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has earliest <P577:publication_date>?"),
+         "Which <Q11424> has <P57> <Q25191> and has the earliest <P577>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . } ORDER BY ?d LIMIT 1"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q8502> has 2nd highest <P2044>?", "Which [mountain] has 2nd highest <elevation above sea level>?",
+          "Which <mountain> has 2nd highest <P2044:elevation_above_sea_level>?"),
+         "Which <Q8502> has the 2nd highest <P2044>?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . } ORDER BY DESC(?e) OFFSET 1 LIMIT 1"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q8502> has <P2044> the highest?", "Which [mountain] has <elevation above sea level> the highest?",
+          "Which <mountain> has <P2044:elevation_above_sea_level> the highest?",
+          "Which <Q8502> has <P2044> the highest thing?"),
+         "Which <Q8502> has the highest <P2044>?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . } ORDER BY DESC(?e) LIMIT 1"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q5> has a <P569> before 1900 and has a <P570> after 1950?",
+          "Which [human] has a <date of birth> before 1900 and has a <date of death> after 1950?",
+          "Which <human> has a <P569:date_of_birth> before 1900 and has a <P570:date_of_death> after 1950?",
+          "Which <Q5> has a <P569> earlier than 1900 and has a <P570> later than 1950?"),
+         # (a comparison before "and" is parenthesized by the printer, as before issue 29)
+         "Which <Q5> has <P569> (something that is earlier than 1900) and has a <P570> later than 1950?",
+         "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; "
+         'wdt:P569 ?b ; wdt:P570 ?d . FILTER(?b < "1900-01-01T00:00:00Z"^^xsd:dateTime) '
+         'FILTER(?d >= "1951-01-01T00:00:00Z"^^xsd:dateTime) }'),
+    Form("5 superlatives and comparisons",
+         ("Which <Q11424> has a <P577> after 2010-05-01?", "Which [film] has a <publication date> after 2010-05-01?",
+          "Which <film> has a <P577:publication_date> after 2010-05-01?"),
+         "Which <Q11424> has a <P577> later than 2010-05-01?",
+         "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; "
+         'wdt:P577 ?d . FILTER(?d > "2010-05-01"^^xsd:date) }'),
+    Form("5 superlatives and comparisons",
+         ("Which <Q11424> has a <P2047> longer than 180?", "Which [film] has a <duration> bigger than 180?",
+          "Which <film> has a <P2047:duration> larger than 180?"),
+         "Which <Q11424> has a <P2047> greater than 180?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d . FILTER(?d > 180) }"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q11424> has a <P2047> shorter than 80?", "Which [film] has a <duration> smaller than 80?",
+          "Which <film> has a <P2047:duration> shorter than 80?"),
+         "Which <Q11424> has a <P2047> less than 80?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d . FILTER(?d < 80) }"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q8502> has a <P2044> greater than or equal to 8000?",
+          "Which [mountain] has a <elevation above sea level> bigger or equal to 8000?",
+          "Which <mountain> has a <P2044:elevation_above_sea_level> larger than or equal to 8000?"),
+         "Which <Q8502> has a <P2044> greater or equal to 8000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e >= 8000) }"),
+
+    # 6. "has not <P>" without an object = "has no <P>"
+    Form("6 has not <P>",
+         ("Which <Q5> has <P106> <Q33999> and has not <P26>?",
+          "Which [human] has <occupation> [actor] and does not have <spouse>?",
+          "Which <human> has <P106:occupation> <actor> and has not <P26:spouse>?",
+          "Which <Q5> has <P106> <Q33999> and did not have <P26>?"),
+         "Which <Q5> has <P106> <Q33999> and has no <P26>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 . FILTER NOT EXISTS { ?h wdt:P26 ?s . } }"),
+    Form("6 has not <P>",
+         ("Which <Q11424> that has <P57> <Q3772> has not <P166> at <P585> 1995?",
+          "Which [film] that has <director> [Quentin Tarantino] has not <award received> at <point in time> 1995?",
+          "Which <film> that has <P57:director> <Quentin_Tarantino> has not <P166:award_received> at "
+          "<P585:point_in_time> 1995?"),
+         "Which <Q11424> that has <P57> <Q3772> has no <P166> at <P585> 1995?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 . FILTER NOT EXISTS { "
+         "?f p:P166 ?s . ?s ps:P166 ?a ; pq:P585 1995 . } }"),
+
+    # 7. apposition of a class and a name
+    Form("7 apposition",
+         ("Which <P527> of the <Q5741069> <Q1299> has a <P570>?",
+          "Which <has part(s)> of the [rock band] [The Beatles] has a <date of death>?",
+          "Which <P527:has_part(s)> of the <rock_band> <The_Beatles> has a <P570:date_of_death>?"),
+         "Which <P527> of (the <Q5741069> that is <Q1299>) has a <P570>?",
+         "SELECT DISTINCT ?m WHERE { ?b wdt:P31 wd:Q5741069 ; wdt:P527 ?m . ?m wdt:P570 ?d . VALUES ?b { wd:Q1299 } }"),
+    Form("7 apposition",
+         ("Who is a <P26> of the <Q5> <Q76>?", "Who is a <spouse> of the [human] [Barack Obama]?",
+          "Who is a <P26:spouse> of the <human> <Barack_Obama>?"),
+         "What is a <P26> of (the <Q5> that is <Q76>)?",
+         "SELECT DISTINCT ?s WHERE { ?h wdt:P31 wd:Q5 ; wdt:P26 ?s . VALUES ?h { wd:Q76 } }"),
+
+    # 8. a qualifier whose value is the counted or asked thing
+    Form("8 qualifier value asked",
+         ("How many <Q11424> <Q25191> did <P166> <Q103360> at <P1686>?",
+          "How many [film] [Christopher Nolan] did <award received> [Academy Award for Best Director] at <for work>?",
+          "How many <film> <Christopher_Nolan> did <P166:award_received> <Academy_Award_for_Best_Director> at "
+          "<P1686:for_work>?",
+          "How many <Q11424> did <Q25191> <P166> <Q103360> at <P1686>?",
+          "How many <Q11424> at which <P1686> <Q25191> has <P166> <Q103360>?"),
+         "How many <Q11424> at which <P1686> <Q25191> has <P166> <Q103360>?",
+         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 . wd:Q25191 p:P166 ?s . "
+         "?s ps:P166 wd:Q103360 ; pq:P1686 ?f . }"),
+    Form("8 qualifier value asked",
+         ("Which <Q11424> <Q38111> did <P166> <Q103916> at <P1686>?",
+          "Which [film] did [Leonardo DiCaprio] <award received> [Academy Award for Best Actor] at <for work>?",
+          "Which <film> <Leonardo_DiCaprio> did <P166:award_received> <Academy_Award_for_Best_Actor> at "
+          "<P1686:for_work>?"),
+         "Which <Q11424> at which <P1686> <Q38111> has <P166> <Q103916>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . wd:Q38111 p:P166 ?s . ?s ps:P166 wd:Q103916 ; "
+         "pq:P1686 ?f . }"),
+
+    # 9. verb phrases joined without "and"
+    Form("9 verb phrases without and",
+         ("Which <Q5> has <P106> <Q33999> is a <P161> of <Q47703>?",
+          "Which [human] has <occupation> [actor] is a <cast member> of [The Godfather]?",
+          "Which <human> has <P106:occupation> <actor> is a <P161:cast_member> of <The_Godfather>?"),
+         "Which <Q5> has <P106> <Q33999> and is a <P161> of <Q47703>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 . wd:Q47703 wdt:P161 ?h . }"),
+    Form("9 verb phrases without and",
+         ("Which <Q11424> is-<P57> <Q8877> has <P161> <Q2263> has a <P2047> greater than 150?",
+          "Which [film] is-<director> [Steven Spielberg] has <cast member> [Tom Hanks], has a <duration> greater "
+          "than 150?",
+          "Which <film> is-<P57:director> <Steven_Spielberg> has <P161:cast_member> <Tom_Hanks> has a "
+          "<P2047:duration> greater than 150?"),
+         "Which <Q11424> has <P57> <Q8877> and has <P161> <Q2263> and has a <P2047> greater than 150?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 ; wdt:P161 wd:Q2263 ; wdt:P2047 ?d . "
+         "FILTER(?d > 150) }"),
+
+    # beyond the nine: a fronted object in English word order ("Which <C> did X <P>?")
+    Form("fronted object, English word order",
+         ("Which <Q618779> did <Q38111> <P166>?", "Which [award] did [Leonardo DiCaprio] <award received>?",
+          "Which <award> did <Leonardo_DiCaprio> <P166:award_received>?", "Which <Q618779> <Q38111> did <P166>?"),
+         "Which <Q618779> is a <P166> of <Q38111>?",
+         "SELECT DISTINCT ?a WHERE { ?a wdt:P31 wd:Q618779 . wd:Q38111 wdt:P166 ?a . }"),
+    Form("fronted object, English word order",
+         ("How many <Q11424> does <Q2263> <P161>?", "How many [film] does [Tom Hanks] <cast member>?",
+          "How many <film> does <Tom_Hanks> <P161:cast_member>?"),
+         "How many <Q11424> is a <P161> of <Q2263>?",
+         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 . wd:Q2263 wdt:P161 ?f . }"),
+]
+
+IDS_OF = {form.form for form in FORMS}
+
+
+def _id(form, i):
+    return f"{form.form}-{i}"
+
+
+@pytest.mark.parametrize("form", FORMS, ids=[_id(f, i) for i, f in enumerate(FORMS)])
+def test_each_text_compiles_to_the_hand_written_query(form):
+    assert {detect_notation(t) for t in form.texts} == {"id", "label", "ecai"}, form.texts
+    expected = PREFIXES + form.sparql
+    for text in form.texts:
+        sparql = cnl.compile(text, lexicon=Lexicon())
+        assert equivalent(sparql, expected, distinct=True), (text, sparql)
+    assert equivalent(cnl.compile(form.canonical), expected, distinct=True)
+
+
+@pytest.mark.parametrize("form", FORMS, ids=[_id(f, i) for i, f in enumerate(FORMS)])
+def test_each_text_reads_as_its_canonical_form(form):
+    canonical = parse_squall(form.canonical)
+    assert print_squall(canonical, "id", id_labels=False) == form.canonical
+    for text in form.texts:
+        notation = detect_notation(text)
+        query = parse_squall(text)
+        if notation == "id":
+            assert query == canonical, text
+            assert print_squall(query, "id", id_labels=False) == form.canonical
+        printed = print_squall(query, notation)
+        assert printed != text or text == form.canonical, "the printer writes the variant"
+        assert parse_squall(printed) == for_notation(query, notation), (text, printed)
+        assert print_squall(parse_squall(printed), notation) == printed
+
+
+def test_every_form_has_two_paraphrases_of_its_own():
+    forms = [f.form for f in FORMS]
+    for name in ("1 ", "2 ", "3 ", "4 ", "5 ", "6 ", "7 ", "8 ", "9 "):
+        assert sum(1 for f in forms if f.startswith(name)) >= 2, name
+
+
+# ---------------------------------------------------------------- what keeps its old reading
+
+def test_a_clause_after_a_noun_stays_with_the_noun():
+    # the name rule applies where a clause could describe no noun before it
+    query = parse_squall("Which <Q11424> has a <P57> that has <P166> <Q103360>?")
+    assert query.vp == ir.Stmt(ir.Property("P57"), ir.Quant(
+        "a", None, (ir.Stmt(ir.Property("P166"), ir.Ref(ir.Entity("Q103360"))),)))
+    query = parse_squall("Which <Q11424> that has <P57> <Q25191> has <P161> <Q45772>?")
+    assert query.subject.rels == (ir.Stmt(ir.Property("P57"), ir.Ref(ir.Entity("Q25191"))),)
+    assert query.vp == ir.Stmt(ir.Property("P161"), ir.Ref(ir.Entity("Q45772")))
+
+
+def test_a_clause_after_a_name_inside_a_clause_describes_that_clause_s_noun():
+    # "a <P57> that has <P19> [X] that has <P106> [Y]": the director has both
+    query = parse_squall("Which <Q11424> has a <P57> that has <P19> <Q60> that has <P106> <Q33999>?")
+    assert query.vp.obj.rels == (ir.Stmt(ir.Property("P19"), ir.Ref(ir.Entity("Q60"))),
+                                 ir.Stmt(ir.Property("P106"), ir.Ref(ir.Entity("Q33999"))))
+
+
+def test_apposition_is_read_only_after_of():
+    # elsewhere "the <C> X" keeps its reading: "Is the <C> X?" asks whether it is X
+    query = parse_squall("Is the <Q5> <Q76>?")
+    assert query == ir.Query(ir.Quant("the", ir.ClassNoun(ir.Class("Q5"))), ir.Be(ir.Ref(ir.Entity("Q76"))))
+    query = parse_squall("The <Q11424> <Q25191> did <P57>?")
+    assert query.subject == ir.Quant("the", ir.ClassNoun(ir.Class("Q11424")))
+
+
+# ---------------------------------------------------------------- what keeps failing
+
+@pytest.mark.parametrize("text, message", [
+    ("What?", "needs a noun"),
+    ("<Q5>?", "needs a question word"),
+    ("The <Q11424> has <Q25191>?", "needs a question word"),
+    ("Which <Q11424> has <Q25191>?", "needs a property before the name"),
+    ("How many <Q11424> has not <Q25191>?", "Q25191 is an item ID"),
+    ("Which <P527> of the <P31> <Q1299> has a <P570>?", "follows a class"),
+    ("can't find a squall query?", "bare label"),
+    ("give me every film that has as a <P179:part_of_the_series> Harry Potter film series", "Sparklis"),
+    ("Which <Q5> has a <P569> before?", "bare label 'before'"),
+])
+def test_malformed_text_keeps_failing_with_a_reason(text, message):
+    with pytest.raises(CNLSyntaxError) as info:
+        parse_squall(text)
+    assert message in str(info.value) or message in (info.value.hint or ""), str(info.value)
+
+
+def test_a_bare_label_with_before_or_after_is_reported_whole():
+    with pytest.raises(CNLSyntaxError) as info:
+        parse_squall("give me everything that is named after Percy Jackson")
+    assert "named after Percy Jackson" in str(info.value)
