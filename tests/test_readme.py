@@ -28,7 +28,7 @@ INCOMING = ("P57", "P179", "P112")
 # (pattern, reason): commands that are documented but not run here
 EXEMPT = [
     (r"^cnl2sparql (train|eval|ensemble) ", "trains or evaluates for minutes to hours (tested in test_model/test_eval_runner)"),
-    (r"^cnl2sparql (agent|serve|mcp) ", "starts a server or needs a chat model (tested in test_agent_*)"),
+    (r"^cnl2sparql (agent|serve|mcp|ui) ", "starts a server or needs a chat model (tested in test_agent_*, test_playground*)"),
     (r"https?://(?!127\.0\.0\.1)", "needs the internet"),
     (r"kg load \.\./shared/data/wikidata/wikidata-slice\.nt\.gz", "loads the whole slice (the test store stands for it)"),
 ]
