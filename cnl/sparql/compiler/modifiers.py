@@ -108,6 +108,12 @@ class SolutionModifiersMixin:
             self.having.append((f"{self._count(v)} {op} {q.number}", outer))
             return
         count = self.fresh("n")
+        self._add_count_subquery(v, outer, g, count)
+        self.group.filters.append(f"FILTER({count} {op} {q.number})")
+
+    def _add_count_subquery(self, v: str, outer: list[str], g, count: str) -> None:
+        """``{ SELECT outer (COUNT(v) AS count) WHERE { g } GROUP BY outer }`` into the current group:
+        a count per binding of the variables the outer query shares with the counted pattern."""
         keys = " ".join(outer)
         head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
         block = ["{", "  " + head, *indent(indent(g.lines())), "  }"]
@@ -115,7 +121,6 @@ class SolutionModifiersMixin:
             block.append(f"  GROUP BY {keys}")
         block.append("}")
         self.group.blocks.append(block)
-        self.group.filters.append(f"FILTER({count} {op} {q.number})")
 
     def _order_expr(self, key: str) -> str:
         """An ORDER BY key; the count of "the most" is written in place when it is not a column

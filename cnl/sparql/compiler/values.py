@@ -12,7 +12,6 @@ import re
 
 from cnl import ir
 from cnl.errors import CompileError
-from cnl.sparql.compiler.groups import indent
 from cnl.sparql.compiler.terms import noun_hint
 
 
@@ -65,11 +64,5 @@ class ValuesMixin:
         if v in self.visible_vars:
             self.visible_vars.remove(v)  # only in scope inside the sub-query
         count = self.fresh("count")
-        keys = " ".join(outer)
-        head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
-        block = ["{", "  " + head, *indent(indent(g.lines())), "  }"]
-        if keys:
-            block.append(f"  GROUP BY {keys}")
-        block.append("}")
-        self.group.blocks.append(block)
+        self._add_count_subquery(v, outer, g, count)
         k(count)
