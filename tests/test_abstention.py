@@ -138,3 +138,22 @@ def test_ask_and_translate_say_they_abstain_with_their_own_exit_code(greeting_st
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
     assert rows[0]["abstained"] and rows[0]["sparql"] is None and rows[0]["answers"] is None
     assert "abstained" not in rows[1] and rows[1]["sparql"]
+
+
+def test_the_server_answers_hello_with_the_documented_fallback(greeting_store):
+    """The real parser behind ``/text2sparql``: "hello" gets the 503 with the empty query and the
+    parser's reason (the server's own tests use a stand-in for the abstaining parser)."""
+    from fastapi.testclient import TestClient
+
+    from cnl.agent.server import NO_ANSWER_QUERY, ServerConfig, create_app
+
+    config = ServerConfig.from_dict({"datasets": {"greeting": {"store": str(greeting_store)}},
+                                     "use_translator": True, "timeout_s": 120})
+    with TestClient(create_app(config)) as api:
+        response = api.get("/text2sparql", params={"question": "hello", "dataset": "greeting"})
+        assert response.status_code == 503, response.text
+        doc = response.json()
+        assert doc["query"] == NO_ANSWER_QUERY and "abstained" in doc["error"]["message"]
+        assert "Hello" in doc["error"]["message"]
+        answered = api.get("/text2sparql", params={"question": "Who directed Inception?", "dataset": "greeting"})
+        assert answered.status_code == 200 and "Q25188" in answered.json()["query"], answered.text

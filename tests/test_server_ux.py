@@ -64,7 +64,7 @@ def test_a_question_out_of_time_gets_the_documented_fallback(store, monkeypatch)
     def slow_loader():
         # a parser still loading: a stand-in that takes longer than the deadline whatever the
         # machine (the real load's time depends on what this process loaded before)
-        def translate(question):
+        def translate(question, **options):
             time.sleep(3)
             raise AssertionError("never reached within the deadline")
         return translate
@@ -85,7 +85,7 @@ def test_an_abstaining_parser_gets_the_documented_fallback(store, monkeypatch):
     import cnl.agent.tools
     from cnl.learn.inference import Translation
 
-    monkeypatch.setattr(cnl.agent.tools, "load_translator", lambda: lambda question: Translation(
+    monkeypatch.setattr(cnl.agent.tools, "load_translator", lambda: lambda question, **options: Translation(
         question, None, None, error="abstained: the question asks for nothing the CNL can say"))
     with client(store, use_translator=True) as c:
         response = c.get("/text2sparql", params={"question": "hello", "dataset": DATASET})

@@ -54,8 +54,10 @@ class QueryTools(ToolboxBase):
         Args:
             question: the question in English
         """
-        translator = self.translator or load_translator()
-        output = translator(question)
+        if self.translator is not None:
+            output = self.translator(question)
+        else:  # the question's entities linked over this toolbox's KG, as the parser was trained
+            output = load_translator()(question, kg=self.kg)
         text = getattr(output, "cnl", output)
         if not isinstance(text, str) or not text.strip():
             raise TranslatorUnavailable(f"the learned parser returned no CNL for {question!r}")
@@ -164,8 +166,10 @@ TRANSLATOR = TranslatorState()
 
 
 def load_translator():
-    """The learned parser's translate (issue 5), or TranslatorUnavailable saying why not."""
-    def run(question: str):
+    """The learned parser's translate (issue 5), or TranslatorUnavailable saying why not. The
+    returned callable takes the question and :meth:`Translator.translate`'s options (``store``,
+    ``kg``: link the question's entities over that KG, so the parser can also abstain)."""
+    def run(question: str, **options):
         from cnl.learn.base_model import require_model_stack
 
         try:
@@ -180,7 +184,7 @@ def load_translator():
             raise TranslatorUnavailable(f"the learned parser cannot be loaded: {err}") from None
         check_deadline()  # a load that outlived its request: the request has had its answer
         try:
-            return translator.translate(question)
+            return translator.translate(question, **options)
         except CNLError:
             raise
         except Exception as err:  # a model that fails mid-generation: an answer, not a crash

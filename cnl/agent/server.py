@@ -344,12 +344,14 @@ def create_app(config: ServerConfig):
             from cnl.agent.tools import load_translator
 
             try:
-                output = load_translator()(question)
+                # entities linked over the dataset's KG: the parser's prompt gets their candidates
+                # and the parser can abstain ("hello") instead of guessing
+                output = load_translator()(question, store=ds.config.store, kg=ds.toolbox.kg)
                 text = getattr(output, "cnl", output)
                 if text is None:  # the parser abstained, or wrote nothing that compiles
                     reasons.append(f"learned parser: {getattr(output, 'error', None) or 'no query'}")
-                else:
-                    return ds.compile(text), "translate", None
+                else:  # its own SPARQL resolved labels through the question's candidates first
+                    return getattr(output, "sparql", None) or ds.compile(text), "translate", None
             except CNLError as err:
                 reasons.append(f"learned parser: {err}")
         if config.agent:
