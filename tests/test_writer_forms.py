@@ -26,7 +26,8 @@ IDS = {
     "Leonardo DiCaprio": "Q38111", "President of the United States of America": "Q11696",
     "Harry Potter film series": "Q216930", "The Lord of the Rings trilogy": "Q190214", "Quentin Tarantino": "Q3772",
     "Tom Hanks": "Q2263", "Steven Spielberg": "Q8877", "The Godfather": "Q47703",
-    "The Shawshank Redemption": "Q172241", "Tom Cruise": "Q37079",
+    "The Shawshank Redemption": "Q172241", "Tom Cruise": "Q37079", "city": "Q515", "Inception": "Q25188",
+    "Freddie Mercury": "Q15869",
     "director": "P57", "cast member": "P161", "part of the series": "P179", "series ordinal": "P1545",
     "award received": "P166", "for work": "P1686", "has part(s)": "P527", "child": "P40", "spouse": "P26",
     "date of birth": "P569", "date of death": "P570", "place of birth": "P19", "occupation": "P106",
@@ -243,6 +244,77 @@ FORMS = [
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 ; wdt:P161 wd:Q2263 ; wdt:P2047 ?d . "
          "FILTER(?d > 150) }"),
 
+    # the same forms where writers drop a word
+    Form("5 comparison right after has <P>",
+         ("Which <Q8502> has <P2044> bigger than 4000?",
+          "Which [mountain] has <elevation above sea level> bigger than 4000?",
+          "Which <mountain> has <P2044:elevation_above_sea_level> larger than 4000?"),
+         "Which <Q8502> has a <P2044> greater than 4000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e > 4000) }"),
+    Form("5 comparison right after has <P>",
+         ("Which <Q11424> has <P577> before 2000?", "Which [film] has <publication date> before 2000?",
+          "Which <film> has <P577:publication_date> before 2000?"),
+         "Which <Q11424> has a <P577> earlier than 2000?",
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d . '
+         'FILTER(?d < "2000-01-01T00:00:00Z"^^xsd:dateTime) }'),
+    Form("6 is not <P> X",
+         ("Which <Q5> is not <P19> <Q60>?", "Which [human] is not <place of birth> [New York City]?",
+          "Which <human> is not <P19:place_of_birth> <New_York_City>?"),
+         "Which <Q5> has not <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?h wdt:P19 wd:Q60 . } }"),
+    Form("6 is not <P> X",
+         ("Which <Q11424> has <P57> <Q8877> and is not <P161> <Q2263>?",
+          "Which [film] has <director> [Steven Spielberg] and is not <cast member> [Tom Hanks]?",
+          "Which <film> has <P57:director> <Steven_Spielberg> and is not <P161:cast_member> <Tom_Hanks>?"),
+         "Which <Q11424> has <P57> <Q8877> and has not <P161> <Q2263>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 . "
+         "FILTER NOT EXISTS { ?f wdt:P161 wd:Q2263 . } }"),
+    Form("is <P> of X without 'the'",
+         ("Who is <P57> of <Q25188>?", "Who is <director> of [Inception]?", "Who is <P57:director> of <Inception>?"),
+         "What is the <P57> of <Q25188>?",
+         "SELECT DISTINCT ?d WHERE { wd:Q25188 wdt:P57 ?d . }"),
+    Form("is <P> of X without 'the'",
+         ("How many <Q5>-s are <P161>-s of <Q47703>?", "How many [human]s are <cast member>s of [The Godfather]?",
+          "How many <human>-s are <P161:cast_member>-s of <The_Godfather>?"),
+         "How many <Q5> is the <P161> of <Q47703>?",
+         "SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 . wd:Q47703 wdt:P161 ?h . }"),
+    Form("7 apposition beyond 'of'",
+         ("Does the <Q5741069> <Q15862> have <P527> <Q15869>?",
+          "Does the [rock band] [Queen] have <has part(s)> [Freddie Mercury]?",
+          "Does the <rock_band> <Queen> have <P527:has_part(s)> <Freddie_Mercury>?"),
+         "Has the <Q5741069> that is <Q15862> <P527> <Q15869>?",
+         "ASK { ?b wdt:P31 wd:Q5741069 ; wdt:P527 wd:Q15869 . VALUES ?b { wd:Q15862 } }"),
+    Form("7 apposition beyond 'of'",
+         ("Which <Q5> is-<P19> the <Q515> <Q60>?", "Which [human] has <place of birth> the [city] [New York City]?",
+          "Which <human> is-<P19:place_of_birth> the <city> <New_York_City>?"),
+         "Which <Q5> has <P19> the <Q515> that is <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?c . ?c wdt:P31 wd:Q515 . VALUES ?c { wd:Q60 } }"),
+    Form("several statements under one has",
+         ("Which <Q11424> has <P57> <Q25191> and <P161> <Q45772>?",
+          "Which [film] has <director> [Christopher Nolan] and <cast member> [Christian Bale]?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P57 wd:Q25191 . ?f wdt:P161 wd:Q45772 . }"),
+    Form("several statements under one has",
+         ("Which <Q5> has <P26> <Q13133> and <P39> <Q11696> at <P1545> 44?",
+          "Which [human] has <spouse> [Michelle Obama] and <position held> [President of the United States of America] "
+          "at <series ordinal> 44?",
+          "Which <human> has <P26:spouse> <Michelle_Obama> and <P39:position_held> "
+          "<President_of_the_United_States_of_America> at <P1545:series_ordinal> 44?"),
+         "Which <Q5> has <P26> <Q13133> and has <P39> <Q11696> at <P1545> 44?",
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P26 wd:Q13133 ; p:P39 ?s . ?s ps:P39 wd:Q11696 ; '
+         'pq:P1545 "44" . }'),
+    Form("what as which",
+         ("What <Q11424> has <P57> <Q8877>?", "What [film] has <director> [Steven Spielberg]?",
+          "What <film>-s have <P57:director> <Steven_Spielberg>?"),
+         "Which <Q11424> has <P57> <Q8877>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 . }"),
+    Form("what as which",
+         ("What <Q5> is a <P161> of <Q47703>?", "What [human] is a <cast member> of [The Godfather]?",
+          "What <human> is a <P161:cast_member> of <The_Godfather>?"),
+         "Which <Q5> is a <P161> of <Q47703>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q47703 wdt:P161 ?h . }"),
+
     # beyond the nine: a fronted object in English word order ("Which <C> did X <P>?")
     Form("fronted object, English word order",
          ("Which <Q618779> did <Q38111> <P166>?", "Which [award] did [Leonardo DiCaprio] <award received>?",
@@ -314,8 +386,8 @@ def test_a_clause_after_a_name_inside_a_clause_describes_that_clause_s_noun():
                                  ir.Stmt(ir.Property("P106"), ir.Ref(ir.Entity("Q33999"))))
 
 
-def test_apposition_is_read_only_after_of():
-    # elsewhere "the <C> X" keeps its reading: "Is the <C> X?" asks whether it is X
+def test_apposition_keeps_the_old_readings_of_is_and_fronted_objects():
+    # "the <C> X" is read after "of", "does" and a verb; "Is the <C> X?" still asks whether it is X
     query = parse_squall("Is the <Q5> <Q76>?")
     assert query == ir.Query(ir.Quant("the", ir.ClassNoun(ir.Class("Q5"))), ir.Be(ir.Ref(ir.Entity("Q76"))))
     query = parse_squall("The <Q11424> <Q25191> did <P57>?")

@@ -12,7 +12,7 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.dialects.squall.parser.reading import error_at
-from cnl.dialects.squall.parser.terms import read_entity, read_property, token_span
+from cnl.dialects.squall.parser.terms import read_entity, read_head, read_property, token_span
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
 
@@ -27,6 +27,11 @@ def _and(vps) -> ir.And | object:
     for vp in vps:
         items.extend(vp.items if isinstance(vp, ir.And) else (vp,))
     return items[0] if len(items) == 1 else ir.And(tuple(items))
+
+
+def _is_head(value) -> bool:
+    """A noun head (what ``noun_head`` gives: a term read as a class or a property)."""
+    return hasattr(value, "as_class")
 
 
 def _question_quant(np, what: str) -> ir.Quant:
@@ -101,6 +106,30 @@ class WriterForms(Transformer):
                                       "not a property")
         is_name = ir.Be(ir.Ref(read_entity(name)))
         return ir.Quant(det[0], ir.ClassNoun(head.as_class()), (is_name, *rels), None, det[1])
+
+    # Dropped words (the grammar's "more of the same forms").
+    def has_value_compare_bare(self, prop_tok, *rest):
+        return self.has_value(("a", None), prop_tok, *rest)
+
+    def be_not_prop(self, _not, *args):
+        return ir.Not(self.has_prop(*args))
+
+    def be_rel_noun_bare(self, prop_tok, *rest):
+        values = [a for a in rest if not (isinstance(a, Token) and a.type in ("PLURAL", "OF"))]
+        return ir.Be(ir.Quant("the", self.rel_noun(read_head(prop_tok), *values)))
+
+    def has_props_elliptic(self, *args):
+        statements, part = [], []
+        for arg in (*args, None):
+            if arg is None or (isinstance(arg, Token) and arg.type == "AND"):
+                statements.append(self.has_prop(*part))
+                part = []
+            else:
+                part.append(arg)
+        return _and(statements)
+
+    def which_class(self, _what, *rest):
+        return self.which(_what, *(ir.ClassNoun(r.as_class()) if _is_head(r) else r for r in rest))
 
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
