@@ -13,6 +13,7 @@ from cnl import ir
 from cnl.dialects.grammar_cache import cached_lark
 from cnl.dialects.limits import check_depth, check_text, too_deep
 from cnl.dialects.notation import NOTATIONS, detect_notation
+from cnl.dialects.squall.parser.lalr import LalrLoop
 from cnl.dialects.squall.parser.lexer import KeepTermTokens, SquallLexer
 from cnl.dialects.squall.parser.reading import current_notation, current_text
 from cnl.dialects.squall.parser.syntax_errors import SPARKLIS_HINT, to_syntax_error
@@ -35,8 +36,17 @@ def lark_parser() -> Lark:
     )
 
 
+@lru_cache(maxsize=1)
+def _lalr_loop() -> LalrLoop:
+    lark = lark_parser()
+    lexer = lark.parser.lexer
+    while not isinstance(lexer, SquallLexer):  # the postlexer's and Lark's custom-lexer wrappers
+        lexer = lexer.lexer
+    return LalrLoop(lark, lexer)
+
+
 def _parse_raw(text: str):
-    return lark_parser().parse(text)
+    return _lalr_loop().parse(text)
 
 
 def parse_squall(text: str, notation: str | None = None) -> ir.Query:
