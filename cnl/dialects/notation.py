@@ -47,13 +47,11 @@ def detect_notation(text: str) -> str:
     """``label`` if any ``[...]`` term is used; ``id`` if every ``<...>`` term is an ID;
     otherwise ``ecai`` (the ECAI data's mix of ``<P57:director>`` and ``<Jon_Favreau>``).
     Terms are found as the lexer finds them, so ``[`` inside ``<...>`` or a string is no term."""
-    angles = []
-    for match in _TERM_TOKENS.finditer(text):
-        if match.group(2) is not None:
-            return "label"
-        if match.group(1) is not None:
-            angles.append(match.group(1))
-    if angles and all(ID_RE.match(t) for t in angles):
+    found = _TERM_TOKENS.findall(text)  # (angle's inside, bracket's inside); both "" for a string
+    if "[" in text and any(bracket for _, bracket in found):
+        return "label"
+    angles = [angle for angle, _ in found if angle]
+    if angles and all(map(ID_RE.match, angles)):
         return "id"
     return "ecai"
 

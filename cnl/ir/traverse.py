@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import fields, is_dataclass, replace
+from operator import attrgetter
 
 from cnl.ir.nodes import Class, Entity, Property, Quant
 
@@ -87,35 +88,55 @@ def depth(node) -> int:
     """How deeply ``node`` nests (a leaf is 1), counted without recursion so that any input,
     however deep, can be measured before something recursive walks it."""
     best, stack = 0, [(node, 1)]
+    pop, push, below_of, atoms = stack.pop, stack.append, _BELOW, _ATOMS
     while stack:
-        current, level = stack.pop()
+        current, level = pop()
         if level > best:
             best = level
-        cls = type(current)
-        if cls in SCALAR_NODE_TYPES:  # only scalars inside: one level more, nothing to walk
-            if level + 1 > best:
-                best = level + 1
+        below = below_of.get(type(current)) or _below(type(current))
+        if below is _NOTHING:
             continue
-        children = _children_of(cls)
-        if children is _TUPLE:
-            values = current
-        elif children:
-            values = [getattr(current, name) for name in children]
-        else:
+        level += 1
+        if below is _LEAVES:  # only scalars inside: one level more, nothing to walk
+            if level > best:
+                best = level
             continue
-        for value in values:
-            if type(value) in _ATOMS:  # a leaf one level down: counted, not walked
-                if level + 1 > best:
-                    best = level + 1
+        for value in current if below is _TUPLE else below(current):
+            if type(value) in atoms:  # a leaf one level down: counted, not walked
+                if level > best:
+                    best = level
             else:
-                stack.append((value, level + 1))
+                push((value, level))
     return best
+
+
+def _below(cls):
+    """What :func:`depth` finds under a node of type ``cls``: nothing, scalars only, a tuple's
+    items, or a function giving the node's children (one C-level ``attrgetter``); cached per type,
+    as parsing measures every query's depth."""
+    children = _children_of(cls)
+    if cls in SCALAR_NODE_TYPES:
+        below = _LEAVES
+    elif children is _TUPLE:
+        below = _TUPLE
+    elif not children:
+        below = _NOTHING
+    elif len(children) == 1:
+        one = attrgetter(children[0])
+
+        def below(node):
+            return (one(node),)
+    else:
+        below = attrgetter(*children)
+    _BELOW[cls] = below
+    return below
 
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 _TUPLE = object()
+_NOTHING, _LEAVES = object(), object()
 _CHILD_FIELDS: dict = {}
 _SCALAR = frozenset({"str", "int", "float", "bool", "None"})
 
@@ -137,6 +158,7 @@ def _scalar_node_types() -> frozenset:
 
 
 SCALAR_NODE_TYPES = _scalar_node_types()
+_BELOW: dict = dict.fromkeys(_ATOMS, _NOTHING)
 
 
 def _children_of(cls):

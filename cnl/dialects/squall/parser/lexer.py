@@ -53,6 +53,8 @@ class SquallLexer(Lexer):
     def _lex(self, text):
         label_notation = current_notation.get() == "label"
         keywords, master, space, by_first_char = self.keywords, self.master, self.space, self.by_first_char
+        new_token = Token._future_new  # Token(...) without the check for a deprecated keyword
+        multiline = "\n" in text
         pos, end, line, line_start = 0, len(text), 1, 0
         while True:
             while pos < end and text[pos] in " \t\r\n":
@@ -66,7 +68,8 @@ class SquallLexer(Lexer):
                 column = pos - (text.rfind("\n", 0, pos) + 1) + 1
                 raise UnexpectedCharacters(text, pos, line, column, allowed=None)
             kind = match.lastgroup
-            pos, value = match.start(kind), match.group(kind)
+            value = match.group(kind)
+            pos, new_end = match.span(kind)  # the group ends the match: lookaheads take no text
             if kind == "WORD":
                 kind = keywords.get(value.lower(), "WORD")
             elif kind == "ANGLE":
@@ -77,11 +80,10 @@ class SquallLexer(Lexer):
                     kind = "PROP" if label_notation else "ENT"
             elif kind == "BRACKET":
                 kind = "ENT"
-            if text.find("\n", line_start, pos) >= 0:
+            if multiline and text.find("\n", line_start, pos) >= 0:
                 line = text.count("\n", 0, pos) + 1
                 line_start = text.rfind("\n", 0, pos) + 1
-            new_end = match.end()
-            yield Token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
+            yield new_token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
             pos = new_end
 
 
