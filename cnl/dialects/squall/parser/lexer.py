@@ -95,22 +95,48 @@ def _alternation(alternatives) -> re.Pattern:
 def _first_char_dispatch(alternatives) -> dict:
     """Printable ASCII character -> the alternation of only those ``alternatives`` a token may
     start with there, in the same order (a word need not try the thirty multi-word terminals
-    listed before WORD). A pattern with a look-behind is kept everywhere: what it tests lies
-    before the token. Other characters use the whole alternation."""
+    listed before WORD). Other characters use the whole alternation.
+
+    What a look-behind tests lies before the token, so a pattern with one is tested without it
+    (a look-behind only narrows what a pattern matches) after each kind of character that may
+    come before (none, a blank, a word character); one whose look-behinds cannot all be taken
+    out that way is kept everywhere."""
     import regex  # partial matching tells whether a pattern can start with a character
 
-    compiled = [(name, pattern, "(?<" in pattern and "(?<P" not in pattern, regex.compile(pattern))
-                for name, pattern in alternatives]
+    tests = [(name, _start_test(pattern, regex)) for name, pattern in alternatives]
     table, shared = {}, {}
     for code in range(33, 127):
         char = chr(code)
-        names = tuple(name for name, _, behind, rx in compiled
-                      if behind or rx.match(char, partial=True) is not None)
+        names = tuple(name for name, may_start in tests if may_start(char))
         if names not in shared:
             kept = set(names)
-            shared[names] = _alternation([(n, p) for n, p in alternatives if n in kept])
+            shared[names] = _alternation([(n, p) for n, p in alternatives if n in kept]) if names else _NO_TOKEN
         table[char] = shared[names]
     return table
+
+
+_NO_TOKEN = re.compile(r"(?!)")  # no token starts with this character
+
+
+# a look-behind holding no group: "(?<=[>)])", "(?<![^\s(])"
+_LOOKBEHIND = re.compile(r"\(\?<[=!](?:\[(?:\\.|[^\]\\])*\]|\\.|[^()\[\\])*\)")
+
+
+def _start_test(pattern: str, regex):
+    """character -> whether a match of ``pattern`` may start with it. A pattern's look-behinds
+    are taken out (what is left matches wherever the pattern does) and it is tried after each
+    kind of character that may come before (none, a blank, a word character); a look-behind that
+    cannot be taken out so (one holding a group, or one in a negative look-ahead, where taking it
+    out would narrow the pattern) keeps the pattern for every character."""
+    if "(?<" not in pattern:
+        rx = regex.compile(pattern)
+        return lambda char: rx.match(char, partial=True) is not None
+    freed = _LOOKBEHIND.sub("", pattern)
+    if "(?<" in freed or "(?!" in pattern:
+        return lambda char: True
+    rx = regex.compile(freed)
+    return lambda char: any(rx.match(before + char, pos=len(before), partial=True) is not None
+                            for before in ("", " ", "a"))
 
 
 # ------------------------------------------------------------------------------ property paths
