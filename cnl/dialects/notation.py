@@ -40,7 +40,10 @@ def escape(text: str, closer: str) -> str:
     return text.replace("]", "\\]").replace("[", "\\[")
 
 
-_TERM_TOKENS = re.compile(r'<((?:[^<>\\\n]|\\.)+)>|\[((?:[^\[\]\\\n]|\\.)+)\]|"(?:[^"\\\n]|\\.)*"')
+# <...>, [...] and "..." as the lexer reads them, each "plain characters, then (escape, plain
+# characters) repeated" (see ANGLE in squall.lark)
+_TERM_TOKENS = re.compile(r'<((?!>)[^<>\\\n]*(?:\\.[^<>\\\n]*)*)>|\[((?!\])[^\[\]\\\n]*(?:\\.[^\[\]\\\n]*)*)\]'
+                          r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 
 
 def detect_notation(text: str) -> str:

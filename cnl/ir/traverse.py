@@ -56,8 +56,20 @@ def terms(node):
 
 def asks_for_values(node) -> bool:
     """Whether ``node`` holds a question word (``which``, ``what``, ``how many``): a query
-    that lists or counts values rather than one that asks yes or no."""
-    return any(isinstance(n, Quant) and n.det in ("which", "how_many") for n in walk(node))
+    that lists or counts values rather than one that asks yes or no. (Every compile asks: the
+    nodes are visited in :func:`walk`'s order, their children found as :func:`depth` finds them.)"""
+    stack = [node]
+    pop, extend, below_of = stack.pop, stack.extend, _BELOW
+    while stack:
+        current = pop()
+        if isinstance(current, Quant) and current.det in ("which", "how_many"):
+            return True
+        below = below_of.get(type(current)) or _below(type(current))
+        if below is _TUPLE:
+            extend(reversed(current))
+        elif below is not _NOTHING and below is not _LEAVES:
+            extend(reversed(below(current)))
+    return False
 
 
 _KINDS = {Entity: "entity", Class: "class", Property: "property"}
