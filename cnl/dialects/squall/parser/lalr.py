@@ -48,8 +48,11 @@ class LalrLoop:
                 else:
                     if arg not in reductions:
                         size, callback = len(arg.expansion), callbacks[arg]
-                        passes_child = size == 1 and type(callback) is ExpandSingleChild
-                        reductions[arg] = (size, None if passes_child else _direct(callback), arg.origin.name)
+                        if size == 1 and type(callback) is ExpandSingleChild:
+                            reductions[arg] = (size, None, arg.origin.name, False)
+                        else:
+                            method = _inline_method(callback)  # called with the children spread
+                            reductions[arg] = (size, method or _direct(callback), arg.origin.name, method is not None)
                     flat[symbol] = reductions[arg]
             self.rows[state] = flat
 
@@ -76,7 +79,7 @@ class LalrLoop:
                     break
                 if action is None:
                     raise _Rejected
-                size, callback, name = action
+                size, callback, name, spread = action
                 if callback is None:  # "?rule: x": the one child is the value
                     states[-1] = rows[states[-2]][name]
                 else:
@@ -86,7 +89,7 @@ class LalrLoop:
                         del values[-size:]
                     else:
                         children = []
-                    values.append(callback(children))
+                    values.append(callback(*children) if spread else callback(children))
                     states.append(rows[states[-1]][name])
                 if token is _END and states[-1] == end_state:
                     return values[-1]
@@ -105,13 +108,21 @@ def _direct(callback):
     if isinstance(callback, ChildFilterLALR_NoPlaceholders):
         inner = _direct(callback.node_builder)
         return callback if inner is callback.node_builder else ChildFilterLALR_NoPlaceholders(callback.to_include, inner)
-    wrapped = getattr(callback, "__wrapped__", None)
-    closure = getattr(callback, "__closure__", None) or ()
-    if isinstance(wrapped, _VArgsWrapper) and any(cell.cell_contents is _vargs_inline for cell in closure):
-        method = wrapped.base_func
+    method = _inline_method(callback)
+    if method is not None:
 
         def call(children):
             return method(*children)
 
         return call
     return callback
+
+
+def _inline_method(callback):
+    """The transformer method behind ``callback`` if Lark calls it with the children spread
+    (``v_args(inline=True)``, through ``apply_visit_wrapper``), else None."""
+    wrapped = getattr(callback, "__wrapped__", None)
+    closure = getattr(callback, "__closure__", None) or ()
+    if isinstance(wrapped, _VArgsWrapper) and any(cell.cell_contents is _vargs_inline for cell in closure):
+        return wrapped.base_func
+    return None
