@@ -66,22 +66,24 @@ class LalrLoop:
 
     def _run(self, tokens):
         rows, token_callbacks, end_state = self.rows, self.token_callbacks, self.end_state
-        states, values = [self.start_state], []
+        state = self.start_state
+        states, values = [state], []
         for token in chain(tokens, (_END,)):
             kind = token.type
             while True:
-                action = rows[states[-1]].get(kind)
+                action = rows[state].get(kind)
                 if action.__class__ is int:  # shift
                     if token is _END:
                         raise _Rejected
                     states.append(action)
+                    state = action
                     values.append(token if kind not in token_callbacks else token_callbacks[kind](token))
                     break
                 if action is None:
                     raise _Rejected
                 size, callback, name, spread = action
                 if callback is None:  # "?rule: x": the one child is the value
-                    states[-1] = rows[states[-2]][name]
+                    state = states[-1] = rows[states[-2]][name]
                 else:
                     if size:
                         children = values[-size:]
@@ -90,8 +92,9 @@ class LalrLoop:
                     else:
                         children = []
                     values.append(callback(*children) if spread else callback(children))
-                    states.append(rows[states[-1]][name])
-                if token is _END and states[-1] == end_state:
+                    state = rows[states[-1]][name]
+                    states.append(state)
+                if state == end_state and token is _END:
                     return values[-1]
 
 
