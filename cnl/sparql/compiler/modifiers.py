@@ -25,6 +25,30 @@ def _strip_strings(text: str) -> str:
     return _STRING_LITERAL.sub('""', text) if '"' in text else text
 
 
+_PREFIX_NAME = re.compile(r"[A-Za-z][\w-]*")
+
+
+def prefixes_used(text: str, prefixes) -> list[str]:
+    """The names among ``prefixes`` (in their order) that ``_PREFIX_USE.findall(text)`` finds,
+    found with ``str.find``: ``name:`` after neither a word character nor ``?`` (trying the
+    regex at every character of the query was most of the time spent writing it). After a
+    ``-``, where the regex may have started earlier (``a-wd:``), the regex decides."""
+    out = []
+    for name in prefixes:
+        written = name + ":"
+        at = text.find(written)
+        while at >= 0:
+            before = text[at - 1] if at else ""
+            if before == "-" or not _PREFIX_NAME.fullmatch(name):
+                found = set(_PREFIX_USE.findall(text))
+                return [n for n in prefixes if n in found]
+            if not (before == "?" or before == "_" or before.isalnum()):  # \w is isalnum() or "_"
+                out.append(name)
+                break
+            at = text.find(written, at + 1)
+    return out
+
+
 class SolutionModifiersMixin:
     """SparqlCompiler's orderings (``_order``, ``_ranked``), count conditions (``_numeric``,
     ``_count``) and the query's text (``_render``)."""
@@ -180,8 +204,7 @@ class SolutionModifiersMixin:
             group_by = []
         lines = []
         body = "\n".join(where)
-        used = set(_PREFIX_USE.findall(_strip_strings(body + "\n" + head)))
-        used_prefixes = [p for p in profile.prefixes if p in used]
+        used_prefixes = prefixes_used(_strip_strings(body + "\n" + head), profile.prefixes)
         for prefix in used_prefixes:
             lines.append(f"PREFIX {prefix}: <{profile.prefixes[prefix]}>")
         lines.append(f"{head} WHERE {{")
