@@ -1,13 +1,16 @@
 """SQUALL text -> IR.
 
 The Lark grammar (``cnl/dialects/squall/squall.lark``) is LALR(1); the transformer runs inside the
-parser (no parse tree is built), which keeps parsing a typical question well under 100 µs.
+parser (no parse tree is built), and the parse runs Lark's table and callbacks in a loop of our own
+(``lalr``), which keeps parsing a typical ECAI question near 140 µs (bench_compile).
 Errors become :class:`cnl.errors.CNLSyntaxError` with the position, the offending token, what
 was expected (from the interactive parser's ``accepts()``) and, for known mistakes, a hint.
 
 One module per part of the parse:
 
 - ``driver``: :func:`parse_squall` and :func:`lark_parser`, the Lark parser built from the grammar;
+- ``lalr``: :class:`~cnl.dialects.squall.parser.lalr.LalrLoop`, the LALR loop a parse runs (Lark's
+  table and callbacks; Lark's own parser reports the errors);
 - ``lexer``: :class:`SquallLexer`, and a property path's tokens merged into one;
 - ``terms``: term tokens read in the current notation (properties, paths, entities, noun heads);
 - ``transform``: the Lark callbacks that build the IR, by construct family;
