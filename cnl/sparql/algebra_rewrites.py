@@ -1,0 +1,185 @@
+"""Meaning-preserving rewrites of rdflib's algebra, applied by :func:`cnl.sparql.algebra.parse_algebra`
+so the decompiler and the equivalence checker read every query the same way (the meaning guard
+compares the two: a rewrite applied by one only would refuse its own readings).
+
+Each rule is one SPARQL equivalence, named in its docstring; none looks at a data string:
+
+- :func:`inline_plain_subqueries`: ``{ SELECT ?x { P } }`` with no modifier is ``P`` with its
+  other variables renamed apart;
+- :func:`drop_unused_binds`: a BIND whose variable nothing reads (no column, no ORDER BY, no
+  expression) changes no answer;
+- :func:`str_of_labels`: a string test on a label variable (``CONTAINS(?label, "v")``) is the
+  same test on its string (``CONTAINS(STR(?label), "v")``), labels being literals.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import count
+
+from rdflib import Literal, URIRef, Variable
+from rdflib.namespace import RDFS, SKOS
+from rdflib.plugins.sparql.parserutils import CompValue
+
+SCHEMA = "http://schema.org/"
+# Predicates whose values are literals (RDFS: rdfs:label's range is rdfs:Literal; SKOS labels and
+# schema.org's name/description as Wikidata publishes them are language-tagged strings).
+LABEL_PREDICATES = frozenset({RDFS.label, SKOS.prefLabel, SKOS.altLabel,
+                              URIRef(SCHEMA + "name"), URIRef(SCHEMA + "description")})
+# String functions whose first argument may be a language-tagged literal or its STR() alike,
+# when the other argument is a plain string (SPARQL 1.1 §17.4.3.1.1, argument compatibility).
+_STRING_TESTS = frozenset({"Builtin_CONTAINS", "Builtin_STRSTARTS", "Builtin_STRENDS"})
+# Algebra nodes through which a pattern's triples hold in every solution (not OPTIONAL's right
+# side, not one UNION branch, not MINUS's right side).
+_REQUIRED = {"Join": ("p1", "p2"), "Filter": ("p",), "Extend": ("p",), "LeftJoin": ("p1",),
+             "Minus": ("p1",), "ToMultiSet": ("p",)}
+
+
+def simplify(algebra: CompValue) -> CompValue:
+    """``algebra`` with every rule of this module applied (in place; a fresh parse is never shared)."""
+    inline_plain_subqueries(algebra)
+    drop_unused_binds(algebra)
+    str_of_labels(algebra)
+    return algebra
+
+
+def _children(node: CompValue):
+    for key, value in node.items():
+        if key.startswith("_"):
+            continue
+        if isinstance(value, CompValue):
+            yield key, value
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, CompValue):
+                    yield None, item
+
+
+def _nodes(node):
+    yield node
+    for _, child in _children(node):
+        yield from _nodes(child)
+
+
+def _rename(node, mapping: dict):
+    """``node`` (an algebra tree, a term, a list or a triple) with variables renamed."""
+    if isinstance(node, Variable):
+        return mapping.get(node, node)
+    if isinstance(node, list):
+        return [_rename(x, mapping) for x in node]
+    if isinstance(node, tuple):
+        return tuple(_rename(x, mapping) for x in node)
+    if isinstance(node, CompValue):
+        for key in list(node.keys()):
+            node[key] = (set(_rename(list(node[key]), mapping)) if key == "_vars"
+                         else _rename(node[key], mapping))
+    return node
+
+
+def _is_plain_subquery(node) -> bool:
+    """A sub-SELECT with a projection only: no DISTINCT, ORDER BY, LIMIT, OFFSET or grouping
+    (those sit above or below the Project in rdflib's algebra)."""
+    if getattr(node, "name", None) != "ToMultiSet" or getattr(node.p, "name", None) != "Project":
+        return False
+    return not any(n.name in ("Group", "AggregateJoin", "ToMultiSet") for n in _nodes(node.p.p))
+
+
+def inline_plain_subqueries(algebra: CompValue, _fresh=None) -> None:
+    """``{ SELECT ?x { P } }`` is ``P`` with its variables other than ``?x`` renamed apart: a
+    projection keeps every solution (duplicates too) and hides the other variables (SPARQL 1.1
+    §18.2.1), which fresh names hide as well."""
+    fresh = _fresh if _fresh is not None else count(1)
+    for node in _nodes(algebra):
+        for key, child in list(_children(node)):
+            if key is None or not _is_plain_subquery(child):
+                continue
+            project = child.p
+            inner = project.p
+            projected = set(project.PV)
+            hidden = set(_variables(inner, Counter()))
+            number = next(fresh)
+            mapping = {v: Variable(f"{v}_sub{number}") for v in hidden - projected}
+            node[key] = _rename(inner, mapping)
+            inline_plain_subqueries(node[key], fresh)
+
+
+def _variables(node, out: Counter) -> Counter:
+    """Every occurrence of a variable in ``node`` (rdflib's ``_vars`` summaries aside)."""
+    if isinstance(node, Variable):
+        out[node] += 1
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _variables(x, out)
+    elif isinstance(node, CompValue):
+        for key, value in node.items():
+            if not key.startswith("_"):
+                _variables(value, out)
+    return out
+
+
+def drop_unused_binds(algebra: CompValue) -> None:
+    """``BIND(e AS ?v)`` never removes a solution (an error leaves ``?v`` unbound, SPARQL 1.1
+    §18.6), so where nothing else names ``?v`` (no column, no ORDER BY, no other expression) the
+    BIND changes no answer and is dropped. A query whose columns are ``*`` keeps its BINDs."""
+    if algebra.get("PV") is None:
+        return
+    changed = True
+    while changed:
+        changed = False
+        uses = _variables(algebra, Counter())
+        for node in _nodes(algebra):
+            for key, child in list(_children(node)):
+                if key is not None and child.name == "Extend" and uses[child.var] == 1 \
+                        and not _star_projection(algebra, child.var):
+                    node[key] = child.p
+                    changed = True
+                    break
+            if changed:
+                break
+
+
+def _star_projection(algebra, var) -> bool:
+    # SELECT *: rdflib lists every in-scope variable in PV, so a BIND's column counts as used
+    return var in (algebra.get("PV") or ())
+
+
+def _label_variables(pattern) -> set:
+    """The variables bound to a label predicate's object in every solution of ``pattern``."""
+    name = getattr(pattern, "name", None)
+    if name == "BGP":
+        return {o for _, p, o in pattern.triples if p in LABEL_PREDICATES and isinstance(o, Variable)}
+    out = set()
+    for key in _REQUIRED.get(name, ()):
+        out |= _label_variables(pattern[key])
+    return out
+
+
+def _with_str(expr, labels: set):
+    if isinstance(expr, list):
+        return [_with_str(e, labels) for e in expr]
+    if not isinstance(expr, CompValue):
+        return expr
+    for key in list(expr.keys()):
+        if not key.startswith("_") and key not in ("arg1", "text"):
+            expr[key] = _with_str(expr[key], labels)
+    if expr.name in _STRING_TESTS and isinstance(expr.arg1, Variable) and expr.arg1 in labels and _plain(expr.arg2):
+        expr["arg1"] = CompValue("Builtin_STR", arg=expr.arg1)
+    elif expr.name == "Builtin_REGEX" and isinstance(expr.text, Variable) and expr.text in labels and _plain(expr.pattern) \
+            and (expr.flags is None or _plain(expr.flags)):
+        expr["text"] = CompValue("Builtin_STR", arg=expr.text)
+    return expr
+
+
+def _plain(term) -> bool:
+    return isinstance(term, Literal) and term.language is None and term.datatype is None
+
+
+def str_of_labels(algebra: CompValue) -> None:
+    """``CONTAINS(?label, "v")`` (also STRSTARTS, STRENDS, REGEX) where ``?label`` is a label
+    predicate's object in every solution the FILTER sees is ``CONTAINS(STR(?label), "v")``: a
+    label is a (language-tagged) literal, and a string function gives the same result on such a
+    literal and on its STR() when the other argument is a plain string (SPARQL 1.1 §17.4.3.1.1)."""
+    for node in _nodes(algebra):
+        if node.name == "Filter":
+            labels = _label_variables(node.p)
+            if labels:
+                node["expr"] = _with_str(node.expr, labels)
