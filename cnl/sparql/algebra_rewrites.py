@@ -6,6 +6,10 @@ Each rule is one SPARQL equivalence, named in its docstring; none looks at a dat
 
 - :func:`inline_plain_subqueries`: ``{ SELECT ?x { P } }`` with no modifier is ``P`` with its
   other variables renamed apart;
+- :func:`values_as_alternatives`: ``VALUES ?p { wdt:P1 wdt:P2 } ?s ?p ?o`` with ``?p`` named
+  nowhere else is ``?s wdt:P1|wdt:P2 ?o``;
+- :func:`statement_subjects`: a Wikidata statement read through ``ps:P``/``pq:Q`` without its
+  ``p:P`` triple has one subject all the same (the statement model): it is written out;
 - :func:`drop_unused_binds`: a BIND whose variable nothing reads (no column, no ORDER BY, no
   expression) changes no answer;
 - :func:`str_of_labels`: a string test on a label variable (``CONTAINS(?label, "v")``) is the
@@ -16,8 +20,9 @@ from __future__ import annotations
 from collections import Counter
 from itertools import count
 
-from rdflib import Literal, URIRef, Variable
+from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.namespace import RDFS, SKOS
+from rdflib.paths import AlternativePath, InvPath, SequencePath
 from rdflib.plugins.sparql.parserutils import CompValue
 
 SCHEMA = "http://schema.org/"
@@ -37,6 +42,8 @@ _REQUIRED = {"Join": ("p1", "p2"), "Filter": ("p",), "Extend": ("p",), "LeftJoin
 def simplify(algebra: CompValue) -> CompValue:
     """``algebra`` with every rule of this module applied (in place; a fresh parse is never shared)."""
     inline_plain_subqueries(algebra)
+    values_as_alternatives(algebra)
+    statement_subjects(algebra)
     drop_unused_binds(algebra)
     str_of_labels(algebra)
     return algebra
@@ -109,6 +116,10 @@ def _variables(node, out: Counter) -> Counter:
     elif isinstance(node, (list, tuple)):
         for x in node:
             _variables(x, out)
+    elif isinstance(node, dict) and not isinstance(node, CompValue):  # a VALUES row
+        for key, value in node.items():
+            _variables(key, out)
+            _variables(value, out)
     elif isinstance(node, CompValue):
         for key, value in node.items():
             if not key.startswith("_"):
@@ -183,3 +194,93 @@ def str_of_labels(algebra: CompValue) -> None:
             labels = _label_variables(node.p)
             if labels:
                 node["expr"] = _with_str(node.expr, labels)
+
+
+def _values_of(node):
+    """The rows of a VALUES node (under rdflib's ToMultiSet or bare), or None."""
+    if getattr(node, "name", None) == "ToMultiSet":
+        node = node.p
+    return node.res if getattr(node, "name", None) == "values" else None
+
+
+def values_as_alternatives(algebra: CompValue) -> None:
+    """``VALUES ?p { wdt:P1 wdt:P2 } ?s ?p ?o``, where ``?p`` is one variable with distinct IRIs
+    and is named by that one triple only, is ``?s wdt:P1|wdt:P2 ?o``: the join gives one
+    solution per row that matches, as the alternative path does (SPARQL 1.1 §18.4, ALP of an
+    alternative is the union of its branches), and ``?p`` is seen nowhere else."""
+    uses = _variables(algebra, Counter())
+    for node in _nodes(algebra):
+        if node.name != "Join":
+            continue
+        for side, other in (("p1", "p2"), ("p2", "p1")):
+            rows = _values_of(node[side])
+            pattern = node[other]
+            if rows is None or getattr(pattern, "name", None) != "BGP":
+                continue
+            keys = {k for row in rows for k in row}
+            if len(keys) != 1:
+                continue
+            var = next(iter(keys))
+            values = [row.get(var) for row in rows]
+            if not values or not all(isinstance(v, URIRef) for v in values) or len(set(values)) != len(values):
+                continue
+            at = [i for i, t in enumerate(pattern.triples) if t[1] == var]
+            if len(at) != 1 or uses[var] != len(rows) + 1 or var in (pattern.triples[at[0]][0], pattern.triples[at[0]][2]):
+                continue
+            s, _, o = pattern.triples[at[0]]
+            path = values[0] if len(values) == 1 else AlternativePath(*values)
+            pattern["triples"] = [t if i != at[0] else (s, path, o) for i, t in enumerate(pattern.triples)]
+            node["p1"], node["p2"] = pattern, CompValue("BGP", triples=[], _vars=set())
+            break
+
+
+WIKIDATA_PROP = "http://www.wikidata.org/prop/"
+_STATEMENT_STEPS = (WIKIDATA_PROP + "statement/", WIKIDATA_PROP + "qualifier/")
+
+
+def _statement_step(p) -> bool:
+    while isinstance(p, InvPath):
+        p = p.arg
+    return isinstance(p, URIRef) and str(p).startswith(_STATEMENT_STEPS) and "/value" not in str(p)[len(WIKIDATA_PROP):]
+
+
+def _expanded(triples) -> list:
+    """Sequence paths whose steps are all ``ps:``/``pq:`` (``^pq:P453/ps:P161``) as their triples,
+    joined by a blank node (SPARQL 1.1 §18.2.2.4; an inverse step read backwards)."""
+    out = []
+    for s, p, o in triples:
+        if isinstance(p, SequencePath) and all(_statement_step(step) for step in p.args):
+            subject = s
+            for i, step in enumerate(p.args):
+                target = o if i == len(p.args) - 1 else BNode()
+                out += _expanded([(target, step.arg, subject) if isinstance(step, InvPath) else (subject, step, target)])
+                subject = target
+        elif isinstance(p, InvPath) and _statement_step(p):
+            out.append((o, p.arg, s))
+        else:
+            out.append((s, p, o))
+    return out
+
+
+def statement_subjects(algebra: CompValue) -> None:
+    """A Wikidata statement node read through ``ps:P`` with no ``p:P`` triple naming it gets one
+    (``_:s p:P ?st``, ``_:s`` a blank node): in Wikidata's RDF model every statement node is the
+    object of exactly one ``p:P`` triple, of the property of its ``ps:P`` value, so the triple
+    neither removes nor repeats a solution. Its paths of ``ps:``/``pq:`` steps are spelled out first."""
+    bgps = [n for n in _nodes(algebra) if n.name == "BGP"]
+    for bgp in bgps:
+        if any(isinstance(t[1], (SequencePath, InvPath)) for t in bgp.triples):
+            bgp["triples"] = _expanded(bgp.triples)
+    linked = {(str(p)[len(WIKIDATA_PROP):], o) for bgp in bgps for _, p, o in bgp.triples
+              if isinstance(p, URIRef) and str(p).startswith(WIKIDATA_PROP) and "/" not in str(p)[len(WIKIDATA_PROP):]}
+    for bgp in bgps:
+        added = []
+        for s, p, _ in bgp.triples:
+            if not (isinstance(p, URIRef) and str(p).startswith(WIKIDATA_PROP + "statement/P")):
+                continue
+            pid = str(p).rsplit("/", 1)[1]
+            if (pid, s) not in linked and isinstance(s, (Variable, BNode)):
+                linked.add((pid, s))
+                added.append((BNode(), URIRef(WIKIDATA_PROP + pid), s))
+        if added:
+            bgp["triples"] = list(bgp.triples) + added
