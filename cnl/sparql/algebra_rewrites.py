@@ -10,6 +10,8 @@ Each rule is one SPARQL equivalence, named in its docstring; none looks at a dat
   nowhere else is ``?s wdt:P1|wdt:P2 ?o``;
 - :func:`statement_subjects`: a Wikidata statement read through ``ps:P``/``pq:Q`` without its
   ``p:P`` triple has one subject all the same (the statement model): it is written out;
+- :func:`unbound_as_not_exists`: ``OPTIONAL { P } FILTER(!BOUND(?v))``, ``?v`` bound by ``P``,
+  is ``FILTER NOT EXISTS { P }``;
 - :func:`drop_unused_binds`: a BIND whose variable nothing reads (no column, no ORDER BY, no
   expression) changes no answer;
 - :func:`str_of_labels`: a string test on a label variable (``CONTAINS(?label, "v")``) is the
@@ -44,6 +46,7 @@ def simplify(algebra: CompValue) -> CompValue:
     inline_plain_subqueries(algebra)
     values_as_alternatives(algebra)
     statement_subjects(algebra)
+    unbound_as_not_exists(algebra)
     drop_unused_binds(algebra)
     str_of_labels(algebra)
     return algebra
@@ -127,6 +130,17 @@ def _variables(node, out: Counter) -> Counter:
     return out
 
 
+def _uses(algebra: CompValue) -> Counter:
+    """Every occurrence of a variable in the query; an ASK's projection (rdflib lists every
+    variable there) is no use."""
+    uses = _variables(algebra, Counter())
+    if algebra.name == "AskQuery":
+        uses.subtract(algebra.get("PV") or ())
+        if getattr(algebra.p, "name", None) == "Project":
+            uses.subtract(algebra.p.get("PV") or ())
+    return uses
+
+
 def drop_unused_binds(algebra: CompValue) -> None:
     """``BIND(e AS ?v)`` never removes a solution (an error leaves ``?v`` unbound, SPARQL 1.1
     §18.6), so where nothing else names ``?v`` (no column, no ORDER BY, no other expression) the
@@ -136,11 +150,11 @@ def drop_unused_binds(algebra: CompValue) -> None:
     changed = True
     while changed:
         changed = False
-        uses = _variables(algebra, Counter())
+        uses = _uses(algebra)
         for node in _nodes(algebra):
             for key, child in list(_children(node)):
                 if key is not None and child.name == "Extend" and uses[child.var] == 1 \
-                        and not _star_projection(algebra, child.var):
+                        and not (algebra.name != "AskQuery" and _star_projection(algebra, child.var)):
                     node[key] = child.p
                     changed = True
                     break
@@ -208,7 +222,7 @@ def values_as_alternatives(algebra: CompValue) -> None:
     and is named by that one triple only, is ``?s wdt:P1|wdt:P2 ?o``: the join gives one
     solution per row that matches, as the alternative path does (SPARQL 1.1 §18.4, ALP of an
     alternative is the union of its branches), and ``?p`` is seen nowhere else."""
-    uses = _variables(algebra, Counter())
+    uses = _uses(algebra)
     for node in _nodes(algebra):
         if node.name != "Join":
             continue
@@ -284,3 +298,44 @@ def statement_subjects(algebra: CompValue) -> None:
                 added.append((BNode(), URIRef(WIKIDATA_PROP + pid), s))
         if added:
             bgp["triples"] = list(bgp.triples) + added
+
+
+def _certain(pattern) -> set:
+    """Variables every solution of ``pattern`` binds (through its required triples)."""
+    name = getattr(pattern, "name", None)
+    if name == "BGP":
+        return {v for t in pattern.triples for v in t if isinstance(v, Variable)}
+    out = set()
+    for key in _REQUIRED.get(name, ()):
+        out |= _certain(pattern[key])
+    return out
+
+
+def unbound_as_not_exists(algebra: CompValue) -> None:
+    """``P1 OPTIONAL { P2 } FILTER(!BOUND(?v))`` where ``?v`` is bound by every solution of
+    ``P2`` and not by ``P1`` keeps the solutions of ``P1`` that no solution of ``P2`` extends:
+    ``P1 FILTER NOT EXISTS { P2 }`` (SPARQL 1.1 §18.5, LeftJoin's second part), provided the
+    variables the two share are bound by ``P1`` (so compatibility is substitution) and ``P2``'s
+    own are named nowhere else (they are unbound in every answer either way)."""
+    uses = _uses(algebra)
+    for node in _nodes(algebra):
+        for key, child in list(_children(node)):
+            if key is None or child.name != "Filter" or getattr(child.p, "name", None) != "LeftJoin":
+                continue
+            test, left = child.expr, child.p
+            if not (getattr(test, "name", None) == "UnaryNot" and getattr(test.expr, "name", None) == "Builtin_BOUND"
+                    and isinstance(test.expr.arg, Variable)) or getattr(left.expr, "name", None) != "TrueFilter":
+                continue
+            var = test.expr.arg
+            inner_vars = _variables(left.p2, Counter())
+            outer_certain = _certain(left.p1)
+            outer_vars = set(_variables(left.p1, Counter()))
+            shared = set(inner_vars) & outer_vars
+            own = set(inner_vars) - outer_vars
+            if var not in _certain(left.p2) or var in outer_vars or not shared <= outer_certain:
+                continue
+            # ?v: once in BOUND; P2's own variables: named in P2 only (and ?v in the BOUND)
+            if any(uses[v] != inner_vars[v] + (v == var) for v in own):
+                continue
+            node[key] = CompValue("Filter", p=left.p1, expr=CompValue("Builtin_NOTEXISTS", graph=left.p2),
+                                  _vars=set(outer_vars))
