@@ -61,6 +61,7 @@ READ_THROUGH_A_REWRITE = {
     "OPTIONAL and !BOUND": 'SELECT ?a WHERE { ?a wdt:P106 wd:Q33999 OPTIONAL { ?a wdt:P570 ?d } FILTER(!BOUND(?d)) }',
     "OPTIONAL and !BOUND in an ASK": 'ASK WHERE { wd:Q2263 wdt:P26 ?s OPTIONAL { ?s wdt:P570 ?d } '
                                      'FILTER(!BOUND(?d)) }',
+    "OPTIONAL and BOUND": 'SELECT ?a WHERE { ?a wdt:P106 wd:Q33999 OPTIONAL { ?a wdt:P570 ?d } FILTER(BOUND(?d)) }',
     # a predicate variable named once: "has <any property> X"
     "a predicate variable": 'SELECT DISTINCT ?f WHERE { ?f ?p wd:Q2263 . ?f wdt:P31 wd:Q11424 }',
     "a predicate variable, counted": 'SELECT (COUNT(?f) AS ?n) WHERE { ?f ?rel wd:Q38111 . ?f wdt:P31 wd:Q11424 }',
@@ -94,6 +95,10 @@ def test_the_hand_written_query_round_trips_to_an_equivalent_one(name):
      'SELECT ?a WHERE { ?a wdt:P1 ?b FILTER NOT EXISTS { ?a wdt:P570 ?d } }'),
     ('SELECT ?a WHERE { ?a wdt:P1 ?b OPTIONAL { ?a wdt:P570 ?d } FILTER(BOUND(?d)) }',  # no negation
      'SELECT ?a WHERE { ?a wdt:P1 ?b FILTER NOT EXISTS { ?a wdt:P570 ?d } }'),
+    ('SELECT ?a WHERE { ?a wdt:P1 ?d OPTIONAL { ?a wdt:P570 ?d } FILTER(BOUND(?d)) }',  # ?d bound outside too
+     'SELECT ?a WHERE { ?a wdt:P1 ?d ; wdt:P570 ?d }'),
+    ('SELECT ?a WHERE { ?a wdt:P1 ?b OPTIONAL { ?a wdt:P570 ?d FILTER(?d > 1) } FILTER(BOUND(?b)) }',
+     'SELECT ?a WHERE { ?a wdt:P1 ?b ; wdt:P570 ?d FILTER(?d > 1) }'),
 ])
 def test_a_rewrite_applies_only_where_it_is_an_equivalence(a, b):
     assert not equivalent(PREFIXES + a, PREFIXES + b)
@@ -105,6 +110,8 @@ def test_the_rewrites_are_equivalences_the_checker_sees():
     assert equivalent(PREFIXES + 'ASK { wd:Q1 wdt:P31 ?x BIND(?x AS ?y) }', PREFIXES + 'ASK { wd:Q1 wdt:P31 ?x }')
     assert equivalent(PREFIXES + 'SELECT ?o WHERE { VALUES ?p { wdt:P1 wdt:P2 } wd:Q1 ?p ?o }',
                       PREFIXES + 'SELECT ?o WHERE { wd:Q1 wdt:P1|wdt:P2 ?o }')
+    assert equivalent(PREFIXES + 'SELECT ?a ?d WHERE { ?a wdt:P1 ?b OPTIONAL { ?a wdt:P570 ?d } FILTER(BOUND(?d)) }',
+                      PREFIXES + 'SELECT ?a ?d WHERE { ?a wdt:P1 ?b ; wdt:P570 ?d }')
     assert equivalent(PREFIXES + 'SELECT ?o WHERE { ?s ps:P161 ?o }',
                       PREFIXES + 'SELECT ?o WHERE { ?x p:P161 ?s . ?s ps:P161 ?o }')
 

@@ -11,7 +11,7 @@ Each rule is one SPARQL equivalence, named in its docstring; none looks at a dat
 - :func:`statement_subjects`: a Wikidata statement read through ``ps:P``/``pq:Q`` without its
   ``p:P`` triple has one subject all the same (the statement model): it is written out;
 - :func:`unbound_as_not_exists`: ``OPTIONAL { P } FILTER(!BOUND(?v))``, ``?v`` bound by ``P``,
-  is ``FILTER NOT EXISTS { P }``;
+  is ``FILTER NOT EXISTS { P }``; ``OPTIONAL { P } FILTER(BOUND(?v))`` is ``P``;
 - :func:`drop_unused_binds`: a BIND whose variable nothing reads (no column, no ORDER BY, no
   expression) changes no answer;
 - :func:`str_of_labels`: a string test on a label variable (``CONTAINS(?label, "v")``) is the
@@ -323,6 +323,10 @@ def unbound_as_not_exists(algebra: CompValue) -> None:
             if key is None or child.name != "Filter" or getattr(child.p, "name", None) != "LeftJoin":
                 continue
             test, left = child.expr, child.p
+            if _bound_after_optional(test, left):
+                # P1 OPTIONAL { P2 } FILTER(BOUND(?v)): the solutions P2 extended, P1 joined with P2
+                node[key] = CompValue("Join", p1=left.p1, p2=left.p2, _vars=set(left.get("_vars") or ()))
+                continue
             if not (getattr(test, "name", None) == "UnaryNot" and getattr(test.expr, "name", None) == "Builtin_BOUND"
                     and isinstance(test.expr.arg, Variable)) or getattr(left.expr, "name", None) != "TrueFilter":
                 continue
@@ -339,3 +343,12 @@ def unbound_as_not_exists(algebra: CompValue) -> None:
                 continue
             node[key] = CompValue("Filter", p=left.p1, expr=CompValue("Builtin_NOTEXISTS", graph=left.p2),
                                   _vars=set(outer_vars))
+
+
+def _bound_after_optional(test, left) -> bool:
+    """``FILTER(BOUND(?v))`` over ``P1 OPTIONAL { P2 }`` (no condition), ``?v`` bound by every
+    solution of ``P2`` and named nowhere in ``P1``: it keeps exactly the solutions the OPTIONAL
+    extended, which are the join of ``P1`` and ``P2`` (SPARQL 1.1 §18.5)."""
+    return (getattr(test, "name", None) == "Builtin_BOUND" and isinstance(test.arg, Variable)
+            and getattr(left.expr, "name", None) == "TrueFilter" and test.arg in _certain(left.p2)
+            and test.arg not in _variables(left.p1, Counter()))
