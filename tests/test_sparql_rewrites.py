@@ -10,7 +10,7 @@ from cnl import ir
 from cnl.dialects.notation import detect_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.errors import CompileError, LexiconError, UnsupportedSPARQLError
+from cnl.errors import CompileError, LexiconError, SPARQLParseError, UnsupportedSPARQLError
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.equivalence import equivalent
@@ -165,3 +165,12 @@ def test_a_bound_test_that_is_always_false_is_refused_not_changed():
     with pytest.raises(UnsupportedSPARQLError) as err:
         decompile_to_ir(PREFIXES + "ASK WHERE { wd:Q2263 wdt:P570 ?d . FILTER(!BOUND(?d)) }")
     assert err.value.construct == "a FILTER on BOUND()"
+
+
+def test_an_undeclared_empty_prefix_is_named_not_reported_as_none():
+    # ":a" where "_:a" (a blank node) was meant: the error names the prefix and the blank-node spelling
+    with pytest.raises(SPARQLParseError, match=r"the prefix ':' is used but not declared \(a blank node is written _:name\)"):
+        decompile_to_ir(PREFIXES + "SELECT ?r WHERE { ?r p:P39 _:a . :a pq:P580 ?start }")
+    # blank nodes themselves read like variables
+    query, _ = decompile_to_ir(PREFIXES + "SELECT ?r WHERE { ?r p:P39 _:a . _:a ps:P39 wd:Q30185 ; pq:P580 ?start }")
+    assert query is not None

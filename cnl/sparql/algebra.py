@@ -30,6 +30,18 @@ def parse_algebra(sparql: str):
         raise SPARQLParseError(f"SPARQL syntax error: {exc.msg}", text=sparql,
                                line=max(1, exc.lineno - declaration_lines), column=exc.col) from None
     except Exception as exc:  # noqa: BLE001 — rdflib raises plain Exceptions for bad prefixes etc.
-        raise SPARQLParseError(f"invalid SPARQL: {exc}", text=sparql) from None
+        raise SPARQLParseError(f"invalid SPARQL: {_reason(exc)}", text=sparql) from None
     # the rewrites every reader shares (a plain sub-SELECT inlined, an unused BIND dropped, ...)
     return simplify(algebra)
+
+
+def _reason(exc: Exception) -> str:
+    """rdflib's message, an undeclared prefix named the way it is written (``:a`` for ``_:a``
+    uses the empty prefix, which rdflib reports as ``None``)."""
+    text = str(exc)
+    if text.startswith("Unknown namespace prefix : "):
+        prefix = text[len("Unknown namespace prefix : "):].strip()
+        prefix = "" if prefix == "None" else prefix
+        hint = " (a blank node is written _:name)" if not prefix else ""
+        return f"the prefix '{prefix}:' is used but not declared{hint}"
+    return text
