@@ -40,6 +40,9 @@ READ_THROUGH_A_REWRITE = {
                            'FILTER(CONTAINS(?l, "Hanks")) }',
     "REGEX on a label": 'ASK WHERE { wd:Q2263 wdt:P26 ?s . ?s rdfs:label ?n . FILTER(REGEX(?n, "Rita")) }',
     "STRSTARTS on a label": 'SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 ; rdfs:label ?t . FILTER(STRSTARTS(?t, "The")) }',
+    "LCASE of a label": 'SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 ; rdfs:label ?t . FILTER(CONTAINS(LCASE(?t), "titanic")) }',
+    "LCASE(STR()) against a lower-case string": 'SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . '
+                                                'FILTER(STRSTARTS(LCASE(STR(?t)), "the")) }',
     # a plain sub-SELECT is its pattern
     "a plain sub-SELECT": 'SELECT ?p WHERE { ?p wdt:P27 wd:Q30 . { SELECT ?p WHERE { ?p wdt:P106 ?job . '
                           '?job wdt:P31 wd:Q28640 } } }',
@@ -81,6 +84,8 @@ def test_the_hand_written_query_round_trips_to_an_equivalent_one(name):
      'SELECT ?a WHERE { ?a wdt:P106 ?l FILTER(CONTAINS(STR(?l), "x")) }'),
     ('SELECT ?a WHERE { ?a rdfs:label ?l FILTER(CONTAINS(?l, "x"@en)) }',  # a tagged argument
      'SELECT ?a WHERE { ?a rdfs:label ?l FILTER(CONTAINS(STR(?l), "x"@en)) }'),
+    ('SELECT ?a WHERE { ?a wdt:P1 ?l FILTER(CONTAINS(LCASE(STR(?l)), "Ab")) }',  # upper case: never true
+     'SELECT ?a WHERE { ?a wdt:P1 ?l FILTER(CONTAINS(LCASE(STR(?l)), LCASE("Ab"))) }'),
     ('SELECT ?a WHERE { ?a wdt:P1 ?b . { SELECT DISTINCT ?a WHERE { ?a wdt:P2 ?c } } }',  # DISTINCT inside
      'SELECT ?a WHERE { ?a wdt:P1 ?b . ?a wdt:P2 ?c }'),
     ('SELECT ?a WHERE { ?a wdt:P1 ?b . { SELECT ?a WHERE { ?a wdt:P2 ?c } LIMIT 1 } }',

@@ -186,12 +186,23 @@ def _with_str(expr, labels: set):
     for key in list(expr.keys()):
         if not key.startswith("_") and key not in ("arg1", "text"):
             expr[key] = _with_str(expr[key], labels)
-    if expr.name in _STRING_TESTS and isinstance(expr.arg1, Variable) and expr.arg1 in labels and _plain(expr.arg2):
-        expr["arg1"] = CompValue("Builtin_STR", arg=expr.arg1)
-    elif expr.name == "Builtin_REGEX" and isinstance(expr.text, Variable) and expr.text in labels and _plain(expr.pattern) \
+    if expr.name in _STRING_TESTS and _plain(expr.arg2):
+        first = expr.arg1
+        if _is_label(first, labels):
+            expr["arg1"] = CompValue("Builtin_STR", arg=first)
+        elif getattr(first, "name", None) in ("Builtin_LCASE", "Builtin_UCASE") and _is_label(first.arg, labels):
+            first["arg"] = CompValue("Builtin_STR", arg=first.arg)  # LCASE keeps a tag; CONTAINS ignores it
+        if getattr(expr.arg1, "name", None) == "Builtin_LCASE" and str(expr.arg2) == str(expr.arg2).lower():
+            # LCASE("obama") is "obama": the lower-case test the compiler writes, LCASE on both sides
+            expr["arg2"] = CompValue("Builtin_LCASE", arg=expr.arg2)
+    elif expr.name == "Builtin_REGEX" and _is_label(expr.text, labels) and _plain(expr.pattern) \
             and (expr.flags is None or _plain(expr.flags)):
         expr["text"] = CompValue("Builtin_STR", arg=expr.text)
     return expr
+
+
+def _is_label(term, labels: set) -> bool:
+    return isinstance(term, Variable) and term in labels
 
 
 def _plain(term) -> bool:
@@ -202,12 +213,12 @@ def str_of_labels(algebra: CompValue) -> None:
     """``CONTAINS(?label, "v")`` (also STRSTARTS, STRENDS, REGEX) where ``?label`` is a label
     predicate's object in every solution the FILTER sees is ``CONTAINS(STR(?label), "v")``: a
     label is a (language-tagged) literal, and a string function gives the same result on such a
-    literal and on its STR() when the other argument is a plain string (SPARQL 1.1 §17.4.3.1.1)."""
+    literal and on its STR() when the other argument is a plain string (SPARQL 1.1 §17.4.3.1.1);
+    likewise inside ``LCASE``/``UCASE``. And ``CONTAINS(LCASE(x), "v")`` with ``v`` in lower case
+    is ``CONTAINS(LCASE(x), LCASE("v"))``, the form the compiler writes."""
     for node in _nodes(algebra):
         if node.name == "Filter":
-            labels = _label_variables(node.p)
-            if labels:
-                node["expr"] = _with_str(node.expr, labels)
+            node["expr"] = _with_str(node.expr, _label_variables(node.p))
 
 
 def _values_of(node):
