@@ -77,14 +77,14 @@ class TermsMixin:
         return found
 
     def _is_label(self, prop: ir.Property) -> bool:
-        """A pseudo-property ("label", "any property", or "description" where the profile has a
-        description predicate), unless the lexicon gives it an ID."""
+        """A pseudo-property ("label", or "description" where the profile has a description
+        predicate), unless the lexicon gives it an ID."""
         if isinstance(prop, ir.PropPath) or prop.id is not None:
             return False
-        if is_any_property(prop):  # never a lexicon's property, whatever the lexicon matches
+        if is_any_property(prop):  # "any property" too: never a lexicon's property, whatever it matches
             return True
         word = (prop.label or "").strip().lower()
-        if not (word in ("label", ANY_PROPERTY) or (word == "description" and self.profile.description_predicate)):
+        if not (word == "label" or (word == "description" and self.profile.description_predicate)):
             return False
         if self.resolver is None:
             return True

@@ -29,7 +29,6 @@ from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, SCHEMA_DESCRIPTION, WD, WD
 _PID = re.compile(r"^P[1-9][0-9]*$")
 LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
 DESCRIPTION = ir.Property(label="description")  # schema:description, Wikidata's "description"
-ANY_PROPERTY = ir.Property(label="any property")  # a predicate variable named once: a link of any kind
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
@@ -214,6 +213,9 @@ def _expand_sequences(triples):
         else:
             out.append((s, p, o))
     return out
+
+
+ANY_PROPERTY = ir.Property(label="any property")  # a predicate variable named once: a link of any kind
 
 
 def _any_property(s, p, o, triples, reserved) -> Edge:
