@@ -212,7 +212,9 @@ def _plain(term) -> bool:
 def str_of_labels(algebra: CompValue) -> None:
     """``CONTAINS(?label, "v")`` (also STRSTARTS, STRENDS, REGEX) where ``?label`` is a label
     predicate's object in every solution the FILTER sees is ``CONTAINS(STR(?label), "v")``: a
-    label is a (language-tagged) literal, and a string function gives the same result on such a
+    label is a string (language-tagged or plain: RDFS gives rdfs:label the range rdfs:Literal, and
+    Wikidata, like every KG the profiles read, writes strings there), and a string function gives
+    the same result on such a
     literal and on its STR() when the other argument is a plain string (SPARQL 1.1 §17.4.3.1.1);
     likewise inside ``LCASE``/``UCASE``. And ``CONTAINS(LCASE(x), "v")`` with ``v`` in lower case
     is ``CONTAINS(LCASE(x), LCASE("v"))``, the form the compiler writes."""
