@@ -220,7 +220,7 @@ def hand_written(name: str, label: str, path: tuple[str, ...], show: bool, answe
         outcomes[outcome] += 1
         if outcome == "refused":
             refused[detail] += 1
-        if show and outcome in ("different", "error", CHANGED):
+        if show and outcome != "equivalent":  # refusals too, with their construct and SPARQL
             print(f"  {name} {item['id']} {outcome}: {detail.strip()[:300]!r}\n    cnl: {text}\n"
                   f"    sparql: {' '.join(item['sparql'].split())}")
         if answers is not None and outcome == "equivalent":
@@ -261,7 +261,7 @@ def _with_answers(store, timeout, run):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--failures", action="store_true", help="list every query that is not equivalent")
+    parser.add_argument("--failures", action="store_true", help="list every query that is not equivalent (refused ones too, with their SPARQL)")
     parser.add_argument("--sparklis", action="store_true", help="also round-trip the ECAI golds through Sparklis text")
     parser.add_argument("--only", choices=("ecai", "qald", "wwq"), action="append",
                         help="report only these data sets (repeatable; default: all three)")

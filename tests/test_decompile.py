@@ -197,7 +197,7 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x (p:P1/ps:P1)+ ?y }", "a property path through statements or outside wdt: (paths walk the truthy graph)"),
     ("SELECT ?z WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b BIND(?a - ?b AS ?z) }", "BIND with arithmetic over two variables"),
     ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)", "HAVING"),
-    ("SELECT ?x WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),
+    ("SELECT ?x ?p WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),  # the predicate an answer
     ("SELECT ?x WHERE { ?x rdfs:comment ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
     ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d FILTER(?a < ?b) }",

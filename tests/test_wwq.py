@@ -17,9 +17,10 @@ BOOKS = WWQRecord(
     "SELECT DISTINCT ?x WHERE { ?x wdt:P31/wdt:P279* wd:Q47461344; wdt:P50 wd:Q1316719. }",
     (("Beverly Cleary", "Q1316719"),), {"Q47461344": "written work"})
 # a variable in predicate position has no CNL form (property paths do now: <P131>+)
+# a predicate variable that is an answer column (one named once reads as <any property>)
 ANY_PREDICATE = WWQRecord(
     "x", "what is paris?", "PREFIX wd: <http://www.wikidata.org/entity/> "
-    "SELECT DISTINCT ?x WHERE { wd:Q90 ?p ?x. }", (("Paris", "Q90"),))
+    "SELECT DISTINCT ?x ?p WHERE { wd:Q90 ?p ?x. }", (("Paris", "Q90"),))
 
 
 def test_entities_and_output_names_are_read():

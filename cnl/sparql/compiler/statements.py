@@ -9,6 +9,7 @@ from __future__ import annotations
 from cnl import ir
 from cnl.errors import CompileError
 from cnl.sparql.compiler.groups import not_exists
+from cnl.sparql.compiler.terms import is_any_property
 
 
 class StatementsMixin:
@@ -23,6 +24,8 @@ class StatementsMixin:
             raise CompileError("'a <P> statement' needs one property read forwards")
         if self._is_label(prop) and (obj is None or any_rank):
             raise CompileError("a label is no statement: it has no rank and always a value")
+        if is_any_property(prop) and (quals or extra):
+            raise CompileError("<any property> takes no qualifier: it is a link of any kind, not a statement")
         if self._is_label(prop) and not quals and not extra:
             # "has a <label> matching ..." / Sparklis' "that matches ...": the profile's label
             # predicate, no statement model
@@ -108,6 +111,8 @@ class StatementsMixin:
         "/" for an item of a list, "1" for the operand of ^ or of a suffix); what binds less
         tightly than that is parenthesized."""
         if isinstance(path, ir.Property):
+            if is_any_property(path):
+                raise CompileError("<any property> cannot be a step of a property path")
             if self._is_label(path):
                 return self.label_predicate(path)
             pid = self._id(path)

@@ -81,6 +81,8 @@ class TermsMixin:
         predicate), unless the lexicon gives it an ID."""
         if isinstance(prop, ir.PropPath) or prop.id is not None:
             return False
+        if is_any_property(prop):  # "any property" too: never a lexicon's property, whatever it matches
+            return True
         word = (prop.label or "").strip().lower()
         if not (word == "label" or (word == "description" and self.profile.description_predicate)):
             return False
@@ -93,7 +95,13 @@ class TermsMixin:
         return False
 
     def label_predicate(self, prop: ir.Property) -> str:
-        """The predicate of a pseudo-property (see :meth:`_is_label`)."""
+        """The predicate of a pseudo-property (see :meth:`_is_label`); ``<any property>``: a
+        fresh variable, each time its own (``?s ?property ?o``)."""
+        if is_any_property(prop):
+            var = self.fresh("property")
+            if var in self.visible_vars:  # the link's kind is no answer column
+                self.visible_vars.remove(var)
+            return var
         if (prop.label or "").strip().lower() == "description":
             return self.profile.description_predicate
         return self.profile.label_predicate
@@ -102,6 +110,16 @@ class TermsMixin:
         if name not in self.coref:
             self.coref[name] = self.fresh(hint or name)
         return self.coref[name]
+
+
+# The pseudo-property that stands for a variable predicate: ``has <any property> [X]`` is
+# ``?s ?property X`` (a link of any kind; Ferré's SQUALL lets a variable stand for a property).
+ANY_PROPERTY = "any property"
+
+
+def is_any_property(prop) -> bool:
+    return (isinstance(prop, ir.Property) and prop.id is None
+            and " ".join((prop.label or "").replace("_", " ").lower().split()) == ANY_PROPERTY)
 
 
 def noun_hint(noun) -> str | None:

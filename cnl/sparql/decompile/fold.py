@@ -74,7 +74,8 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
     triples = _subclass_idiom(_expand_sequences(triples), classes, reserved)
     for s, p, o in triples:
         if isinstance(p, Variable):
-            raise UnsupportedSPARQLError("a variable in predicate position", f"?{p}")
+            edges.append(_any_property(s, p, o, triples, reserved))
+            continue
         if not isinstance(p, URIRef):
             subclass = _subclass_path(p)
             if subclass and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD) and not SUBCLASS_AS_PATH.get():
@@ -212,6 +213,17 @@ def _expand_sequences(triples):
         else:
             out.append((s, p, o))
     return out
+
+
+ANY_PROPERTY = ir.Property(label="any property")  # a predicate variable named once: a link of any kind
+
+
+def _any_property(s, p, o, triples, reserved) -> Edge:
+    """``?s ?p ?o`` with ``?p`` named by this triple only: "has <any property> o" (a link of any
+    kind); a predicate variable that is an answer, tested or shared says more than that."""
+    if p in reserved or sum(v == p for t in triples for v in t) != 1:
+        raise UnsupportedSPARQLError("a variable in predicate position", f"?{p} (named elsewhere too)")
+    return Edge(s, ANY_PROPERTY, o, [], "label")
 
 
 def _subclass_idiom(triples, classes, reserved):
