@@ -352,7 +352,21 @@ class QualifierOf:
     vp: "VP"
 
 
-VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs]
+@dataclass(frozen=True, slots=True)
+class SuchThat:
+    """``such that S`` (SQUALL's relative clause over a sentence, Ferré 2014): the sentence
+    ``subject vp`` holds, whatever the clause is attached to; its noun phrases name values of
+    the whole query by their co-reference variables (``which <Q5> that has <P569> ?b and
+    that has <P570> ?d such that (the year of ?d - the year of ?b) is greater than 100``).
+    A test over several values, or over a value computed from them (SPARQL's
+    ``FILTER(YEAR(?d) - YEAR(?b) > 100)``, ``FILTER(?a < ?b || ?c < ?b)``). Only a relative
+    clause."""
+
+    subject: "NP"
+    vp: "VP"
+
+
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat]
 
 # ------------------------------------------------------------------------------- queries
 
@@ -373,6 +387,6 @@ NODE_TYPES = {
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
-        YearIs, QualifierOf, Query,
+        YearIs, QualifierOf, SuchThat, Query,
     )
 }

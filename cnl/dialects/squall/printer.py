@@ -142,8 +142,8 @@ class SquallPrinter:
         <P166> <Y>?`` (issue 29, form 2; the parser reads it back as this query)."""
         subject, vp = query.subject, query.vp
         items = list(_flat_and((vp,)))
-        if not any(isinstance(i, ir.QualifierOf) or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be))
-                   for i in items):
+        if not any(isinstance(i, (ir.QualifierOf, ir.SuchThat))
+                   or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be)) for i in items):
             return None
         if not (isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is not None
                 and not subject.rels and subject.var is None):
@@ -315,6 +315,8 @@ class SquallPrinter:
             return self.vp(vp)
         if isinstance(vp, ir.LangIs):
             return f"whose language {'matches' if vp.range else 'is'} {self.literal(ir.Literal(vp.lang))}"
+        if isinstance(vp, ir.SuchThat):
+            return f"such that {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
         whose = self._whose(vp, closed)
         if whose is not None:
             return whose
@@ -371,6 +373,8 @@ class SquallPrinter:
             raise PrintError("'whose year' is only possible in a relative clause")
         if isinstance(vp, ir.QualifierOf):
             raise PrintError("'at which <Q> S ...' is only possible in a relative clause")
+        if isinstance(vp, ir.SuchThat):  # "is something such that S": the same test
+            return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
 
     def _not(self, vp, closed) -> str:

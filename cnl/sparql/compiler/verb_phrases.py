@@ -104,6 +104,9 @@ class VerbPhrasesMixin:
                 if self.pending_quals and self.pending_quals[-1] == [(self._id(vp.prop), x)]:
                     raise CompileError("'at which <Q> ...' needs a statement to qualify")
             self.np(vp.subject, with_subject)
+        elif isinstance(vp, ir.SuchThat):
+            # a sentence of its own: what it names joins the group, its test a FILTER
+            self.value_np(vp.subject, lambda s: self.vp(vp.vp, s))
         else:
             raise CompileError(f"not a verb phrase: {type(vp).__name__}")
 

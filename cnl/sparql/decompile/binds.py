@@ -67,16 +67,35 @@ def _answer_bind(state: Decompilation) -> AnswerBind:
     aggregated = state.aggregated is not None and state.aggregated[1] == var  # MIN(YEAR(...))
     if state.form != "SelectQuery" or state.counted is not None or (var not in state.select_vars and not aggregated):
         raise UnsupportedSPARQLError("BIND", "only a BIND whose value is an answer column is supported")
-    inputs = variables(expr)
-    if len(inputs) > 1:
-        raise UnsupportedSPARQLError("BIND with arithmetic over two variables")
+    inputs = ordered_variables(expr)
     if not inputs:
         raise UnsupportedSPARQLError("BIND of a constant")
     top.binds = []
     # FILTERs on the BIND's value ("... that is less than 1950") go on the answer NP
     filters = [f for f in top.filters if variables(f) == {var}]
     top.filters = [f for f in top.filters if variables(f) != {var}]
-    return AnswerBind(var, expr, next(iter(inputs)), filters)
+    # over several variables, the first (as written) is the tree's root, the others values
+    # the tree reaches, said by their co-reference variables
+    return AnswerBind(var, expr, inputs[0], filters, tuple(inputs[1:]))
+
+
+def ordered_variables(expr) -> list:
+    """The variables of an expression, each once, in the order they are written."""
+    found: list = []
+
+    def walk(e):
+        if isinstance(e, Variable):
+            if e not in found:
+                found.append(e)
+        elif isinstance(e, CompValue):
+            for k, v in e.items():
+                if not k.startswith("_"):
+                    walk(v)
+        elif isinstance(e, (list, tuple)):
+            for v in e:
+                walk(v)
+    walk(expr)
+    return found
 
 
 def bind_np(expr, var, root_np, casts: set):

@@ -23,6 +23,7 @@ from cnl.sparql.decompile.expressions import (
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
+from cnl.sparql.decompile.sentence_filters import is_computed_test, is_sayable_comparison, such_that
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 from cnl.sparql.namespaces import PQ, P
@@ -44,6 +45,9 @@ def build(state: Decompilation) -> None:
     if state.count_test is not None:
         state.count_subject, state.vps = count_sentence(builder, state.count_test)
         return
+    if state.answer_bind is not None:
+        for other in state.answer_bind.others:  # named where the tree reaches them (name_corefs)
+            builder.coref_name(other)
     if is_node(state.root):
         builder.visited.add(state.root)
         classes: dict = {}
@@ -53,6 +57,7 @@ def build(state: Decompilation) -> None:
         state.vps = builder.group_vps(state.top, state.root, {state.root}, top=True)
     else:
         state.vps = builder.group_vps(state.top, state.root, set(), top=True)
+    state.vps += builder.sentences
 
 
 class Builder:
@@ -75,6 +80,7 @@ class Builder:
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
         self.casts: set = set()     # numeric comparisons: True written xsd:double(STR(?x)), False plain
         self.year_casts: set = set()  # YEAR(...): True written YEAR(xsd:dateTime(?x)), False plain
+        self.sentences: list = []   # the top group's "such that S" clauses (sentence_filters)
 
     def note_forms(self, edges):
         for e in edges:
@@ -151,11 +157,21 @@ class Builder:
         shown = visible if visible is not None else top
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
         reach = _reachable(edges, anchor, scope)
+        sentences: list = []  # FILTERs said "such that S", once the tree is read
         for expr in group.filters:
             if not variables(expr):
                 raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
                                              str(getattr(expr, "name", expr)))
             pair = comparison_of_vars(expr)
+            # values a sentence can name: the root, a class noun, a bare value, or one the
+            # tree does not reach (said by its description)
+            nameable = all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, expr)
+                           for v in variables(expr))
+            if top and nameable and (is_computed_test(expr) or (pair is None and len(variables(expr)) > 1
+                                                                and is_sayable_comparison(expr))):
+                # a computed value tested, or several values: "such that S" (sentence_filters)
+                sentences.append(self._sentence_names(expr, reach))
+                continue
             if pair is not None and pair.left in inner_scope and pair.right in inner_scope:
                 a, b = pair.left, pair.right
                 if (b in reach) != (a in reach):
@@ -169,6 +185,9 @@ class Builder:
                 # ("has <P451> ?p and has a <P451> different from ?p"), at a first mention that
                 # takes one (a class noun, a bare value)
                 far = next((v for v in (b, a) if _nameable(v, edges, classes, group.filters, expr)), None)
+                if (far is None or a not in reach) and top and nameable and is_sayable_comparison(expr):
+                    sentences.append(self._sentence_names(expr, reach))
+                    continue
                 if far is None or a not in reach:
                     raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
                                                  f"{a.n3()} {b.n3()}")
@@ -186,6 +205,11 @@ class Builder:
             # blank nodes too: the compiler names every value it introduces
             self.all_nodes.extend(n for n in nodes if is_node(n))
         vps = self.node_vps(ctx, anchor, None, root_noun=False)
+        for expr in sentences:
+            # a value the tree does not reach is said by its own description ("the <P> of X")
+            names = {v: ir.Ref(ir.Var(self.corefs[v])) if v in reach else self.np(ctx, v, None)
+                     for v in variables(expr)}
+            self.sentences.append(such_that(expr, names, self.year_casts))
         if not is_node(anchor) and anchor in ctx.const_extras:
             vps += self.const_vps(ctx, anchor, ctx.const_extras.pop(anchor))
         left = [e for e in edges if id(e) not in ctx.used]
@@ -196,6 +220,13 @@ class Builder:
             if n not in self.visited and n != anchor:
                 raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
         return vps
+
+    def _sentence_names(self, expr, reach):
+        """``expr`` (a FILTER said "such that S"), its values the tree reaches named by their
+        co-reference variables (at their first mention, :func:`name_corefs`)."""
+        for v in variables(expr) & reach:
+            self.coref_name(v)
+        return expr
 
     def _inline_ranked(self, group: Group, ranked, top: bool) -> None:
         """A superlative's sub-query in a yes/no question: its pattern joins the group, its

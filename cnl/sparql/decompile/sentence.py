@@ -91,12 +91,19 @@ def write_query(state: Decompilation) -> None:
         subject, vps = _root_subject(state)
     else:
         subject, vps = ir.Ref(ir_term(state.root)), state.vps
+    if not isinstance(subject, ir.Quant) and any(isinstance(v, ir.SuchThat) for v in vps):
+        raise UnsupportedSPARQLError("a FILTER over several values in a question about a named thing",
+                                     "'such that S' is a relative clause of a noun phrase")
     if isinstance(subject, ir.Quant) and state.answer_bind is None:
         # SQUALL writes "whose year ..." and "at which <Q> ..." only as relative clauses.
-        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)))
+        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf, ir.SuchThat)))
+        if any(isinstance(v, ir.SuchThat) for v in vps):
+            # "such that S" last, after the clauses that name its values
+            clauses = tuple(v for v in vps if not isinstance(v, ir.SuchThat)) + tuple(
+                v for v in vps if isinstance(v, ir.SuchThat))
         if clauses:
             subject = replace(subject, rels=subject.rels + clauses)
-            vps = [v for v in vps if not isinstance(v, (ir.YearIs, ir.QualifierOf))]
+            vps = [v for v in vps if v not in clauses]
     if state.aggregated is not None:
         # "Give me the average <P> of ...": the values are the root's NP, said with all its VPs
         if not isinstance(subject, ir.Quant):
@@ -169,6 +176,8 @@ def _bind_answer(state: Decompilation, subject, vps):
     if not isinstance(subject, ir.Quant):
         raise UnsupportedSPARQLError("BIND over a constant")
     root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
+    if bind.others:  # the other inputs: their co-reference variables (named in the tree)
+        root_np = {bind.input: root_np, **{v: ir.Ref(ir.Var(builder.corefs[v])) for v in bind.others}}
     answer = bind_np(bind.expr, bind.input, root_np, builder.year_casts)
     if bind.filters:
         if not isinstance(answer, ir.Quant):

@@ -17,8 +17,11 @@ class AnswerBind:
 
     var: object
     expr: object
-    input: object  # the one variable it reads: the root of the tree
+    input: object  # the (first) variable it reads: the root of the tree
     filters: list = field(default_factory=list)  # FILTERs on its value, said of the answer
+    # the other variables it reads (``YEAR(?end) - YEAR(?start)``): values the tree reaches,
+    # each said by its co-reference variable (``has <P580> ?start``)
+    others: tuple = ()
 
 
 @dataclass

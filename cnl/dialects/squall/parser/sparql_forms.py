@@ -29,3 +29,6 @@ class SparqlForms(Transformer):
         return ir.LangIs(read_language_range(args[-1]), range=True)
 
     has_language_range = rel_language_range
+
+    def rel_such_that(self, _such_that, subject, vp):
+        return ir.SuchThat(subject, vp)
