@@ -131,6 +131,9 @@ class KGProfile:
     # the CNL's pseudo-property "description" (a short text about a thing), None where the
     # KG has none: Wikidata's schema:description
     description_predicate: str | None = None
+    # the CNL's pseudo-property "alias" (another name of a thing), None where the KG has
+    # none: Wikidata's skos:altLabel ("also known as")
+    alias_predicate: str | None = None
     label_language: str | None = "en"
     # Add an OPTIONAL label column for every projected variable.
     label_columns: bool = False
@@ -228,6 +231,7 @@ class WikidataProfile(KGProfile):
     name: str = "wikidata"
     class_predicate: str = "wdt:P31"
     description_predicate: str | None = "schema:description"
+    alias_predicate: str | None = "skos:altLabel"
     # "qualified": the truthy wdt: shortcut unless the statement has qualifiers (Wikidata
     # practice: simpler and faster on WDQS); "always": p:/ps: statements everywhere (as the
     # ECAI gold queries do: the wikidata-ecai preset).

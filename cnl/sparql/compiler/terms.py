@@ -77,12 +77,13 @@ class TermsMixin:
         return found
 
     def _is_label(self, prop: ir.Property) -> bool:
-        """A pseudo-property ("label", or "description" where the profile has a description
-        predicate), unless the lexicon gives it an ID."""
+        """A pseudo-property ("label", or "description" / "alias" where the profile has a
+        description / alias predicate), unless the lexicon gives it an ID."""
         if isinstance(prop, ir.PropPath) or prop.id is not None:
             return False
         word = (prop.label or "").strip().lower()
-        if not (word == "label" or (word == "description" and self.profile.description_predicate)):
+        if not (word == "label" or (word == "description" and self.profile.description_predicate)
+                or (word == "alias" and self.profile.alias_predicate)):
             return False
         if self.resolver is None:
             return True
@@ -96,6 +97,8 @@ class TermsMixin:
         """The predicate of a pseudo-property (see :meth:`_is_label`)."""
         if (prop.label or "").strip().lower() == "description":
             return self.profile.description_predicate
+        if (prop.label or "").strip().lower() == "alias":
+            return self.profile.alias_predicate
         return self.profile.label_predicate
 
     def coref_var(self, name: str, hint: str | None) -> str:

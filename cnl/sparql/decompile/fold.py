@@ -24,11 +24,12 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.terms import is_node, short
-from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, SCHEMA_DESCRIPTION, WD, WDT, P
+from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD, WDT, P
 
 _PID = re.compile(r"^P[1-9][0-9]*$")
 LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
 DESCRIPTION = ir.Property(label="description")  # schema:description, Wikidata's "description"
+ALIAS = ir.Property(label="alias")  # skos:altLabel, Wikidata's "also known as"
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
@@ -103,6 +104,8 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             edges.append(Edge(s, LABEL, o, [], "label"))
         elif iri == SCHEMA_DESCRIPTION:
             edges.append(Edge(s, DESCRIPTION, o, [], "label"))
+        elif iri == SKOS_ALT_LABEL:
+            edges.append(Edge(s, ALIAS, o, [], "label"))
         elif iri.startswith(WDT):
             pid = _pid(p, WDT)
             if pid == "P31" and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
