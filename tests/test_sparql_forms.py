@@ -17,7 +17,9 @@ from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.equivalence import equivalent
 from cnl.sparql.label_service import read_label_service
-from tests.roundtrip_helpers import PREFIXES
+from tests.roundtrip_helpers import PREFIXES as _WIKIDATA_PREFIXES
+
+PREFIXES = _WIKIDATA_PREFIXES + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
 
 # Labels of the label and ECAI notations -> Wikidata IDs.
 IDS = {
@@ -156,6 +158,89 @@ FORMS += [
 IDS.update({"human": "Q5", "spouse": "P26"})
 
 
+# Values the tree reaches, named by co-reference variables (issue 29, i29sparql): a BIND over
+# several variables as the answer, a FILTER or ORDER BY over a computed value ("such that S"),
+# and the pseudo-property "alias" (skos:altLabel)
+FORMS += [
+    Form("a value computed from several values of the tree (BIND over several variables)",
+         ("Give me (the year of (the <P570> of (which <Q5> that has <P26> <Q76> and that has <P569> ?b))) - "
+          "the year of ?b.",
+          "Give me (the year of (the <date of death> of (which [human] that has <spouse> [Barack Obama] and that "
+          "has <date of birth> ?b))) - the year of ?b.",
+          "Give me (the year of (the <P570:date_of_death> of (which <human> that has <P26:spouse> <Barack_Obama> "
+          "and that has <P569:date_of_birth> ?b))) - the year of ?b."),
+         "SELECT DISTINCT ?x ?age WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; wdt:P569 ?b ; wdt:P570 ?d . "
+         "BIND(YEAR(?d) - YEAR(?b) AS ?age) }"),
+    Form("a value computed from several values of the tree (BIND over several variables)",
+         ("Give me (the year of (the thing at which <P582> <Q76> has <P39> <Q11696> at <P580> ?start)) - "
+          "the year of ?start.",
+          "Give me (the year of (the thing at which <end time> [Barack Obama] has <position held> "
+          "[President of the United States] at <start time> ?start)) - the year of ?start.",
+          "Give me (the year of (the thing at which <P582:end_time> <Barack_Obama> has <P39:position_held> "
+          "<President_of_the_United_States> at <P580:start_time> ?start)) - the year of ?start."),
+         "SELECT DISTINCT ?y WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?start ; pq:P582 ?end . "
+         "BIND(YEAR(?end) - YEAR(?start) AS ?y) }"),
+    Form("a test of a computed value or of several values (such that S)",
+         ("Give me a <Q5> that has <P26> <Q76> and that has <P569> ?b and such that ((the year of now) - "
+          "the year of ?b) is greater than 50.",
+          "Give me a [human] that has <spouse> [Barack Obama] and that has <date of birth> ?b and such that "
+          "((the year of now) - the year of ?b) is greater than 50.",
+          "Give me a <human> that has <P26:spouse> <Barack_Obama> and that has <P569:date_of_birth> ?b and such "
+          "that ((the year of now) - the year of ?b) is greater than 50."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; wdt:P569 ?b . "
+         "FILTER(YEAR(NOW()) - YEAR(?b) > 50) }"),
+    Form("a test of a computed value or of several values (such that S)",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that (?p / ?a) is greater "
+          "than 5000.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that (?p / ?a) is greater "
+          "than 5000.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that (?p / ?a) "
+          "is greater than 5000."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . FILTER(?p / ?a > 5000) }"),
+    Form("a test of a computed value or of several values (such that S)",
+         ("Give me a <Q5> that has <P569> ?a and such that the month of ?a is equal to the month of "
+          "(a <P569> of <Q76>).",
+          "Give me a [human] that has <date of birth> ?a and such that the month of ?a is equal to the month of "
+          "(a <date of birth> of [Barack Obama]).",
+          "Give me a <human> that has <P569:date_of_birth> ?a and such that the month of ?a is equal to the "
+          "month of (a <P569:date_of_birth> of <Barack_Obama>)."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?a . wd:Q76 wdt:P569 ?b . "
+         "FILTER(MONTH(?a) = MONTH(?b)) }"),
+    Form("an ordering by a computed value (ORDER BY an expression)",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that (?p / ?a) is the highest.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that (?p / ?a) is the "
+          "highest.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that (?p / ?a) "
+          "is the highest."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a } ORDER BY DESC(?p / ?a) "
+         "LIMIT 1"),
+    Form("an ordering by a computed value (ORDER BY an expression)",
+         ("Give me a <Q5> that has <P26> <Q76> and that has <P569> ?b and that has <P570> ?d and such that "
+          "((the year of ?d) - the year of ?b) is the 3 lowest.",
+          "Give me a [human] that has <spouse> [Barack Obama] and that has <date of birth> ?b and that has "
+          "<date of death> ?d and such that ((the year of ?d) - the year of ?b) is the 3 lowest.",
+          "Give me a <human> that has <P26:spouse> <Barack_Obama> and that has <P569:date_of_birth> ?b and that "
+          "has <P570:date_of_death> ?d and such that ((the year of ?d) - the year of ?b) is the 3 lowest."),
+         # a BIND that only ORDER BY reads: the ordering by its expression
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; wdt:P569 ?b ; wdt:P570 ?d . "
+         "BIND(YEAR(?d) - YEAR(?b) AS ?age) } ORDER BY ASC(?age) LIMIT 3"),
+    Form("another name (skos:altLabel, the pseudo-property alias)",
+         ('Which <alias> of <Q64> has language "en"?',
+          'Which <alias> of [Berlin] has language "en"?',
+          'Which <alias> of <Berlin> has language "en"?'),
+         'SELECT DISTINCT ?l WHERE { wd:Q64 skos:altLabel ?l . FILTER(LANG(?l) = "en") }',
+         notations=frozenset({"label", "ecai"})),
+    Form("another name (skos:altLabel, the pseudo-property alias)",
+         ('Which <Q5> has <P26> <Q76> and has an <alias> whose language matches "fr"?',
+          'Which [human] has <spouse> [Barack Obama] and has an <alias> whose language matches "fr"?',
+          'Which <human> has <P26:spouse> <Barack_Obama> and has an <alias> whose language matches "fr"?'),
+         'SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; skos:altLabel ?l . '
+         'FILTER(LANGMATCHES(LANG(?l), "fr")) }', notations=frozenset({"label", "ecai"})),
+]
+IDS.update({"position held": "P39", "President of the United States": "Q11696", "start time": "P580",
+            "end time": "P582", "city": "Q515"})
+
+
 def _id(form, i):
     return f"{form.form}-{i}"
 
@@ -201,6 +286,15 @@ def test_every_form_has_two_paraphrases():
     ("SELECT ?a WHERE { BIND(IF(EXISTS { wd:Q1 wdt:P31 wd:Q5 }, wd:Q1, wd:Q2) AS ?a) }", "BIND(IF(EXISTS ...))"),
     ("SELECT ?x ?a WHERE { wd:Q1 wdt:P569 ?x . BIND(IF(?x < 1, wd:Q1, wd:Q2) AS ?a) }",
      "BIND(IF(...)) other than the one answer of a plain SELECT"),
+    # "such that S" is a relative clause: a yes/no question about a named thing has no noun for it
+    ("ASK { wd:Q64 wdt:P1082 ?p . wd:Q90 wdt:P1082 ?q . FILTER(?p - ?q > 1000) }",
+     "a FILTER over several values in a question about a named thing"),
+    # a disjunction of tests on different values: one sentence each, joined by "or" (no form yet)
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . wd:Q76 wdt:P569 ?w . "
+     "FILTER(?y < ?w || ?z < ?w) }", "a FILTER joined to the query on several variables"),
+    # the values a sentence names must take a co-reference variable (a class noun, a bare value)
+    ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d } ORDER BY DESC(?a - ?b)",
+     "ORDER BY an expression"),
 ])
 def test_what_has_no_form_is_refused_with_the_construct_named(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:

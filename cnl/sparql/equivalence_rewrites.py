@@ -182,6 +182,32 @@ def inline_binds(node, total: Counter):
     return node
 
 
+def inline_order_binds(order, pattern, total: Counter):
+    """``BIND(e AS ?y) ... ORDER BY ?y``, ``?y`` read by nothing else (not an answer column), is
+    ``ORDER BY e`` (what the CNL's "such that (?p / ?a) is the highest" compiles to, beside the
+    hand-written ``ORDER BY DESC(?p / ?a)``), when every solution of the BIND's input binds
+    ``e``'s variables (so ``e`` orders with the value ``?y`` would have). Returns (order, pattern)."""
+    if not order:
+        return order, pattern
+    uses = Counter(n for n in walk(order) if isinstance(n, Var))
+    filters, node = [], pattern
+    while isinstance(node, tuple) and node and node[0] == "FILTER":
+        filters.append(node[1])
+        node = node[2]
+    if not isinstance(node, tuple) or not node or node[0] not in ("BIND", "JOIN"):
+        return order, pattern
+    chosen = {}
+    for bind in _reachable_binds(node):
+        var, expr, below = bind[1], bind[2], bind[3]
+        if (uses[var] and total[var] == 1 + uses[var] and not _has_pattern(expr)
+                and {v for v in walk(expr) if isinstance(v, Var)} <= certain(below)):
+            chosen[var] = expr
+    if not chosen:
+        return order, pattern
+    node = _without_binds(node, set(chosen))
+    return rename(order, chosen), (filtered(filters, node) if filters else node)
+
+
 def _reachable_binds(node):
     """The BINDs of one group: a chain of BINDs and the parts of its join."""
     if node[0] == "BIND":

@@ -316,6 +316,11 @@ class SquallPrinter:
         if isinstance(vp, ir.LangIs):
             return f"whose language {'matches' if vp.range else 'is'} {self.literal(ir.Literal(vp.lang))}"
         if isinstance(vp, ir.SuchThat):
+            ranked = vp.vp.np if isinstance(vp.vp, ir.Be) else None
+            if (isinstance(ranked, ir.Quant) and ranked.det == "the" and ranked.noun is None and not ranked.rels
+                    and ranked.order is not None and ranked.order.limit and ranked.var is None):
+                # "such that (?p / ?a) is the highest": the ordering by a computed value
+                return f"such that {self.np_atom(vp.subject, True)} is the {self.order(ranked.order)}"
             return f"such that {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
         whose = self._whose(vp, closed)
         if whose is not None:

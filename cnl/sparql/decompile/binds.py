@@ -25,6 +25,7 @@ def read_binds(state: Decompilation) -> None:
              and isinstance(year_arg(e, set()), Variable)}
     state.first_year = _compare_years(top, years, ordered)
     _test_years(top, years, ordered)
+    _inline_unread_binds(state)
     if top.binds:
         state.answer_bind = _answer_bind(state)
 
@@ -54,6 +55,35 @@ def _test_years(top: Group, years: dict, ordered: set) -> None:
             top.filters = [f for f in top.filters if v not in variables(f)]
             top.filters.append(CompValue("YearTest", expr=e, year=v, tests=tests))
             top.binds = [(u, x) for u, x in top.binds if u != v]
+
+
+def _inline_unread_binds(state: Decompilation) -> None:
+    """``BIND(?p / ?a AS ?d)`` whose value is no answer column and only FILTERs or ORDER BY
+    read: those read the expression itself (``FILTER(?p / ?a > 100)``, ``ORDER BY DESC(?p /
+    ?a)``), which "such that S" says (sentence_filters). The same query where every solution
+    binds the expression's inputs (the equivalence checker inlines them back the same way)."""
+    top = state.top
+    for var, expr in list(top.binds):
+        if (var in state.select_vars or getattr(expr, "name", None) == "Builtin_IF"
+                or any(var in variables(e) for v, e in top.binds if v != var)
+                or var in variables([top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked])):
+            continue
+        top.filters = [substitute(f, var, expr) for f in top.filters]
+        if state.order_conditions:
+            state.order_conditions = [substitute(c, var, expr) for c in state.order_conditions]
+        top.binds = [(v, e) for v, e in top.binds if v != var]
+
+
+def substitute(expr, var, value):
+    """``expr`` with ``value`` wherever it names ``var`` (rdflib's CompValue trees)."""
+    if isinstance(expr, Variable):
+        return value if expr == var else expr
+    if isinstance(expr, CompValue):
+        copy = CompValue(expr.name, **{k: substitute(v, var, value) for k, v in expr.items()})
+        return copy
+    if isinstance(expr, list):
+        return [substitute(v, var, value) for v in expr]
+    return expr
 
 
 def _answer_bind(state: Decompilation) -> AnswerBind:

@@ -41,6 +41,7 @@ def build(state: Decompilation) -> None:
     builder.numbers = state.numbers
     builder.ask = state.form == "AskQuery"
     builder.set_answers = _set_answers(state)
+    builder.order_expr = state.order_expr
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if state.count_test is not None:
         state.count_subject, state.vps = count_sentence(builder, state.count_test)
@@ -81,6 +82,7 @@ class Builder:
         self.casts: set = set()     # numeric comparisons: True written xsd:double(STR(?x)), False plain
         self.year_casts: set = set()  # YEAR(...): True written YEAR(xsd:dateTime(?x)), False plain
         self.sentences: list = []   # the top group's "such that S" clauses (sentence_filters)
+        self.order_expr = None      # ORDER BY an expression, said "such that E is the highest"
 
     def note_forms(self, edges):
         for e in edges:
@@ -158,6 +160,11 @@ class Builder:
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
         reach = _reachable(edges, anchor, scope)
         sentences: list = []  # FILTERs said "such that S", once the tree is read
+        if top and self.order_expr is not None:
+            if not all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, None)
+                       for v in variables(self.order_expr.expr)):
+                raise UnsupportedSPARQLError("ORDER BY an expression", "of a value that takes no co-reference variable")
+            sentences.append(self._sentence_names(self.order_expr, reach))
         for expr in group.filters:
             if not variables(expr):
                 raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",

@@ -46,6 +46,10 @@ def _sayable(side) -> bool:
 def such_that(expr, names: dict, year_casts: set) -> ir.SuchThat:
     """The ``such that S`` of the comparison ``expr``; ``names``: each variable's NP (its
     co-reference variable, or the description of a value the tree does not reach)."""
+    if getattr(expr, "name", None) == "OrderedExpression":  # "such that E is the highest"
+        if not (_sayable(expr.expr) and variables(expr.expr)):
+            raise UnsupportedSPARQLError("ORDER BY an expression", "the expression has no CNL form")
+        return ir.SuchThat(bind_np(expr.expr, None, names, year_casts), ir.Be(ir.Quant("the", None, order=expr.order)))
     if not is_sayable_comparison(expr):
         raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
                                      "only a comparison of values has a 'such that' sentence")

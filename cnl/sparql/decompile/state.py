@@ -55,6 +55,7 @@ class Decompilation:
     having: list = field(default_factory=list)           # HAVING's conditions (rdflib expressions)
     numbers: dict = field(default_factory=dict)          # ?v -> (det, N) of HAVING(COUNT(?v) op N)           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
     orders: dict = field(default_factory=dict)           # variable -> ir.Order
+    order_expr: object = None            # ORDER BY an expression: OrderedExpression(expr, order)
     counted_order: object = None         # ORDER BY the count: the counted variable
 
     # flatten, then binds
