@@ -19,7 +19,8 @@ from cnl.sparql.equivalence import equivalent
 from cnl.sparql.label_service import read_label_service
 from tests.roundtrip_helpers import PREFIXES as _WIKIDATA_PREFIXES
 
-PREFIXES = _WIKIDATA_PREFIXES + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
+PREFIXES = (_WIKIDATA_PREFIXES + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
+            "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ")
 
 # Labels of the label and ECAI notations -> Wikidata IDs.
 IDS = {
@@ -236,6 +237,22 @@ FORMS += [
           'Which <human> has <P26:spouse> <Barack_Obama> and has an <alias> whose language matches "fr"?'),
          'SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; skos:altLabel ?l . '
          'FILTER(LANGMATCHES(LANG(?l), "fr")) }', notations=frozenset({"label", "ecai"})),
+]
+FORMS += [
+    Form("a qualifier tested inside FILTER EXISTS (EXISTS { ?st pq:Q ?v FILTER(...) })",
+         ("Which <Q5> has <P39> <Q11696> at a <P580> whose year is greater than 2000?",
+          "Which [human] has <position held> [President of the United States] at a <start time> whose year is "
+          "greater than 2000?",
+          "Which <human> has <P39:position_held> <President_of_the_United_States> at a <P580:start_time> whose "
+          "year is greater than 2000?"),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 wd:Q11696 . "
+         "FILTER EXISTS { ?s pq:P580 ?d . FILTER(YEAR(?d) > 2000) } }"),
+    Form("a qualifier tested inside FILTER EXISTS (EXISTS { ?st pq:Q ?v FILTER(...) })",
+         ("Give me a <P39> at a <P582> earlier than 2010 of <Q76>.",
+          "Give me a <position held> at an <end time> earlier than 2010 of [Barack Obama].",
+          "Give me a <P39:position_held> at a <P582:end_time> earlier than 2010 of <Barack_Obama>."),
+         "SELECT DISTINCT ?p WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 ?p . "
+         'FILTER EXISTS { ?s pq:P582 ?e . FILTER(?e < "2010-01-01T00:00:00Z"^^xsd:dateTime) } }'),
 ]
 IDS.update({"position held": "P39", "President of the United States": "Q11696", "start time": "P580",
             "end time": "P582", "city": "Q515"})

@@ -98,6 +98,13 @@ def exists_as_joins(pattern, total: Counter):
         if (isinstance(cond, tuple) and cond[0] == "EXISTS" and cond[1][0] == "BGP" and cond[1][1].items
                 and _private_or_bound(cond[1], total, bound)):
             joined.append(cond[1])
+        elif (isinstance(cond, tuple) and cond[0] == "EXISTS" and cond[1][0] == "FILTER" and cond[1][2][0] == "BGP"
+              and cond[1][2][1].items and not _has_pattern(cond[1][1])
+              and _private_or_bound(cond[1][2], total, bound, also=cond[1][1])):
+            # EXISTS { Q FILTER(c) }: Q joined, c a FILTER of the group (it reads Q's variables,
+            # bound in each joined solution as in the EXISTS, and the group's, the same)
+            joined.append(cond[1][2])
+            kept.append(cond[1][1])
         else:
             kept.append(cond)
     if not joined:
@@ -107,10 +114,12 @@ def exists_as_joins(pattern, total: Counter):
     return filtered(kept, inner) if kept else inner
 
 
-def _private_or_bound(bgp, total: Counter, bound: set) -> bool:
-    """Each variable of ``bgp`` is bound by every solution around it or used only in it."""
+def _private_or_bound(bgp, total: Counter, bound: set, also=None) -> bool:
+    """Each variable of ``bgp`` is bound by every solution around it or used only in it (and
+    in the condition ``also``, a FILTER beside it)."""
     uses = Counter(v for t in bgp[1].items for v in t[1:] if isinstance(v, Var))
-    return all(v in bound or total[v] == n for v, n in uses.items())
+    extra = Counter(v for v in walk(also) if isinstance(v, Var)) if also is not None else Counter()
+    return all(v in bound or total[v] == n + extra[v] for v, n in uses.items())
 
 
 def join_trees(a, b):

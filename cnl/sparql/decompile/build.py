@@ -580,6 +580,7 @@ def _absent_qualifiers(group: Group):
                 graph = translateGroupGraphPattern(graph)
             inner = flatten(graph)
             if not (inner.optionals or inner.unions or inner.minus or inner.values or inner.binds):
+                # the qualifier's value a variable of its own, or a constant ("at no <Q> that is X")
                 qual = [t for t in inner.triples if t[0] in heads and isinstance(t[1], URIRef)
                         and namespace_of(t[1]) == PQ and is_node(t[2]) and t[2] not in outer]
                 if len(qual) == 1:
@@ -658,7 +659,7 @@ def _set_answers(state: Decompilation) -> bool:
 def _exists_joined(group: Group) -> Group:
     """The top group's ``FILTER EXISTS { triples }`` joined to it: what it tests hangs on the
     tree like any statement (a qualifier of a statement node: ``at a <P582>``)."""
-    left, triples = [], []
+    left, triples, filters = [], [], []
     for expr in group.filters:
         inner = None
         if getattr(expr, "name", None) == "Builtin_EXISTS":
@@ -667,12 +668,15 @@ def _exists_joined(group: Group) -> Group:
                 graph = translateGroupGraphPattern(graph)
             inner = flatten(graph)
         if inner is not None and inner.triples and not (
-                inner.filters or inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
-                or inner.counts or inner.ranked):
+                inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
+                or inner.counts or inner.ranked or any(getattr(f, "name", "").endswith("EXISTS") for f in inner.filters)):
+            # its FILTERs too (FILTER EXISTS { ?st pq:P580 ?d FILTER(YEAR(?d) > 2000) }): in one
+            # group they test the same solutions
             triples += inner.triples
+            filters += inner.filters
         else:
             left.append(expr)
-    return replace(group, filters=left, triples=group.triples + triples) if triples else group
+    return replace(group, filters=left + filters, triples=group.triples + triples) if triples else group
 
 
 def _any_rank(e) -> bool:
