@@ -20,7 +20,8 @@ from cnl.sparql.label_service import read_label_service
 from tests.roundtrip_helpers import PREFIXES as _WIKIDATA_PREFIXES
 
 PREFIXES = (_WIKIDATA_PREFIXES + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
-            "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ")
+            "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> PREFIX wikibase: <http://wikiba.se/ontology#> "
+            "PREFIX psn: <http://www.wikidata.org/prop/statement/value-normalized/> ")
 
 # Labels of the label and ECAI notations -> Wikidata IDs.
 IDS = {
@@ -254,6 +255,28 @@ FORMS += [
          "SELECT DISTINCT ?p WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 ?p . "
          'FILTER EXISTS { ?s pq:P582 ?e . FILTER(?e < "2010-01-01T00:00:00Z"^^xsd:dateTime) } }'),
 ]
+FORMS += [
+    Form("a quantity in SI units (p:P/psn:P/wikibase:quantityAmount)",
+         ("Give me a <P2048> in SI units of <Q76>.",
+          "Give me a <height> in SI units of [Barack Obama].",
+          "Give me a <P2048:height> in SI units of <Barack_Obama>."),
+         "SELECT DISTINCT ?h WHERE { wd:Q76 p:P2048/psn:P2048/wikibase:quantityAmount ?h }"),
+    Form("a quantity in SI units (p:P/psn:P/wikibase:quantityAmount)",
+         ("Which <Q8502> has the highest <P2044> in SI units?",
+          "Which [mountain] has the highest <elevation above sea level> in SI units?",
+          "Which <mountain> has the highest <P2044:elevation_above_sea_level> in SI units?"),
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; p:P2044 ?s . ?s psn:P2044 ?v . "
+         "?v wikibase:quantityAmount ?e } ORDER BY DESC(?e) LIMIT 1"),
+    Form("a quantity in SI units (p:P/psn:P/wikibase:quantityAmount)",
+         ("Which <Q5> has <P26> <Q76> and has <P2048> (something that is greater than 1.8) in SI units?",
+          "Which [human] has <spouse> [Barack Obama] and has <height> (something that is greater than 1.8) in SI "
+          "units?",
+          "Which <human> has <P26:spouse> <Barack_Obama> and has <P2048:height> (something that is greater than "
+          "1.8) in SI units?"),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; "
+         "p:P2048/psn:P2048/wikibase:quantityAmount ?h . FILTER(?h > 1.8) }"),
+]
+IDS.update({"height": "P2048", "mountain": "Q8502"})
 IDS.update({"position held": "P39", "President of the United States": "Q11696", "start time": "P580",
             "end time": "P582", "city": "Q515"})
 
@@ -309,6 +332,9 @@ def test_every_form_has_two_paraphrases():
     # a disjunction of tests on different values: one sentence each, joined by "or" (no form yet)
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . wd:Q76 wdt:P569 ?w . "
      "FILTER(?y < ?w || ?z < ?w) }", "a FILTER joined to the query on several variables"),
+    # the full value node (psv:): its amount, unit, bounds (only the normalised amount has a form)
+    ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s <http://www.wikidata.org/prop/statement/value/P2048> ?v . "
+     "?v <http://wikiba.se/ontology#quantityAmount> ?h }", "a full value node (psv:)"),
     # the values a sentence names must take a co-reference variable (a class noun, a bare value)
     ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d } ORDER BY DESC(?a - ?b)",
      "ORDER BY an expression"),

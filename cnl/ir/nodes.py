@@ -129,6 +129,7 @@ class RelNoun:
     of: "NP | None" = None
     quals: tuple["Qual", ...] = ()
     any_rank: bool = False  # ``<P> at any rank of X``: see Stmt.any_rank
+    normalized: bool = False  # ``<P> in SI units of X``: see Stmt.normalized
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,9 @@ class Stmt:
     its rank (Wikidata's ``p:/ps:`` statements), where the profile would otherwise write only
     the best-ranked ones (the truthy ``wdt:`` shortcut). A statement with qualifiers, or
     under the ``always`` statement profile, is one of any rank anyway.
+    ``normalized`` (``has a <P2048> in SI units greater than 2``): the value is the statement's
+    quantity converted to SI units (Wikidata's ``p:P/psn:P/wikibase:quantityAmount``), of a
+    statement of any rank.
     """
 
     prop: "Property | PropPath"
@@ -276,6 +280,7 @@ class Stmt:
     inverse: bool = False
     order: Order | None = None
     any_rank: bool = False
+    normalized: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,8 @@ class VerbPhrasesMixin:
             claimed = self.pending_quals.pop() if self.pending_quals else []
 
             def link(o):
-                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed, any_rank=vp.any_rank)
+                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed, any_rank=vp.any_rank,
+                               normalized=vp.normalized)
 
             self.owners.append(x)  # "its <Q>" in the object means x's <Q>
 

@@ -161,6 +161,8 @@ def _root_noun(root_classes: list, vps: list, det: str):
         for i, vp in enumerate(vps):
             if not isinstance(vp, ir.Stmt) or isinstance(vp.obj, ir.AnyValue):
                 continue
+            if vp.normalized:
+                continue
             if not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
                 # "How many ^<P>+ of X": the things that have P+ X.
                 return ir.RelNoun(ir.PropPath("^", (vp.prop,)), vp.obj, vp.quals, vp.any_rank), vps[:i] + vps[i + 1:]
