@@ -276,6 +276,18 @@ FORMS += [
          "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; "
          "p:P2048/psn:P2048/wikibase:quantityAmount ?h . FILTER(?h > 1.8) }"),
 ]
+FORMS += [
+    Form("the kind of a term (isLiteral, isIRI)",
+         ("Which <P1448> of <Q64> is a literal?",
+          "Which <official name> of [Berlin] is a literal?",
+          "Which <P1448:official_name> of <Berlin> is a literal?"),
+         "SELECT DISTINCT ?n WHERE { wd:Q64 wdt:P1448 ?n FILTER(isLiteral(?n)) }"),
+    Form("the kind of a term (isLiteral, isIRI)",
+         ("Which <P40> of <Q76> is not a literal?",
+          "Which <child> of [Barack Obama] is not a literal?",
+          "Which <P40:child> of <Barack_Obama> is not a literal?"),
+         "SELECT DISTINCT ?c WHERE { wd:Q76 wdt:P40 ?c FILTER(!isLiteral(?c)) }"),
+]
 IDS.update({"height": "P2048", "mountain": "Q8502"})
 IDS.update({"position held": "P39", "President of the United States": "Q11696", "start time": "P580",
             "end time": "P582", "city": "Q515"})

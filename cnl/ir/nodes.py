@@ -371,7 +371,17 @@ class SuchThat:
     vp: "VP"
 
 
-VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat]
+@dataclass(frozen=True, slots=True)
+class TermKind:
+    """``is a literal`` / ``is an IRI``: the kind of term the subject is (SPARQL's
+    ``isLiteral(?x)``, ``isIRI(?x)``); ``kind`` is ``literal`` or ``iri``."""
+
+    kind: str
+
+    KINDS = ("literal", "iri")
+
+
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat, TermKind]
 
 # ------------------------------------------------------------------------------- queries
 
@@ -392,6 +402,6 @@ NODE_TYPES = {
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
-        YearIs, QualifierOf, SuchThat, Query,
+        YearIs, QualifierOf, SuchThat, TermKind, Query,
     )
 }

@@ -67,4 +67,5 @@ _NO_SPARKLIS_FORM = {
     ir.LangIs: "a language test",
     ir.AnyValue: "a statement without its value ('a <P> statement')",
     ir.SuchThat: "a test or ordering over several values ('such that S')",
+    ir.TermKind: "a test of a term's kind ('is a literal')",
 }

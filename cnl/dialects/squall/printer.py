@@ -379,6 +379,8 @@ class SquallPrinter:
             raise PrintError("'whose year' is only possible in a relative clause")
         if isinstance(vp, ir.QualifierOf):
             raise PrintError("'at which <Q> S ...' is only possible in a relative clause")
+        if isinstance(vp, ir.TermKind):
+            return "is a literal" if vp.kind == "literal" else "is an IRI"
         if isinstance(vp, ir.SuchThat):  # "is something such that S": the same test
             return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
@@ -392,6 +394,8 @@ class SquallPrinter:
             return f"is not {self._be_tail(vp, closed)}"
         if isinstance(vp, ir.StrTest) and vp.op == "contains" and not vp.case_sensitive:
             return f"does not contain {self.literal(ir.Literal(vp.value))}"
+        if isinstance(vp, ir.TermKind):
+            return "is not " + self.vp(vp)[len("is "):]
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
 
     def _be_tail(self, vp, closed=False) -> str:

@@ -105,6 +105,10 @@ class VerbPhrasesMixin:
                 if self.pending_quals and self.pending_quals[-1] == [(self._id(vp.prop), x)]:
                     raise CompileError("'at which <Q> ...' needs a statement to qualify")
             self.np(vp.subject, with_subject)
+        elif isinstance(vp, ir.TermKind):
+            if vp.kind not in ir.TermKind.KINDS:
+                raise CompileError(f"unknown kind of term {vp.kind!r} (a literal or an IRI)")
+            self.group.filters.append(f"FILTER({'isLiteral' if vp.kind == 'literal' else 'isIRI'}({x}))")
         elif isinstance(vp, ir.SuchThat):
             # a sentence of its own: what it names joins the group, its test a FILTER
             self.value_np(vp.subject, lambda s: self.vp(vp.vp, s))

@@ -498,6 +498,8 @@ class Builder:
                 and not expr.arg2.language):
             # "whose language matches "en"" (a language range: case does not matter there)
             return self._on(expr.arg1.arg, x, ir.LangIs(str(expr.arg2).lower(), range=True))
+        if name in ("Builtin_isLITERAL", "Builtin_isIRI", "Builtin_isURI"):  # "is a literal", "is an IRI"
+            return self._on(expr.arg, x, ir.TermKind("literal" if name == "Builtin_isLITERAL" else "iri"))
         if name == "YearComparison":
             raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
         if name == "YearTest":

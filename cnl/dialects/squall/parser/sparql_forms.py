@@ -39,6 +39,12 @@ class SparqlForms(Transformer):
 
     has_language_range = rel_language_range
 
+    def is_term_kind(self, _be, _a, kind):
+        return ir.TermKind(kind.value.lower())
+
+    def is_not_term_kind(self, _be, _not, _a, kind):
+        return ir.Not(ir.TermKind(kind.value.lower()))
+
     def qual_in_si_units(self, _tok):
         return IN_SI_UNITS
 
