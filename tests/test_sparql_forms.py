@@ -288,6 +288,26 @@ FORMS += [
           "Which <P40:child> of <Barack_Obama> is not a literal?"),
          "SELECT DISTINCT ?c WHERE { wd:Q76 wdt:P40 ?c FILTER(!isLiteral(?c)) }"),
 ]
+FORMS += [
+    Form("tests on several values joined by 'or' (such that A or such that B)",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that ?p is greater than 1000000 "
+          "or such that ?a is greater than 500.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that ?p is greater than "
+          "1000000 or such that ?a is greater than 500.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that ?p is "
+          "greater than 1000000 or such that ?a is greater than 500."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . "
+         "FILTER(?p > 1000000 || ?a > 500) }"),
+    Form("tests on several values joined by 'or' (such that A or such that B)",
+         ("Give me a <Q5> whose <P26> has <P569> ?w and that has <P569> ?y and that has <P570> ?z and such that "
+          "?y is less than ?w or such that ?z is less than ?w.",
+          "Give me a [human] whose <spouse> has <date of birth> ?w and that has <date of birth> ?y and that has "
+          "<date of death> ?z and such that ?y is less than ?w or such that ?z is less than ?w.",
+          "Give me a <human> whose <P26:spouse> has <P569:date_of_birth> ?w and that has <P569:date_of_birth> ?y "
+          "and that has <P570:date_of_death> ?z and such that ?y is less than ?w or such that ?z is less than ?w."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 ?s ; wdt:P569 ?y ; wdt:P570 ?z . "
+         "?s wdt:P569 ?w . FILTER(?y < ?w || ?z < ?w) }"),
+]
 IDS.update({"height": "P2048", "mountain": "Q8502"})
 IDS.update({"position held": "P39", "President of the United States": "Q11696", "start time": "P580",
             "end time": "P582", "city": "Q515"})
@@ -341,7 +361,7 @@ def test_every_form_has_two_paraphrases():
     # "such that S" is a relative clause: a yes/no question about a named thing has no noun for it
     ("ASK { wd:Q64 wdt:P1082 ?p . wd:Q90 wdt:P1082 ?q . FILTER(?p - ?q > 1000) }",
      "a FILTER over several values in a question about a named thing"),
-    # a disjunction of tests on different values: one sentence each, joined by "or" (no form yet)
+    # a disjunction of tests on different values that describes a value twice (one per sentence)
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . wd:Q76 wdt:P569 ?w . "
      "FILTER(?y < ?w || ?z < ?w) }", "a FILTER joined to the query on several variables"),
     # the full value node (psv:): its amount, unit, bounds (only the normalised amount has a form)

@@ -316,6 +316,8 @@ class SquallPrinter:
             return self.vp(vp)
         if isinstance(vp, ir.LangIs):
             return f"whose language {'matches' if vp.range else 'is'} {self.literal(ir.Literal(vp.lang))}"
+        if isinstance(vp, ir.Or) and all(isinstance(i, ir.SuchThat) for i in vp.items):
+            return " or ".join(self.rel(i, closed) for i in vp.items)  # "such that A or such that B"
         if isinstance(vp, ir.SuchThat):
             ranked = vp.vp.np if isinstance(vp.vp, ir.Be) else None
             if (isinstance(ranked, ir.Quant) and ranked.det == "the" and ranked.noun is None and not ranked.rels

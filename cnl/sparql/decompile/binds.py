@@ -63,10 +63,11 @@ def _inline_unread_binds(state: Decompilation) -> None:
     ?a)``), which "such that S" says (sentence_filters). The same query where every solution
     binds the expression's inputs (the equivalence checker inlines them back the same way)."""
     top = state.top
-    if state.aggregate_calls or state.group_keys is not None or state.having or state.counted is not None:
-        return  # an aggregate or a group may read it too
+    # what the aggregates, the groups and HAVING read (MIN(?year) over BIND(YEAR(?d) AS ?year))
+    aggregated = variables([list(state.aggregate_calls.values()), state.group_keys or [], state.having,
+                            state.aggregated[1] if state.aggregated else [], state.counted or []])
     for var, expr in list(top.binds):
-        if (var in state.select_vars or getattr(expr, "name", None) == "Builtin_IF"
+        if (var in state.select_vars or var in aggregated or getattr(expr, "name", None) == "Builtin_IF"
                 or any(var in variables(e) for v, e in top.binds if v != var)
                 or var in variables([top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked])):
             continue

@@ -23,7 +23,8 @@ from cnl.sparql.decompile.expressions import (
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
-from cnl.sparql.decompile.sentence_filters import is_computed_test, is_sayable_comparison, such_that
+from cnl.sparql.decompile.sentence_filters import (
+    is_computed_test, is_sayable_comparison, is_sayable_disjunction, such_that)
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 from cnl.sparql.namespaces import PQ, P
@@ -174,8 +175,8 @@ class Builder:
             # tree does not reach (said by its description)
             nameable = all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, expr)
                            for v in variables(expr))
-            if top and nameable and (is_computed_test(expr) or (pair is None and len(variables(expr)) > 1
-                                                                and is_sayable_comparison(expr))):
+            if top and nameable and (is_computed_test(expr) or (pair is None and len(variables(expr)) > 1 and (
+                    is_sayable_comparison(expr) or is_sayable_disjunction(expr)))):
                 # a computed value tested, or several values: "such that S" (sentence_filters)
                 sentences.append(self._sentence_names(expr, reach))
                 continue

@@ -19,6 +19,7 @@ from cnl.sparql.decompile.build import conj, name_corefs
 from cnl.sparql.decompile.count_values import count_test
 from cnl.sparql.decompile.flatten import Group, group_vars
 from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.sentence_filters import is_sentence
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import class_noun, ir_term, is_node, same
 
@@ -91,16 +92,15 @@ def write_query(state: Decompilation) -> None:
         subject, vps = _root_subject(state)
     else:
         subject, vps = ir.Ref(ir_term(state.root)), state.vps
-    if not isinstance(subject, ir.Quant) and any(isinstance(v, ir.SuchThat) for v in vps):
+    if not isinstance(subject, ir.Quant) and any(is_sentence(v) for v in vps):
         raise UnsupportedSPARQLError("a FILTER over several values in a question about a named thing",
                                      "'such that S' is a relative clause of a noun phrase")
     if isinstance(subject, ir.Quant) and state.answer_bind is None:
         # SQUALL writes "whose year ..." and "at which <Q> ..." only as relative clauses.
-        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf, ir.SuchThat)))
-        if any(isinstance(v, ir.SuchThat) for v in vps):
+        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)) or is_sentence(v))
+        if any(is_sentence(v) for v in vps):
             # "such that S" last, after the clauses that name its values
-            clauses = tuple(v for v in vps if not isinstance(v, ir.SuchThat)) + tuple(
-                v for v in vps if isinstance(v, ir.SuchThat))
+            clauses = tuple(v for v in vps if not is_sentence(v)) + tuple(v for v in vps if is_sentence(v))
         if clauses:
             subject = replace(subject, rels=subject.rels + clauses)
             vps = [v for v in vps if v not in clauses]

@@ -20,6 +20,17 @@ _ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
 _SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW")
 
 
+def is_sentence(vp) -> bool:
+    """``such that S``, or several joined by ``or``: a relative clause of the query's subject."""
+    return isinstance(vp, ir.SuchThat) or (isinstance(vp, ir.Or) and all(isinstance(i, ir.SuchThat) for i in vp.items))
+
+
+def is_sayable_disjunction(expr) -> bool:
+    """``FILTER(?y < ?w || ?z < ?w)``: comparisons of values joined by ``||``."""
+    return (getattr(expr, "name", None) == "ConditionalOrExpression"
+            and all(is_sayable_comparison(e) for e in [expr.expr, *expr.other]))
+
+
 def is_computed_test(expr) -> bool:
     """Whether ``expr`` compares a value computed by arithmetic (``YEAR(?d) - YEAR(?b) > 100``,
     ``?p / ?a > 100``) with another value: a test no relative clause about one value says."""
@@ -46,6 +57,11 @@ def _sayable(side) -> bool:
 def such_that(expr, names: dict, year_casts: set) -> ir.SuchThat:
     """The ``such that S`` of the comparison ``expr``; ``names``: each variable's NP (its
     co-reference variable, or the description of a value the tree does not reach)."""
+    if any(not isinstance(np, ir.Ref) and _uses(expr, v) > 1 for v, np in names.items()):
+        raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
+                                     "a value described twice in one test")
+    if getattr(expr, "name", None) == "ConditionalOrExpression":  # "such that A or such that B"
+        return ir.Or(tuple(such_that(e, names, year_casts) for e in [expr.expr, *expr.other]))
     if getattr(expr, "name", None) == "OrderedExpression":  # "such that E is the highest"
         if not (_sayable(expr.expr) and variables(expr.expr)):
             raise UnsupportedSPARQLError("ORDER BY an expression", "the expression has no CNL form")
@@ -53,9 +69,6 @@ def such_that(expr, names: dict, year_casts: set) -> ir.SuchThat:
     if not is_sayable_comparison(expr):
         raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
                                      "only a comparison of values has a 'such that' sentence")
-    if any(not isinstance(np, ir.Ref) and _uses(expr, v) > 1 for v, np in names.items()):
-        raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
-                                     "a value described twice in one test")
     left = bind_np(expr.expr, None, names, year_casts)
     right = bind_np(expr.other, None, names, year_casts)
     return ir.SuchThat(left, ir.Compare(expr.op, (right,)))

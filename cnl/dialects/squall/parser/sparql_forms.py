@@ -50,3 +50,8 @@ class SparqlForms(Transformer):
 
     def rel_such_that(self, _such_that, subject, vp):
         return ir.SuchThat(subject, vp)
+
+    def rel_such_that_or(self, *args):
+        # "such that A or such that B": one test, either sentence holding (FILTER(a || b))
+        vals = _values(args)
+        return ir.Or(tuple(ir.SuchThat(vals[i], vals[i + 1]) for i in range(0, len(vals), 2)))
