@@ -195,7 +195,6 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x wdt:P1 ?y . ?y wdt:P2 ?x }", "a cycle in the triple patterns"),
     ("SELECT ?x WHERE { ?x !wdt:P1 ?y }", "a negated property set (!p)"),
     ("SELECT ?x WHERE { ?x (p:P1/ps:P1)+ ?y }", "a property path through statements or outside wdt: (paths walk the truthy graph)"),
-    ("SELECT ?z WHERE { ?x wdt:P1 ?a ; wdt:P2 ?b BIND(?a - ?b AS ?z) }", "BIND with arithmetic over two variables"),
     ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)", "HAVING"),
     ("SELECT ?x ?p WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),  # the predicate an answer
     ("SELECT ?x WHERE { ?x rdfs:comment ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),

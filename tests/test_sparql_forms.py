@@ -17,7 +17,11 @@ from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.equivalence import equivalent
 from cnl.sparql.label_service import read_label_service
-from tests.roundtrip_helpers import PREFIXES
+from tests.roundtrip_helpers import PREFIXES as _WIKIDATA_PREFIXES
+
+PREFIXES = (_WIKIDATA_PREFIXES + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
+            "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> PREFIX wikibase: <http://wikiba.se/ontology#> "
+            "PREFIX psn: <http://www.wikidata.org/prop/statement/value-normalized/> ")
 
 # Labels of the label and ECAI notations -> Wikidata IDs.
 IDS = {
@@ -156,6 +160,159 @@ FORMS += [
 IDS.update({"human": "Q5", "spouse": "P26"})
 
 
+# Values the tree reaches, named by co-reference variables (issue 29, i29sparql): a BIND over
+# several variables as the answer, a FILTER or ORDER BY over a computed value ("such that S"),
+# and the pseudo-property "alias" (skos:altLabel)
+FORMS += [
+    Form("a value computed from several values of the tree (BIND over several variables)",
+         ("Give me (the year of (the <P570> of (which <Q5> that has <P26> <Q76> and that has <P569> ?b))) - "
+          "the year of ?b.",
+          "Give me (the year of (the <date of death> of (which [human] that has <spouse> [Barack Obama] and that "
+          "has <date of birth> ?b))) - the year of ?b.",
+          "Give me (the year of (the <P570:date_of_death> of (which <human> that has <P26:spouse> <Barack_Obama> "
+          "and that has <P569:date_of_birth> ?b))) - the year of ?b."),
+         "SELECT DISTINCT ?x ?age WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; wdt:P569 ?b ; wdt:P570 ?d . "
+         "BIND(YEAR(?d) - YEAR(?b) AS ?age) }"),
+    Form("a value computed from several values of the tree (BIND over several variables)",
+         ("Give me (the year of (the thing at which <P582> <Q76> has <P39> <Q11696> at <P580> ?start)) - "
+          "the year of ?start.",
+          "Give me (the year of (the thing at which <end time> [Barack Obama] has <position held> "
+          "[President of the United States] at <start time> ?start)) - the year of ?start.",
+          "Give me (the year of (the thing at which <P582:end_time> <Barack_Obama> has <P39:position_held> "
+          "<President_of_the_United_States> at <P580:start_time> ?start)) - the year of ?start."),
+         "SELECT DISTINCT ?y WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?start ; pq:P582 ?end . "
+         "BIND(YEAR(?end) - YEAR(?start) AS ?y) }"),
+    Form("a test of a computed value or of several values (such that S)",
+         ("Give me a <Q5> that has <P26> <Q76> and that has <P569> ?b and such that ((the year of now) - "
+          "the year of ?b) is greater than 50.",
+          "Give me a [human] that has <spouse> [Barack Obama] and that has <date of birth> ?b and such that "
+          "((the year of now) - the year of ?b) is greater than 50.",
+          "Give me a <human> that has <P26:spouse> <Barack_Obama> and that has <P569:date_of_birth> ?b and such "
+          "that ((the year of now) - the year of ?b) is greater than 50."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; wdt:P569 ?b . "
+         "FILTER(YEAR(NOW()) - YEAR(?b) > 50) }"),
+    Form("a test of a computed value or of several values (such that S)",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that (?p / ?a) is greater "
+          "than 5000.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that (?p / ?a) is greater "
+          "than 5000.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that (?p / ?a) "
+          "is greater than 5000."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . FILTER(?p / ?a > 5000) }"),
+    Form("a test of a computed value or of several values (such that S)",
+         ("Give me a <Q5> that has <P569> ?a and such that the month of ?a is equal to the month of "
+          "(a <P569> of <Q76>).",
+          "Give me a [human] that has <date of birth> ?a and such that the month of ?a is equal to the month of "
+          "(a <date of birth> of [Barack Obama]).",
+          "Give me a <human> that has <P569:date_of_birth> ?a and such that the month of ?a is equal to the "
+          "month of (a <P569:date_of_birth> of <Barack_Obama>)."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?a . wd:Q76 wdt:P569 ?b . "
+         "FILTER(MONTH(?a) = MONTH(?b)) }"),
+    Form("an ordering by a computed value (ORDER BY an expression)",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that (?p / ?a) is the highest.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that (?p / ?a) is the "
+          "highest.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that (?p / ?a) "
+          "is the highest."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a } ORDER BY DESC(?p / ?a) "
+         "LIMIT 1"),
+    Form("an ordering by a computed value (ORDER BY an expression)",
+         ("Give me a <Q5> that has <P26> <Q76> and that has <P569> ?b and that has <P570> ?d and such that "
+          "((the year of ?d) - the year of ?b) is the 3 lowest.",
+          "Give me a [human] that has <spouse> [Barack Obama] and that has <date of birth> ?b and that has "
+          "<date of death> ?d and such that ((the year of ?d) - the year of ?b) is the 3 lowest.",
+          "Give me a <human> that has <P26:spouse> <Barack_Obama> and that has <P569:date_of_birth> ?b and that "
+          "has <P570:date_of_death> ?d and such that ((the year of ?d) - the year of ?b) is the 3 lowest."),
+         # a BIND that only ORDER BY reads: the ordering by its expression
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; wdt:P569 ?b ; wdt:P570 ?d . "
+         "BIND(YEAR(?d) - YEAR(?b) AS ?age) } ORDER BY ASC(?age) LIMIT 3"),
+    Form("another name (skos:altLabel, the pseudo-property alias)",
+         ('Which <alias> of <Q64> has language "en"?',
+          'Which <alias> of [Berlin] has language "en"?',
+          'Which <alias> of <Berlin> has language "en"?'),
+         'SELECT DISTINCT ?l WHERE { wd:Q64 skos:altLabel ?l . FILTER(LANG(?l) = "en") }',
+         notations=frozenset({"label", "ecai"})),
+    Form("another name (skos:altLabel, the pseudo-property alias)",
+         ('Which <Q5> has <P26> <Q76> and has an <alias> whose language matches "fr"?',
+          'Which [human] has <spouse> [Barack Obama] and has an <alias> whose language matches "fr"?',
+          'Which <human> has <P26:spouse> <Barack_Obama> and has an <alias> whose language matches "fr"?'),
+         'SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; skos:altLabel ?l . '
+         'FILTER(LANGMATCHES(LANG(?l), "fr")) }', notations=frozenset({"label", "ecai"})),
+]
+FORMS += [
+    Form("a qualifier tested inside FILTER EXISTS (EXISTS { ?st pq:Q ?v FILTER(...) })",
+         ("Which <Q5> has <P39> <Q11696> at a <P580> whose year is greater than 2000?",
+          "Which [human] has <position held> [President of the United States] at a <start time> whose year is "
+          "greater than 2000?",
+          "Which <human> has <P39:position_held> <President_of_the_United_States> at a <P580:start_time> whose "
+          "year is greater than 2000?"),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 wd:Q11696 . "
+         "FILTER EXISTS { ?s pq:P580 ?d . FILTER(YEAR(?d) > 2000) } }"),
+    Form("a qualifier tested inside FILTER EXISTS (EXISTS { ?st pq:Q ?v FILTER(...) })",
+         ("Give me a <P39> at a <P582> earlier than 2010 of <Q76>.",
+          "Give me a <position held> at an <end time> earlier than 2010 of [Barack Obama].",
+          "Give me a <P39:position_held> at a <P582:end_time> earlier than 2010 of <Barack_Obama>."),
+         "SELECT DISTINCT ?p WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 ?p . "
+         'FILTER EXISTS { ?s pq:P582 ?e . FILTER(?e < "2010-01-01T00:00:00Z"^^xsd:dateTime) } }'),
+]
+FORMS += [
+    Form("a quantity in SI units (p:P/psn:P/wikibase:quantityAmount)",
+         ("Give me a <P2048> in SI units of <Q76>.",
+          "Give me a <height> in SI units of [Barack Obama].",
+          "Give me a <P2048:height> in SI units of <Barack_Obama>."),
+         "SELECT DISTINCT ?h WHERE { wd:Q76 p:P2048/psn:P2048/wikibase:quantityAmount ?h }"),
+    Form("a quantity in SI units (p:P/psn:P/wikibase:quantityAmount)",
+         ("Which <Q8502> has the highest <P2044> in SI units?",
+          "Which [mountain] has the highest <elevation above sea level> in SI units?",
+          "Which <mountain> has the highest <P2044:elevation_above_sea_level> in SI units?"),
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; p:P2044 ?s . ?s psn:P2044 ?v . "
+         "?v wikibase:quantityAmount ?e } ORDER BY DESC(?e) LIMIT 1"),
+    Form("a quantity in SI units (p:P/psn:P/wikibase:quantityAmount)",
+         ("Which <Q5> has <P26> <Q76> and has <P2048> (something that is greater than 1.8) in SI units?",
+          "Which [human] has <spouse> [Barack Obama] and has <height> (something that is greater than 1.8) in SI "
+          "units?",
+          "Which <human> has <P26:spouse> <Barack_Obama> and has <P2048:height> (something that is greater than "
+          "1.8) in SI units?"),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 wd:Q76 ; "
+         "p:P2048/psn:P2048/wikibase:quantityAmount ?h . FILTER(?h > 1.8) }"),
+]
+FORMS += [
+    Form("the kind of a term (isLiteral, isIRI)",
+         ("Which <P1448> of <Q64> is a literal?",
+          "Which <official name> of [Berlin] is a literal?",
+          "Which <P1448:official_name> of <Berlin> is a literal?"),
+         "SELECT DISTINCT ?n WHERE { wd:Q64 wdt:P1448 ?n FILTER(isLiteral(?n)) }"),
+    Form("the kind of a term (isLiteral, isIRI)",
+         ("Which <P40> of <Q76> is not a literal?",
+          "Which <child> of [Barack Obama] is not a literal?",
+          "Which <P40:child> of <Barack_Obama> is not a literal?"),
+         "SELECT DISTINCT ?c WHERE { wd:Q76 wdt:P40 ?c FILTER(!isLiteral(?c)) }"),
+]
+FORMS += [
+    Form("tests on several values joined by 'or' (such that A or such that B)",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that ?p is greater than 1000000 "
+          "or such that ?a is greater than 500.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that ?p is greater than "
+          "1000000 or such that ?a is greater than 500.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that ?p is "
+          "greater than 1000000 or such that ?a is greater than 500."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . "
+         "FILTER(?p > 1000000 || ?a > 500) }"),
+    Form("tests on several values joined by 'or' (such that A or such that B)",
+         ("Give me a <Q5> whose <P26> has <P569> ?w and that has <P569> ?y and that has <P570> ?z and such that "
+          "?y is less than ?w or such that ?z is less than ?w.",
+          "Give me a [human] whose <spouse> has <date of birth> ?w and that has <date of birth> ?y and that has "
+          "<date of death> ?z and such that ?y is less than ?w or such that ?z is less than ?w.",
+          "Give me a <human> whose <P26:spouse> has <P569:date_of_birth> ?w and that has <P569:date_of_birth> ?y "
+          "and that has <P570:date_of_death> ?z and such that ?y is less than ?w or such that ?z is less than ?w."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 ?s ; wdt:P569 ?y ; wdt:P570 ?z . "
+         "?s wdt:P569 ?w . FILTER(?y < ?w || ?z < ?w) }"),
+]
+IDS.update({"height": "P2048", "mountain": "Q8502"})
+IDS.update({"position held": "P39", "President of the United States": "Q11696", "start time": "P580",
+            "end time": "P582", "city": "Q515"})
+
+
 def _id(form, i):
     return f"{form.form}-{i}"
 
@@ -201,6 +358,18 @@ def test_every_form_has_two_paraphrases():
     ("SELECT ?a WHERE { BIND(IF(EXISTS { wd:Q1 wdt:P31 wd:Q5 }, wd:Q1, wd:Q2) AS ?a) }", "BIND(IF(EXISTS ...))"),
     ("SELECT ?x ?a WHERE { wd:Q1 wdt:P569 ?x . BIND(IF(?x < 1, wd:Q1, wd:Q2) AS ?a) }",
      "BIND(IF(...)) other than the one answer of a plain SELECT"),
+    # "such that S" is a relative clause: a yes/no question about a named thing has no noun for it
+    ("ASK { wd:Q64 wdt:P1082 ?p . wd:Q90 wdt:P1082 ?q . FILTER(?p - ?q > 1000) }",
+     "a FILTER over several values in a question about a named thing"),
+    # a disjunction of tests on different values that describes a value twice (one per sentence)
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . wd:Q76 wdt:P569 ?w . "
+     "FILTER(?y < ?w || ?z < ?w) }", "a FILTER joined to the query on several variables"),
+    # the full value node (psv:): its amount, unit, bounds (only the normalised amount has a form)
+    ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s <http://www.wikidata.org/prop/statement/value/P2048> ?v . "
+     "?v <http://wikiba.se/ontology#quantityAmount> ?h }", "a full value node (psv:)"),
+    # the values a sentence names must take a co-reference variable (a class noun, a bare value)
+    ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d } ORDER BY DESC(?a - ?b)",
+     "ORDER BY an expression"),
 ])
 def test_what_has_no_form_is_refused_with_the_construct_named(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:

@@ -129,6 +129,7 @@ class RelNoun:
     of: "NP | None" = None
     quals: tuple["Qual", ...] = ()
     any_rank: bool = False  # ``<P> at any rank of X``: see Stmt.any_rank
+    normalized: bool = False  # ``<P> in SI units of X``: see Stmt.normalized
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,9 @@ class Stmt:
     its rank (Wikidata's ``p:/ps:`` statements), where the profile would otherwise write only
     the best-ranked ones (the truthy ``wdt:`` shortcut). A statement with qualifiers, or
     under the ``always`` statement profile, is one of any rank anyway.
+    ``normalized`` (``has a <P2048> in SI units greater than 2``): the value is the statement's
+    quantity converted to SI units (Wikidata's ``p:P/psn:P/wikibase:quantityAmount``), of a
+    statement of any rank.
     """
 
     prop: "Property | PropPath"
@@ -276,6 +280,7 @@ class Stmt:
     inverse: bool = False
     order: Order | None = None
     any_rank: bool = False
+    normalized: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +357,31 @@ class QualifierOf:
     vp: "VP"
 
 
-VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs]
+@dataclass(frozen=True, slots=True)
+class SuchThat:
+    """``such that S`` (SQUALL's relative clause over a sentence, Ferré 2014): the sentence
+    ``subject vp`` holds, whatever the clause is attached to; its noun phrases name values of
+    the whole query by their co-reference variables (``which <Q5> that has <P569> ?b and
+    that has <P570> ?d such that (the year of ?d - the year of ?b) is greater than 100``).
+    A test over several values, or over a value computed from them (SPARQL's
+    ``FILTER(YEAR(?d) - YEAR(?b) > 100)``, ``FILTER(?a < ?b || ?c < ?b)``). Only a relative
+    clause."""
+
+    subject: "NP"
+    vp: "VP"
+
+
+@dataclass(frozen=True, slots=True)
+class TermKind:
+    """``is a literal`` / ``is an IRI``: the kind of term the subject is (SPARQL's
+    ``isLiteral(?x)``, ``isIRI(?x)``); ``kind`` is ``literal`` or ``iri``."""
+
+    kind: str
+
+    KINDS = ("literal", "iri")
+
+
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat, TermKind]
 
 # ------------------------------------------------------------------------------- queries
 
@@ -373,6 +402,6 @@ NODE_TYPES = {
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
-        YearIs, QualifierOf, Query,
+        YearIs, QualifierOf, SuchThat, TermKind, Query,
     )
 }

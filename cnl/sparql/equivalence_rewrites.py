@@ -98,6 +98,13 @@ def exists_as_joins(pattern, total: Counter):
         if (isinstance(cond, tuple) and cond[0] == "EXISTS" and cond[1][0] == "BGP" and cond[1][1].items
                 and _private_or_bound(cond[1], total, bound)):
             joined.append(cond[1])
+        elif (isinstance(cond, tuple) and cond[0] == "EXISTS" and cond[1][0] == "FILTER" and cond[1][2][0] == "BGP"
+              and cond[1][2][1].items and not _has_pattern(cond[1][1])
+              and _private_or_bound(cond[1][2], total, bound, also=cond[1][1])):
+            # EXISTS { Q FILTER(c) }: Q joined, c a FILTER of the group (it reads Q's variables,
+            # bound in each joined solution as in the EXISTS, and the group's, the same)
+            joined.append(cond[1][2])
+            kept.append(cond[1][1])
         else:
             kept.append(cond)
     if not joined:
@@ -107,10 +114,12 @@ def exists_as_joins(pattern, total: Counter):
     return filtered(kept, inner) if kept else inner
 
 
-def _private_or_bound(bgp, total: Counter, bound: set) -> bool:
-    """Each variable of ``bgp`` is bound by every solution around it or used only in it."""
+def _private_or_bound(bgp, total: Counter, bound: set, also=None) -> bool:
+    """Each variable of ``bgp`` is bound by every solution around it or used only in it (and
+    in the condition ``also``, a FILTER beside it)."""
     uses = Counter(v for t in bgp[1].items for v in t[1:] if isinstance(v, Var))
-    return all(v in bound or total[v] == n for v, n in uses.items())
+    extra = Counter(v for v in walk(also) if isinstance(v, Var)) if also is not None else Counter()
+    return all(v in bound or total[v] == n + extra[v] for v, n in uses.items())
 
 
 def join_trees(a, b):
@@ -180,6 +189,32 @@ def inline_binds(node, total: Counter):
     if node[0] == "BIND" and total[node[1]] == 1 and not _has_pattern(node[2]):
         return node[3]
     return node
+
+
+def inline_order_binds(order, pattern, total: Counter):
+    """``BIND(e AS ?y) ... ORDER BY ?y``, ``?y`` read by nothing else (not an answer column), is
+    ``ORDER BY e`` (what the CNL's "such that (?p / ?a) is the highest" compiles to, beside the
+    hand-written ``ORDER BY DESC(?p / ?a)``), when every solution of the BIND's input binds
+    ``e``'s variables (so ``e`` orders with the value ``?y`` would have). Returns (order, pattern)."""
+    if not order:
+        return order, pattern
+    uses = Counter(n for n in walk(order) if isinstance(n, Var))
+    filters, node = [], pattern
+    while isinstance(node, tuple) and node and node[0] == "FILTER":
+        filters.append(node[1])
+        node = node[2]
+    if not isinstance(node, tuple) or not node or node[0] not in ("BIND", "JOIN"):
+        return order, pattern
+    chosen = {}
+    for bind in _reachable_binds(node):
+        var, expr, below = bind[1], bind[2], bind[3]
+        if (uses[var] and total[var] == 1 + uses[var] and not _has_pattern(expr)
+                and {v for v in walk(expr) if isinstance(v, Var)} <= certain(below)):
+            chosen[var] = expr
+    if not chosen:
+        return order, pattern
+    node = _without_binds(node, set(chosen))
+    return rename(order, chosen), (filtered(filters, node) if filters else node)
 
 
 def _reachable_binds(node):

@@ -23,6 +23,8 @@ PREFIXES: dict[str, str] = {
     "wikibase": "http://wikiba.se/ontology#",
     "owl": "http://www.w3.org/2002/07/owl#",
     "bd": "http://www.bigdata.com/rdf#",
+    "psn": "http://www.wikidata.org/prop/statement/value-normalized/",
+    "psv": "http://www.wikidata.org/prop/statement/value/",
 }
 
 WD = PREFIXES["wd"]
@@ -30,6 +32,8 @@ WDT = PREFIXES["wdt"]
 P = PREFIXES["p"]
 PS = PREFIXES["ps"]
 PQ = PREFIXES["pq"]
+PSN = PREFIXES["psn"]
+PSV = PREFIXES["psv"]
 STATEMENT = PREFIXES["wds"]
 WIKIBASE = PREFIXES["wikibase"]
 RDFS_LABEL = PREFIXES["rdfs"] + "label"

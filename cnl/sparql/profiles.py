@@ -131,6 +131,9 @@ class KGProfile:
     # the CNL's pseudo-property "description" (a short text about a thing), None where the
     # KG has none: Wikidata's schema:description
     description_predicate: str | None = None
+    # the CNL's pseudo-property "alias" (another name of a thing), None where the KG has
+    # none: Wikidata's skos:altLabel ("also known as")
+    alias_predicate: str | None = None
     label_language: str | None = "en"
     # Add an OPTIONAL label column for every projected variable.
     label_columns: bool = False
@@ -208,6 +211,10 @@ class KGProfile:
         """``node``'s qualifier ``qual_id`` is ``value`` (a statement node named by ``statement``)."""
         raise CompileError(f"profile {self.name!r} has no statement qualifiers")
 
+    def normalized_statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+        """A statement whose value is its quantity in SI units (``has a <P2048> in SI units``)."""
+        raise CompileError(f"profile {self.name!r} has no quantities in SI units ('in SI units')")
+
     # -- property paths
     def path_predicate(self, ident: str) -> str:
         """One step of a property path (``<P131>+``): the KG's direct property."""
@@ -228,6 +235,7 @@ class WikidataProfile(KGProfile):
     name: str = "wikidata"
     class_predicate: str = "wdt:P31"
     description_predicate: str | None = "schema:description"
+    alias_predicate: str | None = "skos:altLabel"
     # "qualified": the truthy wdt: shortcut unless the statement has qualifiers (Wikidata
     # practice: simpler and faster on WDQS); "always": p:/ps: statements everywhere (as the
     # ECAI gold queries do: the wikidata-ecai preset).
@@ -290,6 +298,15 @@ class WikidataProfile(KGProfile):
         if not _PID.match(qual_id):
             raise CompileError(f"a qualifier must be a Wikidata property, not {qual_id!r}")
         return f"{node} pq:{qual_id} {self.value(qual_id, value)} ."
+
+    def normalized_statement(self, subject: str, prop_id: str, obj: str, quals: list[tuple[str, str]]) -> str:
+        """Wikidata's normalised quantity: ``subject p:P [ psn:P/wikibase:quantityAmount obj ]``
+        (a statement of any rank, its amount converted to SI units)."""
+        if not _PID.match(prop_id) or not all(_PID.match(q) for q, _ in quals):
+            raise CompileError("a quantity in SI units needs Wikidata properties")
+        parts = [f"psn:{prop_id}/wikibase:quantityAmount {obj}"]
+        parts += [f"pq:{q} {self.value(q, v)}" for q, v in quals]
+        return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
 
     def statement(self, subject: str, prop_id: str, obj: str | None, quals: list[tuple[str, str]],
                   node: str | None = None, any_rank: bool = False) -> str:

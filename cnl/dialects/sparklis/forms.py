@@ -50,6 +50,8 @@ def check_expressible(query: ir.Query) -> None:
             construct = "a case-sensitive string test"
         if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.any_rank:
             construct = "a statement of any rank ('at any rank')"
+        if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.normalized:
+            construct = "a quantity in SI units ('in SI units')"
         if isinstance(node, ir.Quant) and node.det in ("more_than", "fewer_than", "at_least", "at_most", "exactly"):
             construct = "a numeric determiner (at least N, more than N)"
         if construct:
@@ -64,4 +66,6 @@ _NO_SPARKLIS_FORM = {
     ir.DatePart: "a month or day of a date",
     ir.LangIs: "a language test",
     ir.AnyValue: "a statement without its value ('a <P> statement')",
+    ir.SuchThat: "a test or ordering over several values ('such that S')",
+    ir.TermKind: "a test of a term's kind ('is a literal')",
 }

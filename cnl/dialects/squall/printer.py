@@ -142,8 +142,8 @@ class SquallPrinter:
         <P166> <Y>?`` (issue 29, form 2; the parser reads it back as this query)."""
         subject, vp = query.subject, query.vp
         items = list(_flat_and((vp,)))
-        if not any(isinstance(i, ir.QualifierOf) or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be))
-                   for i in items):
+        if not any(isinstance(i, (ir.QualifierOf, ir.SuchThat))
+                   or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be)) for i in items):
             return None
         if not (isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is not None
                 and not subject.rels and subject.var is None):
@@ -210,7 +210,7 @@ class SquallPrinter:
         if (isinstance(arg, ir.Quant) and arg.det == "a" and isinstance(arg.noun, ir.RelNoun)
                 and arg.noun.of is not None and not arg.rels and arg.order is None and arg.var is None):
             noun = arg.noun
-            quals = self.quals(noun.quals, True, noun.any_rank)
+            quals = self.quals(noun.quals, True, noun.any_rank, normalized=noun.normalized)
             return f"the {word} {self.prop(noun.prop)}{quals} of {self.np_of(noun.of, closed)}"
         return f"the {word} of {self.np_atom(arg, closed)}"
 
@@ -274,7 +274,8 @@ class SquallPrinter:
         if isinstance(noun, ir.ClassNoun):
             return self.entity(noun.cls)
         if isinstance(noun, ir.RelNoun):
-            quals = self.quals(noun.quals, any_rank=noun.any_rank, before_of=noun.of is not None)
+            quals = self.quals(noun.quals, any_rank=noun.any_rank, before_of=noun.of is not None,
+                               normalized=noun.normalized)
             head = self.prop(noun.prop)
             if noun.of is None:
                 if not quals:
@@ -315,6 +316,15 @@ class SquallPrinter:
             return self.vp(vp)
         if isinstance(vp, ir.LangIs):
             return f"whose language {'matches' if vp.range else 'is'} {self.literal(ir.Literal(vp.lang))}"
+        if isinstance(vp, ir.Or) and all(isinstance(i, ir.SuchThat) for i in vp.items):
+            return " or ".join(self.rel(i, closed) for i in vp.items)  # "such that A or such that B"
+        if isinstance(vp, ir.SuchThat):
+            ranked = vp.vp.np if isinstance(vp.vp, ir.Be) else None
+            if (isinstance(ranked, ir.Quant) and ranked.det == "the" and ranked.noun is None and not ranked.rels
+                    and ranked.order is not None and ranked.order.limit and ranked.var is None):
+                # "such that (?p / ?a) is the highest": the ordering by a computed value
+                return f"such that {self.np_atom(vp.subject, True)} is the {self.order(ranked.order)}"
+            return f"such that {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
         whose = self._whose(vp, closed)
         if whose is not None:
             return whose
@@ -322,7 +332,7 @@ class SquallPrinter:
 
     def _whose(self, vp, closed):
         if not (isinstance(vp, ir.Stmt) and not vp.quals and not vp.inverse and vp.order is None
-                and not vp.any_rank):
+                and not vp.any_rank and not vp.normalized):
             return None
         obj = vp.obj
         if not (isinstance(obj, ir.Quant) and obj.det == "a" and obj.noun is None and len(obj.rels) == 1
@@ -371,6 +381,10 @@ class SquallPrinter:
             raise PrintError("'whose year' is only possible in a relative clause")
         if isinstance(vp, ir.QualifierOf):
             raise PrintError("'at which <Q> S ...' is only possible in a relative clause")
+        if isinstance(vp, ir.TermKind):
+            return "is a literal" if vp.kind == "literal" else "is an IRI"
+        if isinstance(vp, ir.SuchThat):  # "is something such that S": the same test
+            return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
 
     def _not(self, vp, closed) -> str:
@@ -382,6 +396,8 @@ class SquallPrinter:
             return f"is not {self._be_tail(vp, closed)}"
         if isinstance(vp, ir.StrTest) and vp.op == "contains" and not vp.case_sensitive:
             return f"does not contain {self.literal(ir.Literal(vp.value))}"
+        if isinstance(vp, ir.TermKind):
+            return "is not " + self.vp(vp)[len("is "):]
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
 
     def _be_tail(self, vp, closed=False) -> str:
@@ -399,7 +415,7 @@ class SquallPrinter:
     def _has_tail(self, stmt: ir.Stmt, closed: bool = False) -> str:
         if stmt.inverse:
             raise PrintError("an inverse statement is written 'is a <P> of X' (Be of a relational noun)")
-        quals = self.quals(stmt.quals, closed, stmt.any_rank)
+        quals = self.quals(stmt.quals, closed, stmt.any_rank, normalized=stmt.normalized)
         inner_closed = True if quals else closed
         prop = self.prop(stmt.prop)
         obj = stmt.obj
@@ -428,27 +444,30 @@ class SquallPrinter:
             prop = self.prop(stmt.prop, strict=True)
         except PrintError:
             prop = "has-" + self.prop(stmt.prop)
-        return f"{prop} {self._object(stmt, self.np(stmt.obj))}{self.quals(stmt.quals, any_rank=stmt.any_rank)}"
+        return f"{prop} {self._object(stmt, self.np(stmt.obj))}{self.quals(stmt.quals, any_rank=stmt.any_rank, normalized=stmt.normalized)}"
 
     @staticmethod
     def _object(stmt: ir.Stmt, text: str) -> str:
         """The object of a statement with qualifiers: "<film> at <P> v" would read as a noun with
         qualifiers (a relational noun), so a class noun is parenthesized there."""
         obj = stmt.obj
-        if (stmt.quals or stmt.any_rank) and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) \
-                and not text.startswith("("):
+        marked = stmt.quals or stmt.any_rank or stmt.normalized
+        if marked and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) and not text.startswith("("):
             return f"({text})"
         return text
 
-    def quals(self, quals, closed: bool = False, any_rank: bool = False, before_of: bool = False) -> str:
+    def quals(self, quals, closed: bool = False, any_rank: bool = False, before_of: bool = False,
+              normalized: bool = False) -> str:
         """The qualifiers, then ``at any rank`` for a statement of any rank. ``before_of``: an
         of-phrase follows ("<P69> at <P512> (a <Q163727>) of <Q76>"): a last value with a noun
         is parenthesized, else "a <Q163727> of <Q76>" would read as one noun phrase."""
         last = len(quals) - 1
-        text = "".join(" " + self.qual(q, closed if i == last and not any_rank else True,
-                                       before_of=before_of and i == last and not any_rank)
+        marked = any_rank or normalized
+        text = "".join(" " + self.qual(q, closed if i == last and not marked else True,
+                                       before_of=before_of and i == last and not marked)
                        for i, q in enumerate(quals))
-        return text + " at any rank" if any_rank else text
+        text = text + " at any rank" if any_rank else text
+        return text + " in SI units" if normalized else text
 
     def qual(self, qual: ir.Qual, closed: bool = False, before_of: bool = False) -> str:
         prop = self.prop(qual.prop)
@@ -518,7 +537,7 @@ def _as_relnoun(stmt: ir.Stmt) -> ir.Be:
         raise PrintError("an ordered inverse statement has no SQUALL form")
     if isinstance(stmt.obj, ir.AnyValue):
         raise PrintError("a statement without its value is said of its subject ('has a <P> statement')")
-    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals, stmt.any_rank)))
+    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals, stmt.any_rank, stmt.normalized)))
 
 
 def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = True) -> str:

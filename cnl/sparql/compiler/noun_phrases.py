@@ -201,9 +201,10 @@ class NounPhrasesMixin:
         elif isinstance(noun, ir.RelNoun):
             if noun.of is None:
                 subject = self.fresh("subject")
-                self.statement(subject, noun.prop, v, noun.quals, any_rank=noun.any_rank)
+                self.statement(subject, noun.prop, v, noun.quals, any_rank=noun.any_rank, normalized=noun.normalized)
             else:
-                self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals, any_rank=noun.any_rank))
+                self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals, any_rank=noun.any_rank,
+                                                          normalized=noun.normalized))
         elif isinstance(noun, ir.DatePart):
             if noun.part not in ir.DatePart.PARTS:
                 raise CompileError(f"unknown part of a date {noun.part!r}")

@@ -17,9 +17,12 @@ class StatementsMixin:
 
     # ---------------------------------------------------------------- statements
     def statement(self, subject: str, prop: ir.Property, obj: str | None, quals, inverse: bool = False,
-                  extra: list | None = None, any_rank: bool = False) -> None:
+                  extra: list | None = None, any_rank: bool = False, normalized: bool = False) -> None:
         """``subject prop obj`` with qualifiers; ``obj`` None: a statement said without its value
-        (``has a <P> statement``); ``any_rank``: a statement of any rank (``at any rank``)."""
+        (``has a <P> statement``); ``any_rank``: a statement of any rank (``at any rank``);
+        ``normalized``: its quantity in SI units (``in SI units``)."""
+        if normalized and (obj is None or isinstance(prop, ir.PropPath) or self._is_label(prop)):
+            raise CompileError("'in SI units' is said of a statement of one property with a value")
         if obj is None and (inverse or isinstance(prop, ir.PropPath)):
             raise CompileError("'a <P> statement' needs one property read forwards")
         if self._is_label(prop) and (obj is None or any_rank):
@@ -60,6 +63,10 @@ class StatementsMixin:
                         raise CompileError("'at no <Q>' needs one property, not an alternative")
                     self.group.triples.append(
                         self.profile.alternative_statement(subject, pid, obj, values + pending, any_rank))
+                elif normalized:
+                    if absent:
+                        raise CompileError("'at no <Q>' and 'in SI units' cannot be said of one statement")
+                    self.group.triples.append(self.profile.normalized_statement(subject, pid, obj, values + pending))
                 elif absent:
                     self._statement_without(subject, pid, obj, values + pending, absent)
                 else:

@@ -31,7 +31,8 @@ class VerbPhrasesMixin:
             claimed = self.pending_quals.pop() if self.pending_quals else []
 
             def link(o):
-                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed, any_rank=vp.any_rank)
+                self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed, any_rank=vp.any_rank,
+                               normalized=vp.normalized)
 
             self.owners.append(x)  # "its <Q>" in the object means x's <Q>
 
@@ -104,6 +105,13 @@ class VerbPhrasesMixin:
                 if self.pending_quals and self.pending_quals[-1] == [(self._id(vp.prop), x)]:
                     raise CompileError("'at which <Q> ...' needs a statement to qualify")
             self.np(vp.subject, with_subject)
+        elif isinstance(vp, ir.TermKind):
+            if vp.kind not in ir.TermKind.KINDS:
+                raise CompileError(f"unknown kind of term {vp.kind!r} (a literal or an IRI)")
+            self.group.filters.append(f"FILTER({'isLiteral' if vp.kind == 'literal' else 'isIRI'}({x}))")
+        elif isinstance(vp, ir.SuchThat):
+            # a sentence of its own: what it names joins the group, its test a FILTER
+            self.value_np(vp.subject, lambda s: self.vp(vp.vp, s))
         else:
             raise CompileError(f"not a verb phrase: {type(vp).__name__}")
 

@@ -25,6 +25,7 @@ def read_binds(state: Decompilation) -> None:
              and isinstance(year_arg(e, set()), Variable)}
     state.first_year = _compare_years(top, years, ordered)
     _test_years(top, years, ordered)
+    _inline_unread_binds(state)
     if top.binds:
         state.answer_bind = _answer_bind(state)
 
@@ -56,6 +57,38 @@ def _test_years(top: Group, years: dict, ordered: set) -> None:
             top.binds = [(u, x) for u, x in top.binds if u != v]
 
 
+def _inline_unread_binds(state: Decompilation) -> None:
+    """``BIND(?p / ?a AS ?d)`` whose value is no answer column and only FILTERs or ORDER BY
+    read: those read the expression itself (``FILTER(?p / ?a > 100)``, ``ORDER BY DESC(?p /
+    ?a)``), which "such that S" says (sentence_filters). The same query where every solution
+    binds the expression's inputs (the equivalence checker inlines them back the same way)."""
+    top = state.top
+    # what the aggregates, the groups and HAVING read (MIN(?year) over BIND(YEAR(?d) AS ?year))
+    aggregated = variables([list(state.aggregate_calls.values()), state.group_keys or [], state.having,
+                            state.aggregated[1] if state.aggregated else [], state.counted or []])
+    for var, expr in list(top.binds):
+        if (var in state.select_vars or var in aggregated or getattr(expr, "name", None) == "Builtin_IF"
+                or any(var in variables(e) for v, e in top.binds if v != var)
+                or var in variables([top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked])):
+            continue
+        top.filters = [substitute(f, var, expr) for f in top.filters]
+        if state.order_conditions:
+            state.order_conditions = [substitute(c, var, expr) for c in state.order_conditions]
+        top.binds = [(v, e) for v, e in top.binds if v != var]
+
+
+def substitute(expr, var, value):
+    """``expr`` with ``value`` wherever it names ``var`` (rdflib's CompValue trees)."""
+    if isinstance(expr, Variable):
+        return value if expr == var else expr
+    if isinstance(expr, CompValue):
+        copy = CompValue(expr.name, **{k: substitute(v, var, value) for k, v in expr.items()})
+        return copy
+    if isinstance(expr, list):
+        return [substitute(v, var, value) for v in expr]
+    return expr
+
+
 def _answer_bind(state: Decompilation) -> AnswerBind:
     top = state.top
     for _, e in top.binds:
@@ -67,16 +100,35 @@ def _answer_bind(state: Decompilation) -> AnswerBind:
     aggregated = state.aggregated is not None and state.aggregated[1] == var  # MIN(YEAR(...))
     if state.form != "SelectQuery" or state.counted is not None or (var not in state.select_vars and not aggregated):
         raise UnsupportedSPARQLError("BIND", "only a BIND whose value is an answer column is supported")
-    inputs = variables(expr)
-    if len(inputs) > 1:
-        raise UnsupportedSPARQLError("BIND with arithmetic over two variables")
+    inputs = ordered_variables(expr)
     if not inputs:
         raise UnsupportedSPARQLError("BIND of a constant")
     top.binds = []
     # FILTERs on the BIND's value ("... that is less than 1950") go on the answer NP
     filters = [f for f in top.filters if variables(f) == {var}]
     top.filters = [f for f in top.filters if variables(f) != {var}]
-    return AnswerBind(var, expr, next(iter(inputs)), filters)
+    # over several variables, the first (as written) is the tree's root, the others values
+    # the tree reaches, said by their co-reference variables
+    return AnswerBind(var, expr, inputs[0], filters, tuple(inputs[1:]))
+
+
+def ordered_variables(expr) -> list:
+    """The variables of an expression, each once, in the order they are written."""
+    found: list = []
+
+    def walk(e):
+        if isinstance(e, Variable):
+            if e not in found:
+                found.append(e)
+        elif isinstance(e, CompValue):
+            for k, v in e.items():
+                if not k.startswith("_"):
+                    walk(v)
+        elif isinstance(e, (list, tuple)):
+            for v in e:
+                walk(v)
+    walk(expr)
+    return found
 
 
 def bind_np(expr, var, root_np, casts: set):

@@ -23,6 +23,8 @@ from cnl.sparql.decompile.expressions import (
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
+from cnl.sparql.decompile.sentence_filters import (
+    is_computed_test, is_sayable_comparison, is_sayable_disjunction, such_that)
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 from cnl.sparql.namespaces import PQ, P
@@ -40,10 +42,14 @@ def build(state: Decompilation) -> None:
     builder.numbers = state.numbers
     builder.ask = state.form == "AskQuery"
     builder.set_answers = _set_answers(state)
+    builder.order_expr = state.order_expr
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if state.count_test is not None:
         state.count_subject, state.vps = count_sentence(builder, state.count_test)
         return
+    if state.answer_bind is not None:
+        for other in state.answer_bind.others:  # named where the tree reaches them (name_corefs)
+            builder.coref_name(other)
     if is_node(state.root):
         builder.visited.add(state.root)
         classes: dict = {}
@@ -53,6 +59,7 @@ def build(state: Decompilation) -> None:
         state.vps = builder.group_vps(state.top, state.root, {state.root}, top=True)
     else:
         state.vps = builder.group_vps(state.top, state.root, set(), top=True)
+    state.vps += builder.sentences
 
 
 class Builder:
@@ -75,10 +82,12 @@ class Builder:
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
         self.casts: set = set()     # numeric comparisons: True written xsd:double(STR(?x)), False plain
         self.year_casts: set = set()  # YEAR(...): True written YEAR(xsd:dateTime(?x)), False plain
+        self.sentences: list = []   # the top group's "such that S" clauses (sentence_filters)
+        self.order_expr = None      # ORDER BY an expression, said "such that E is the highest"
 
     def note_forms(self, edges):
         for e in edges:
-            if e.form not in ("path", "label"):  # written so under every profile
+            if e.form not in ("path", "label") and not e.normalized:  # written so under every profile
                 self.forms.add("wdt" if e.form == "wdt" else "p_plain" if _any_rank(e) else "p_qual")
 
     # A "scope" is the group being read plus the nodes of the groups around it.
@@ -151,11 +160,26 @@ class Builder:
         shown = visible if visible is not None else top
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
         reach = _reachable(edges, anchor, scope)
+        sentences: list = []  # FILTERs said "such that S", once the tree is read
+        if top and self.order_expr is not None:
+            if not all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, None)
+                       for v in variables(self.order_expr.expr)):
+                raise UnsupportedSPARQLError("ORDER BY an expression", "of a value that takes no co-reference variable")
+            sentences.append(self._sentence_names(self.order_expr, reach))
         for expr in group.filters:
             if not variables(expr):
                 raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
                                              str(getattr(expr, "name", expr)))
             pair = comparison_of_vars(expr)
+            # values a sentence can name: the root, a class noun, a bare value, or one the
+            # tree does not reach (said by its description)
+            nameable = all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, expr)
+                           for v in variables(expr))
+            if top and nameable and (is_computed_test(expr) or (pair is None and len(variables(expr)) > 1 and (
+                    is_sayable_comparison(expr) or is_sayable_disjunction(expr)))):
+                # a computed value tested, or several values: "such that S" (sentence_filters)
+                sentences.append(self._sentence_names(expr, reach))
+                continue
             if pair is not None and pair.left in inner_scope and pair.right in inner_scope:
                 a, b = pair.left, pair.right
                 if (b in reach) != (a in reach):
@@ -169,6 +193,9 @@ class Builder:
                 # ("has <P451> ?p and has a <P451> different from ?p"), at a first mention that
                 # takes one (a class noun, a bare value)
                 far = next((v for v in (b, a) if _nameable(v, edges, classes, group.filters, expr)), None)
+                if (far is None or a not in reach) and top and nameable and is_sayable_comparison(expr):
+                    sentences.append(self._sentence_names(expr, reach))
+                    continue
                 if far is None or a not in reach:
                     raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
                                                  f"{a.n3()} {b.n3()}")
@@ -186,6 +213,11 @@ class Builder:
             # blank nodes too: the compiler names every value it introduces
             self.all_nodes.extend(n for n in nodes if is_node(n))
         vps = self.node_vps(ctx, anchor, None, root_noun=False)
+        for expr in sentences:
+            # a value the tree does not reach is said by its own description ("the <P> of X")
+            names = {v: ir.Ref(ir.Var(self.corefs[v])) if v in reach else self.np(ctx, v, None)
+                     for v in variables(expr)}
+            self.sentences.append(such_that(expr, names, self.year_casts))
         if not is_node(anchor) and anchor in ctx.const_extras:
             vps += self.const_vps(ctx, anchor, ctx.const_extras.pop(anchor))
         left = [e for e in edges if id(e) not in ctx.used]
@@ -196,6 +228,13 @@ class Builder:
             if n not in self.visited and n != anchor:
                 raise UnsupportedSPARQLError("disconnected triple patterns (a cross product)", n.n3())
         return vps
+
+    def _sentence_names(self, expr, reach):
+        """``expr`` (a FILTER said "such that S"), its values the tree reaches named by their
+        co-reference variables (at their first mention, :func:`name_corefs`)."""
+        for v in variables(expr) & reach:
+            self.coref_name(v)
+        return expr
 
     def _inline_ranked(self, group: Group, ranked, top: bool) -> None:
         """A superlative's sub-query in a yes/no question: its pattern joins the group, its
@@ -267,7 +306,8 @@ class Builder:
                 rest = [(q, v) for q, v in e.quals if not same(v, node)]
                 vps.append(ir.QualifierOf(
                     ir.Property(qid), self.np(ctx, e.subject, e),
-                    ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e))))
+                    ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e),
+                            normalized=e.normalized)))
         for make in ctx.extras.pop(node, []):
             vps.append(make(node))
         return vps
@@ -312,11 +352,11 @@ class Builder:
     def stmt(self, ctx, e, attach: bool = False):
         """The edge said of its subject: ``has <P> X`` (``has a <P> statement`` without a value)."""
         return ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=attach), self.quals(ctx, e.quals, e),
-                       any_rank=_any_rank(e))
+                       any_rank=_any_rank(e), normalized=e.normalized)
 
     def rel_noun(self, ctx, e):
         return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e),
-                          any_rank=_any_rank(e))
+                          any_rank=_any_rank(e), normalized=e.normalized)
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -459,6 +499,8 @@ class Builder:
                 and not expr.arg2.language):
             # "whose language matches "en"" (a language range: case does not matter there)
             return self._on(expr.arg1.arg, x, ir.LangIs(str(expr.arg2).lower(), range=True))
+        if name in ("Builtin_isLITERAL", "Builtin_isIRI", "Builtin_isURI"):  # "is a literal", "is an IRI"
+            return self._on(expr.arg, x, ir.TermKind("literal" if name == "Builtin_isLITERAL" else "iri"))
         if name == "YearComparison":
             raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
         if name == "YearTest":
@@ -542,6 +584,7 @@ def _absent_qualifiers(group: Group):
                 graph = translateGroupGraphPattern(graph)
             inner = flatten(graph)
             if not (inner.optionals or inner.unions or inner.minus or inner.values or inner.binds):
+                # the qualifier's value a variable of its own, or a constant ("at no <Q> that is X")
                 qual = [t for t in inner.triples if t[0] in heads and isinstance(t[1], URIRef)
                         and namespace_of(t[1]) == PQ and is_node(t[2]) and t[2] not in outer]
                 if len(qual) == 1:
@@ -620,7 +663,7 @@ def _set_answers(state: Decompilation) -> bool:
 def _exists_joined(group: Group) -> Group:
     """The top group's ``FILTER EXISTS { triples }`` joined to it: what it tests hangs on the
     tree like any statement (a qualifier of a statement node: ``at a <P582>``)."""
-    left, triples = [], []
+    left, triples, filters = [], [], []
     for expr in group.filters:
         inner = None
         if getattr(expr, "name", None) == "Builtin_EXISTS":
@@ -629,19 +672,22 @@ def _exists_joined(group: Group) -> Group:
                 graph = translateGroupGraphPattern(graph)
             inner = flatten(graph)
         if inner is not None and inner.triples and not (
-                inner.filters or inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
-                or inner.counts or inner.ranked):
+                inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
+                or inner.counts or inner.ranked or any(getattr(f, "name", "").endswith("EXISTS") for f in inner.filters)):
+            # its FILTERs too (FILTER EXISTS { ?st pq:P580 ?d FILTER(YEAR(?d) > 2000) }): in one
+            # group they test the same solutions
             triples += inner.triples
+            filters += inner.filters
         else:
             left.append(expr)
-    return replace(group, filters=left, triples=group.triples + triples) if triples else group
+    return replace(group, filters=left + filters, triples=group.triples + triples) if triples else group
 
 
 def _any_rank(e) -> bool:
     """A ``p:/ps:`` statement without qualifiers (``at any rank``): a profile that writes the
     truthy ``wdt:`` shortcut where no qualifier needs a statement would read only the
     best-ranked ones (the options stage drops the mark where every statement is written so)."""
-    return e.form == "p" and not e.quals and e.obj is not VALUE_UNSAID
+    return e.form == "p" and not e.quals and e.obj is not VALUE_UNSAID and not e.normalized
 
 
 def _reachable(edges, anchor, scope) -> set:
@@ -729,8 +775,9 @@ def _disjunction(items):
     """``has <P> A or has <P> B`` is written ``has <P> (A or B)`` (SQUALL cannot nest a VP
     disjunction inside a conjunction)."""
     if all(isinstance(i, ir.Stmt) and not i.quals and not i.inverse and isinstance(i.obj, ir.Ref)
-           for i in items) and len({(i.prop, i.any_rank) for i in items}) == 1:
-        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)), any_rank=items[0].any_rank)
+           for i in items) and len({(i.prop, i.any_rank, i.normalized) for i in items}) == 1:
+        return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)), any_rank=items[0].any_rank,
+                       normalized=items[0].normalized)
     return ir.Or(tuple(items))
 
 

@@ -24,11 +24,13 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.terms import is_node, short
-from cnl.sparql.namespaces import PQ, PS, RDFS_LABEL, SCHEMA_DESCRIPTION, WD, WDT, P
+from cnl.sparql.namespaces import (
+    PQ, PS, PSN, PSV, RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD, WDT, WIKIBASE, P)
 
 _PID = re.compile(r"^P[1-9][0-9]*$")
 LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
 DESCRIPTION = ir.Property(label="description")  # schema:description, Wikidata's "description"
+ALIAS = ir.Property(label="alias")  # skos:altLabel, Wikidata's "also known as"
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
@@ -58,6 +60,7 @@ class Edge:
     quals: list  # (qualifier PID, value)
     form: str
     node: object = None  # the statement node of a p: statement
+    normalized: bool = False  # the value is the quantity in SI units (psn:P/wikibase:quantityAmount)
 
 
 # True while a query that mixes ``wdt:P31`` and ``wdt:P31/wdt:P279*`` class tests is read: the
@@ -70,8 +73,8 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
     """Triples -> edges; class tests go to ``classes[node]`` as (class, subclass-closed).
     ``reserved``: the variables used outside the triples (FILTERs, VALUES, answer columns),
     which cannot be a statement node or the hidden type of the subclass idiom."""
-    edges, heads, values, quals = [], {}, {}, {}
-    triples = _subclass_idiom(_expand_sequences(triples), classes, reserved)
+    edges, heads, values, quals, normalized = [], {}, {}, {}, set()
+    triples = _normalized_amounts(_subclass_idiom(_expand_sequences(triples), classes, reserved), reserved)
     for s, p, o in triples:
         if isinstance(p, Variable):
             edges.append(_any_property(s, p, o, triples, reserved))
@@ -104,12 +107,19 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             edges.append(Edge(s, LABEL, o, [], "label"))
         elif iri == SCHEMA_DESCRIPTION:
             edges.append(Edge(s, DESCRIPTION, o, [], "label"))
+        elif iri == SKOS_ALT_LABEL:
+            edges.append(Edge(s, ALIAS, o, [], "label"))
         elif iri.startswith(WDT):
             pid = _pid(p, WDT)
             if pid == "P31" and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
                 classes.setdefault(s, []).append((o, False))
             else:
                 edges.append(Edge(s, pid, o, [], "wdt"))
+        elif iri.startswith(PSN):  # the amount in SI units (_normalized_amounts)
+            values.setdefault(s, []).append((_pid(p, PSN), o))
+            normalized.add(s)
+        elif iri.startswith(PSV):
+            raise UnsupportedSPARQLError("a full value node (psv:)", short(p))
         elif iri.startswith(PS):
             values.setdefault(s, []).append((_pid(p, PS), o))
         elif iri.startswith(PQ):
@@ -131,10 +141,31 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             raise UnsupportedSPARQLError("a statement of alternative properties without its ps: value")
         if st in reserved:
             raise UnsupportedSPARQLError("a statement node used outside p:/ps:/pq:", st.n3())
-        edges.append(Edge(subject, pid, vals[0][1] if vals else VALUE_UNSAID, quals.pop(st, []), "p", st))
+        edges.append(Edge(subject, pid, vals[0][1] if vals else VALUE_UNSAID, quals.pop(st, []), "p", st,
+                          normalized=st in normalized))
     if values or quals:
         raise UnsupportedSPARQLError("a ps:/pq: triple without its p: statement")
     return edges
+
+
+_QUANTITY_AMOUNT = URIRef(WIKIBASE + "quantityAmount")
+
+
+def _normalized_amounts(triples, reserved):
+    """``?st psn:P ?n . ?n wikibase:quantityAmount ?v`` (``?n`` used nowhere else, as the path
+    ``psn:P/wikibase:quantityAmount`` writes it) -> ``?st psn:P ?v``: the statement's value is its
+    quantity in SI units (``Edge.normalized``)."""
+    amounts = {s: (i, o) for i, (s, p, o) in enumerate(triples) if p == _QUANTITY_AMOUNT and is_node(s)}
+    if not amounts:
+        return triples
+    drop, replaced = set(), {}
+    for i, (s, p, o) in enumerate(triples):
+        if isinstance(p, URIRef) and str(p).startswith(PSN) and o in amounts and o not in reserved \
+                and sum(o in (t[0], t[2]) for t in triples) == 2:
+            j, value = amounts[o]
+            drop.add(j)
+            replaced[i] = (s, p, value)
+    return [replaced.get(i, t) for i, t in enumerate(triples) if i not in drop]
 
 
 def _pid(iri, base) -> str:

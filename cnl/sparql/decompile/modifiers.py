@@ -177,6 +177,14 @@ def _star_variable(state: Decompilation):
 
 def read_orders(state: Decompilation) -> None:
     for i, condition in enumerate(state.order_conditions or []):
+        key = condition.expr if isinstance(condition, CompValue) and condition.name == "OrderCondition" else condition
+        if not isinstance(key, Variable):
+            # ORDER BY DESC(?p / ?a): "such that (?p / ?a) is the highest" (sentence_filters)
+            if len(state.order_conditions) != 1:
+                raise UnsupportedSPARQLError("ORDER BY an expression beside other keys")
+            desc = getattr(condition, "order", None) == "DESC"
+            state.order_expr = CompValue("OrderedExpression", expr=key, order=_limited(state, "highest" if desc else "lowest"))
+            continue
         key, word = _order_key(state, condition, first=i == 0)
         # LIMIT and OFFSET belong to the first key
         order = _limited(state, word) if i == 0 else ir.Order(word, limit=False)

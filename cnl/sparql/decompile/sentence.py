@@ -19,6 +19,7 @@ from cnl.sparql.decompile.build import conj, name_corefs
 from cnl.sparql.decompile.count_values import count_test
 from cnl.sparql.decompile.flatten import Group, group_vars
 from cnl.sparql.decompile.fold import fold
+from cnl.sparql.decompile.sentence_filters import is_sentence
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import class_noun, ir_term, is_node, same
 
@@ -91,12 +92,18 @@ def write_query(state: Decompilation) -> None:
         subject, vps = _root_subject(state)
     else:
         subject, vps = ir.Ref(ir_term(state.root)), state.vps
+    if not isinstance(subject, ir.Quant) and any(is_sentence(v) for v in vps):
+        raise UnsupportedSPARQLError("a FILTER over several values in a question about a named thing",
+                                     "'such that S' is a relative clause of a noun phrase")
     if isinstance(subject, ir.Quant) and state.answer_bind is None:
         # SQUALL writes "whose year ..." and "at which <Q> ..." only as relative clauses.
-        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)))
+        clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)) or is_sentence(v))
+        if any(is_sentence(v) for v in vps):
+            # "such that S" last, after the clauses that name its values
+            clauses = tuple(v for v in vps if not is_sentence(v)) + tuple(v for v in vps if is_sentence(v))
         if clauses:
             subject = replace(subject, rels=subject.rels + clauses)
-            vps = [v for v in vps if not isinstance(v, (ir.YearIs, ir.QualifierOf))]
+            vps = [v for v in vps if v not in clauses]
     if state.aggregated is not None:
         # "Give me the average <P> of ...": the values are the root's NP, said with all its VPs
         if not isinstance(subject, ir.Quant):
@@ -154,6 +161,8 @@ def _root_noun(root_classes: list, vps: list, det: str):
         for i, vp in enumerate(vps):
             if not isinstance(vp, ir.Stmt) or isinstance(vp.obj, ir.AnyValue):
                 continue
+            if vp.normalized:
+                continue
             if not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
                 # "How many ^<P>+ of X": the things that have P+ X.
                 return ir.RelNoun(ir.PropPath("^", (vp.prop,)), vp.obj, vp.quals, vp.any_rank), vps[:i] + vps[i + 1:]
@@ -169,6 +178,8 @@ def _bind_answer(state: Decompilation, subject, vps):
     if not isinstance(subject, ir.Quant):
         raise UnsupportedSPARQLError("BIND over a constant")
     root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
+    if bind.others:  # the other inputs: their co-reference variables (named in the tree)
+        root_np = {bind.input: root_np, **{v: ir.Ref(ir.Var(builder.corefs[v])) for v in bind.others}}
     answer = bind_np(bind.expr, bind.input, root_np, builder.year_casts)
     if bind.filters:
         if not isinstance(answer, ir.Quant):

@@ -17,8 +17,11 @@ class AnswerBind:
 
     var: object
     expr: object
-    input: object  # the one variable it reads: the root of the tree
+    input: object  # the (first) variable it reads: the root of the tree
     filters: list = field(default_factory=list)  # FILTERs on its value, said of the answer
+    # the other variables it reads (``YEAR(?end) - YEAR(?start)``): values the tree reaches,
+    # each said by its co-reference variable (``has <P580> ?start``)
+    others: tuple = ()
 
 
 @dataclass
@@ -52,6 +55,7 @@ class Decompilation:
     having: list = field(default_factory=list)           # HAVING's conditions (rdflib expressions)
     numbers: dict = field(default_factory=dict)          # ?v -> (det, N) of HAVING(COUNT(?v) op N)           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
     orders: dict = field(default_factory=dict)           # variable -> ir.Order
+    order_expr: object = None            # ORDER BY an expression: OrderedExpression(expr, order)
     counted_order: object = None         # ORDER BY the count: the counted variable
 
     # flatten, then binds

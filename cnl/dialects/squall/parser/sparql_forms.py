@@ -10,6 +10,15 @@ from cnl import ir
 from cnl.dialects.squall.parser.terms import read_language_range
 
 
+class StatementMark:
+    """A mark of the statement written where its qualifiers are (``at any rank``, ``in SI
+    units``): no qualifier, a flag of the ``Stmt`` or ``RelNoun``."""
+
+
+# "in SI units": the statement's normalised quantity (Stmt.normalized, RelNoun.normalized)
+IN_SI_UNITS = StatementMark()
+
+
 def _values(args):
     return [a for a in args if not isinstance(a, Token)]
 
@@ -29,3 +38,20 @@ class SparqlForms(Transformer):
         return ir.LangIs(read_language_range(args[-1]), range=True)
 
     has_language_range = rel_language_range
+
+    def is_term_kind(self, _be, _a, kind):
+        return ir.TermKind(kind.value.lower())
+
+    def is_not_term_kind(self, _be, _not, _a, kind):
+        return ir.Not(ir.TermKind(kind.value.lower()))
+
+    def qual_in_si_units(self, _tok):
+        return IN_SI_UNITS
+
+    def rel_such_that(self, _such_that, subject, vp):
+        return ir.SuchThat(subject, vp)
+
+    def rel_such_that_or(self, *args):
+        # "such that A or such that B": one test, either sentence holding (FILTER(a || b))
+        vals = _values(args)
+        return ir.Or(tuple(ir.SuchThat(vals[i], vals[i + 1]) for i in range(0, len(vals), 2)))

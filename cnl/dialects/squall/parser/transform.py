@@ -15,7 +15,7 @@ from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, read_entity, read_head, read_language, read_ordinal, read_property, read_string,
     token_span,
 )
-from cnl.dialects.squall.parser.sparql_forms import SparqlForms
+from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, SparqlForms, StatementMark
 from cnl.dialects.squall.parser.writer_forms import WriterForms
 
 
@@ -24,7 +24,7 @@ def _values(args):
     return [a for a in args if not isinstance(a, Token)]
 
 
-class _AnyRank:
+class _AnyRank(StatementMark):
     """``at any rank`` where qualifiers stand: a mark of the statement (``Stmt.any_rank``,
     ``RelNoun.any_rank``), not a qualifier."""
 
@@ -33,8 +33,10 @@ _ANY_RANK = _AnyRank()
 
 
 def _quals(vals):
-    """(the qualifiers among ``vals``, whether ``at any rank`` is among them)."""
-    return tuple(v for v in vals if isinstance(v, ir.Qual)), any(v is _ANY_RANK for v in vals)
+    """(the qualifiers among ``vals``, whether ``at any rank`` is among them, whether ``in SI
+    units`` is)."""
+    return (tuple(v for v in vals if isinstance(v, ir.Qual)), any(v is _ANY_RANK for v in vals),
+            any(v is IN_SI_UNITS for v in vals))
 
 
 def _flatten(kind, items):
@@ -192,10 +194,10 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     def aggregate_of_prop(self, _the, word, prop_tok, *rest):
         vals = _values(rest)
-        quals, rank = _quals(vals)
-        of = next(v for v in vals if not isinstance(v, (ir.Qual, _AnyRank)))
+        quals, rank, si = _quals(vals)
+        of = next(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
         return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()],
-                            ir.Quant("a", ir.RelNoun(read_property(prop_tok), of, quals, rank)))
+                            ir.Quant("a", ir.RelNoun(read_property(prop_tok), of, quals, rank, si)))
 
     def aggregate_of(self, _the, word, _of, np):
         return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], np)
@@ -263,9 +265,9 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     def rel_noun(self, head, *rest):
         vals = _values(rest)
-        quals, rank = _quals(vals)
-        of = next(v for v in vals if not isinstance(v, (ir.Qual, _AnyRank)))
-        return ir.RelNoun(head.as_property(), of, quals, rank)
+        quals, rank, si = _quals(vals)
+        of = next(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
+        return ir.RelNoun(head.as_property(), of, quals, rank, si)
 
     def date_part_of(self, part, _of, np):
         return ir.DatePart(part.value.lower(), np)
@@ -280,10 +282,10 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.LangIs(read_language(args[-1]))
 
     def its(self, its, prop_tok, *quals):
-        quals, rank = _quals(quals)
-        if rank:
-            raise error_at(token_span(its), "'at any rank' is said of a statement ('has <P> X at any rank'), "
-                                        "not of 'its <P>'")
+        quals, rank, si = _quals(quals)
+        if rank or si:
+            raise error_at(token_span(its), "'at any rank' and 'in SI units' are said of a statement ('has <P> X "
+                                        "at any rank'), not of 'its <P>'")
         return ir.Its(read_property(prop_tok), quals)
 
     def difference(self, *args):
@@ -296,9 +298,9 @@ class ToIR(WriterForms, SparqlForms, Transformer):
     def year_of_bare(self, *args):
         vals = _values(args)
         prop_tok = next(a for a in args if isinstance(a, Token) and a.type == "PROP")
-        quals, rank = _quals(vals)
+        quals, rank, si = _quals(vals)
         of = vals[-1]
-        return ir.YearOf(ir.Quant("the", ir.RelNoun(read_property(prop_tok), of, quals, rank)))
+        return ir.YearOf(ir.Quant("the", ir.RelNoun(read_property(prop_tok), of, quals, rank, si)))
 
     def noun_head(self, tok, *_plural):
         return read_head(tok)
@@ -365,15 +367,16 @@ class ToIR(WriterForms, SparqlForms, Transformer):
     def has_prop(self, *args):
         prop_tok = next(a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT", "VERB_PROP"))
         vals = _values(args)
-        quals, rank = _quals(vals)
-        obj = next(v for v in vals if not isinstance(v, (ir.Qual, tuple, _AnyRank)))
-        return ir.Stmt(read_property(prop_tok), obj, quals, any_rank=rank)
+        quals, rank, si = _quals(vals)
+        obj = next(v for v in vals if not isinstance(v, (ir.Qual, tuple, StatementMark)))
+        return ir.Stmt(read_property(prop_tok), obj, quals, any_rank=rank, normalized=si)
 
     def has_value(self, det, prop_tok, *rest):
         vals = _values(rest)
-        quals, rank = _quals(vals)
-        rels = tuple(v for v in vals if not isinstance(v, (ir.Qual, _AnyRank)))
-        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals, any_rank=rank)
+        quals, rank, si = _quals(vals)
+        rels = tuple(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
+        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals, any_rank=rank,
+                       normalized=si)
 
     has_value_compare = has_value
 
@@ -381,20 +384,21 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         # "has a <P69> statement at <P812> X": a statement whose value is not said
         if det != ("a", None):
             raise error_at(token_span(_statement), "a statement without its value is 'a <P> statement'")
-        quals, rank = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), ir.AnyValue(), quals, any_rank=rank)
+        quals, rank, si = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), ir.AnyValue(), quals, any_rank=rank, normalized=si)
 
     def has_superlative(self, det, order, prop_tok, *quals):
-        quals, rank = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, (), order, det[1]), quals, any_rank=rank)
+        quals, rank, si = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, (), order, det[1]), quals, any_rank=rank,
+                       normalized=si)
 
     def has_which(self, _which, prop_tok, *quals):
-        quals, rank = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), ir.Quant("which"), quals, any_rank=rank)
+        quals, rank, si = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), ir.Quant("which"), quals, any_rank=rank, normalized=si)
 
     def has_superlative_object(self, det, order, prop_tok, obj, *quals):
-        quals, rank = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), obj, quals, order=order, any_rank=rank)
+        quals, rank, si = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), obj, quals, order=order, any_rank=rank, normalized=si)
 
     def be_np(self, np):
         return ir.Be(np)

@@ -1,0 +1,78 @@
+"""A FILTER that tests several values of the query, or a value computed from them, said as
+SQUALL's ``such that S`` (issue 29): ``FILTER(YEAR(?d) - YEAR(?b) > 100)`` is ``... that has
+<P569> ?b and that has <P570> ?d and such that ((the year of ?d) - the year of ?b) is greater
+than 100``; ``FILTER(YEAR(NOW()) - YEAR(?b) > 50)``, ``FILTER(?p / ?a > 100)`` alike. The
+values are named by their co-reference variables where the tree first mentions them
+(:func:`~cnl.sparql.decompile.build.name_corefs`; one whose first mention takes no variable is
+refused there), and the sentence is a relative clause of the query's subject (only the top
+group's FILTERs: inside OPTIONAL or NOT EXISTS a variable would be in another scope)."""
+from __future__ import annotations
+
+from rdflib import Literal, URIRef, Variable
+
+from cnl import ir
+from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.binds import bind_np
+from cnl.sparql.decompile.expressions import FLIP, subexpressions, variables
+
+_ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
+# the expressions a side of the comparison may be made of (bind_np says each)
+_SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW")
+
+
+def is_sentence(vp) -> bool:
+    """``such that S``, or several joined by ``or``: a relative clause of the query's subject."""
+    return isinstance(vp, ir.SuchThat) or (isinstance(vp, ir.Or) and all(isinstance(i, ir.SuchThat) for i in vp.items))
+
+
+def is_sayable_disjunction(expr) -> bool:
+    """``FILTER(?y < ?w || ?z < ?w)``: comparisons of values joined by ``||``."""
+    return (getattr(expr, "name", None) == "ConditionalOrExpression"
+            and all(is_sayable_comparison(e) for e in [expr.expr, *expr.other]))
+
+
+def is_computed_test(expr) -> bool:
+    """Whether ``expr`` compares a value computed by arithmetic (``YEAR(?d) - YEAR(?b) > 100``,
+    ``?p / ?a > 100``) with another value: a test no relative clause about one value says."""
+    return (getattr(expr, "name", None) == "RelationalExpression" and expr.op in FLIP
+            and any(getattr(side, "name", None) in _ARITHMETIC for side in (expr.expr, expr.other))
+            and _sayable(expr.expr) and _sayable(expr.other))
+
+
+def is_sayable_comparison(expr) -> bool:
+    """Whether ``expr`` is a comparison whose two sides are values ``such that`` can say."""
+    return (getattr(expr, "name", None) == "RelationalExpression" and expr.op in FLIP
+            and _sayable(expr.expr) and _sayable(expr.other) and bool(variables(expr)))
+
+
+def _sayable(side) -> bool:
+    for e in subexpressions(side):
+        if isinstance(e, (Variable, Literal, URIRef)) or isinstance(e, (list, tuple, str)) or e is None:
+            continue
+        if getattr(e, "name", None) not in _SAYABLE:
+            return False
+    return True
+
+
+def such_that(expr, names: dict, year_casts: set) -> ir.SuchThat:
+    """The ``such that S`` of the comparison ``expr``; ``names``: each variable's NP (its
+    co-reference variable, or the description of a value the tree does not reach)."""
+    if any(not isinstance(np, ir.Ref) and _uses(expr, v) > 1 for v, np in names.items()):
+        raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
+                                     "a value described twice in one test")
+    if getattr(expr, "name", None) == "ConditionalOrExpression":  # "such that A or such that B"
+        return ir.Or(tuple(such_that(e, names, year_casts) for e in [expr.expr, *expr.other]))
+    if getattr(expr, "name", None) == "OrderedExpression":  # "such that E is the highest"
+        if not (_sayable(expr.expr) and variables(expr.expr)):
+            raise UnsupportedSPARQLError("ORDER BY an expression", "the expression has no CNL form")
+        return ir.SuchThat(bind_np(expr.expr, None, names, year_casts), ir.Be(ir.Quant("the", None, order=expr.order)))
+    if not is_sayable_comparison(expr):
+        raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
+                                     "only a comparison of values has a 'such that' sentence")
+    left = bind_np(expr.expr, None, names, year_casts)
+    right = bind_np(expr.other, None, names, year_casts)
+    return ir.SuchThat(left, ir.Compare(expr.op, (right,)))
+
+
+def _uses(expr, var) -> int:
+    return sum(1 for e in subexpressions(expr) if e == var)
