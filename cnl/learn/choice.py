@@ -161,8 +161,8 @@ def entity_readings(text: str, candidates, limit: int = 3) -> list[dict]:
 def answered(result) -> bool:
     """Whether a query result says something: a true ASK, or rows with a value that is not a
     count of zero (a COUNT over nothing still returns its row)."""
-    if result is True or result in (None, False):
-        return False
+    if isinstance(result, bool) or result is None:
+        return result is True
     rows = getattr(result, "rows", None) or ()
     for row in rows:
         for term in row:
