@@ -187,7 +187,8 @@ def judge(options, kg, question: str, signals, *, timeout: float | None = None):
     order (see ``Translator.choose``): the first whose answer on ``kg`` says something and fits
     the kind the question asks for; else, when a kind is asked, the first (not another reading)
     whose answer or query is not of a wrong kind; else the first that is not another reading.
-    ``signals``: "answers", "type", "readings"."""
+    ``signals``: "answers", "type", "readings" (and "fit", which orders the options before:
+    ``Translator.choose``)."""
     from cnl.errors import CNLError
     from cnl.kg.limits import query_limits
 

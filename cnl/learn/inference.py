@@ -155,7 +155,7 @@ class Translator:
         self.validation_timeout = VALIDATION_TIMEOUT
         # decline a question the CNL cannot say (cnl.learn.abstention) instead of writing a query
         self.abstain = True
-        # how candidates are judged on a KG (choose): "answers", "type", "readings"
+        # how candidates are judged on a KG (choose): "answers", "type", "readings", "fit"
         self.chooser = DEFAULT_CHOOSER
         self._slot_fits: dict = {}
         self._beam_model = None
