@@ -15,21 +15,18 @@ TTL = """\
 @prefix schema: <http://schema.org/> .
 wd:Q11424 rdfs:label "film"@en ; schema:description "sequence of images"@en .
 wd:Q24856 rdfs:label "film series"@en .
-wd:Q901 rdfs:label "Space Saga"@en ; wdt:P31 wd:Q24856 ; schema:description "science fiction film series"@en .
-wd:Q902 rdfs:label "Sea Saga"@en ; wdt:P31 wd:Q24856 ; schema:description "film series about pirates"@en .
-wd:Q903 rdfs:label "Toy Saga"@en ; schema:description "animated media franchise"@en .
-wd:Q911 rdfs:label "Space Saga One"@en ; wdt:P31 wd:Q11424 ; wdt:P179 wd:Q901 ; p:P179 [ ps:P179 wd:Q901 ] ;
-    schema:description "1977 film by a director"@en .
-wd:Q912 rdfs:label "Sea Saga One"@en ; wdt:P31 wd:Q11424 ; wdt:P179 wd:Q902 ; p:P179 [ ps:P179 wd:Q902 ] ;
-    schema:description "2003 film by a director"@en .
-wd:Q913 rdfs:label "Toy Saga One"@en ; wdt:P31 wd:Q11424 ; wdt:P179 wd:Q903 ; p:P179 [ ps:P179 wd:Q903 ] ;
-    schema:description "1995 film by a studio"@en .
 wd:Q914 rdfs:label "Night Saga"@en ; wdt:P31 wd:Q11424 ; schema:description "2012 film by a director"@en .
 wd:Q904 rdfs:label "Night Saga"@en ; schema:description "dystopian film series"@en .
 wd:Q915 rdfs:label "Dune"@en ; wdt:P31 wd:Q11424 ; schema:description "2021 film by a director"@en .
 wd:Q905 rdfs:label "Dune"@en ; schema:description "media franchise"@en .
 wd:Q916 rdfs:label "Dune Part One"@en ; wdt:P31 wd:Q11424 ; p:P179 [ ps:P179 wd:Q915 ] .
 """
+# twelve film series, each with a film in it: what the values of <part of the series> are like
+TTL += "".join(
+    f'wd:Q{800 + i} rdfs:label "Saga {i}"@en ; wdt:P31 wd:Q24856 ; schema:description "{kind} film series"@en .\n'
+    f'wd:Q{850 + i} rdfs:label "Saga {i} One"@en ; wdt:P31 wd:Q11424 ; wdt:P179 wd:Q{800 + i} ; '
+    f'p:P179 [ ps:P179 wd:Q{800 + i} ] ; schema:description "{1970 + i} film by a director"@en .\n'
+    for i, kind in enumerate(["science fiction", "horror", "comedy", "action", "fantasy", "crime"] * 2))
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +85,15 @@ def test_an_entity_the_kg_states_in_the_slot_outweighs_its_description(kg):
     _, sparql, _ = _choose(kg, ("answers", "type", "readings", "fit"), "Which [film] has <part of the series> [Dune]?",
                            "Which films are in the Dune series?", cands)
     assert "wd:Q915" in sparql
+
+
+def test_a_slot_with_few_entities_in_the_kg_has_no_profile():
+    from collections import Counter
+
+    from cnl.learn.slot_fit import MIN_PROFILED, SlotProfile
+
+    baseline = SlotProfile(100, Counter(), 100, Counter({"team": 5}))
+    few = SlotProfile(3, Counter({"Q1": 3}), 3, Counter({"team": 3}))
+    assert few.class_share({"Q1"}) == 0 and few.word_lift({"team"}, baseline) == 0
+    many = SlotProfile(MIN_PROFILED, Counter({"Q1": MIN_PROFILED}), MIN_PROFILED, Counter({"team": MIN_PROFILED}))
+    assert many.class_share({"Q1"}) == 1 and many.word_lift({"team"}, baseline) == pytest.approx(0.95)

@@ -24,6 +24,9 @@ from cnl.sparql.namespaces import WD
 
 # the entities of a slot that are read to profile it (their classes and descriptions)
 PROFILED = 400
+# a slot with fewer entities in the KG tells nothing by their classes and descriptions (three
+# subjects of a property are not a profile of them)
+MIN_PROFILED = 10
 # descriptions read once per KG as the baseline frequency of each word
 BASELINE = 4000
 # seconds each profile or entity query may run
@@ -78,14 +81,14 @@ class SlotProfile:
         self.word_counts = word_counts
 
     def class_share(self, classes) -> float:
-        if not self.entities:
+        if self.entities < MIN_PROFILED:
             return 0.0
         return max((self.classes[c] / self.entities for c in classes if c not in _IGNORED_CLASSES), default=0.0)
 
     def word_lift(self, description_words, baseline: "SlotProfile") -> float:
         """How much more often the description's head noun describes the slot's entities than the
         KG's entities at large (0 when it does not)."""
-        if not self.described:
+        if self.described < MIN_PROFILED:
             return 0.0
         best = 0.0
         for w in description_words:
