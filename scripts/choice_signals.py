@@ -6,7 +6,8 @@ candidates and, with --beams, their n-best), e.g. those `scripts/eval_wwq.py --r
 
 Prints how the type signal sorts the chosen outputs (the kind asked, whether the answer says
 something, whether its kind fits, right or wrong against the gold), then TA-offline for each
-chooser: the first candidate, answers, answers+type, answers+readings, all three.
+chooser: the first candidate, answers, answers+type, answers+readings, those three, and with
+the slot fit of a shared label's readings (the default).
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import sys
 import time
 from collections import Counter
 
-CHOOSERS = [(), ("answers",), ("answers", "type"), ("answers", "readings"), ("answers", "type", "readings")]
+CHOOSERS = [(), ("answers",), ("answers", "type"), ("answers", "readings"), ("answers", "type", "readings"),
+            ("answers", "type", "readings", "fit")]
 
 
 def right(sparql: str | None, gold: str) -> bool:

@@ -68,7 +68,9 @@ def main(argv=None) -> int:
         hits += ok
         results.append({"index": record.index, "question": record.question, "cnl": row.get("cnl"),
                         "gold_squall": record.squall, "ta_offline": ok, "abstained": row.get("abstained"),
+                        "sparql": row.get("sparql"),
                         "candidates": [c.get("label") for c in row.get("candidates", [])][:5],
+                        "candidate_ids": [c.get("id") for c in row.get("candidates", [])],
                         "recorded_candidates": [c.label for c in record.candidates][:5]})
     n = len(records)
     usable = sum(g is not None for g in golds)

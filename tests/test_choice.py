@@ -87,6 +87,8 @@ def test_a_result_s_values_are_typed_through_the_kg(kg):
     assert answer_kinds(kg.query("SELECT ?x WHERE { wd:Q25188 wdt:P31 ?x }"), kg) == {"item"}
     assert answered(kg.query("SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P57 wd:Q84 }")) is False
     assert answered(kg.query("SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P57 wd:Q25191 }")) is True
+    assert answered(kg.query("ASK { wd:Q25188 wdt:P57 wd:Q25191 }")) is True  # a true ASK says something
+    assert answered(kg.query("ASK { wd:Q25188 wdt:P57 wd:Q84 }")) is False
 
 
 def _translator(chooser):

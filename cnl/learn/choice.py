@@ -161,8 +161,8 @@ def entity_readings(text: str, candidates, limit: int = 3) -> list[dict]:
 def answered(result) -> bool:
     """Whether a query result says something: a true ASK, or rows with a value that is not a
     count of zero (a COUNT over nothing still returns its row)."""
-    if result is True or result in (None, False):
-        return False
+    if isinstance(result, bool) or result is None:
+        return result is True
     rows = getattr(result, "rows", None) or ()
     for row in rows:
         for term in row:
@@ -187,7 +187,8 @@ def judge(options, kg, question: str, signals, *, timeout: float | None = None):
     order (see ``Translator.choose``): the first whose answer on ``kg`` says something and fits
     the kind the question asks for; else, when a kind is asked, the first (not another reading)
     whose answer or query is not of a wrong kind; else the first that is not another reading.
-    ``signals``: "answers", "type", "readings"."""
+    ``signals``: "answers", "type", "readings" (and "fit", which orders the options before:
+    ``Translator.choose``)."""
     from cnl.errors import CNLError
     from cnl.kg.limits import query_limits
 

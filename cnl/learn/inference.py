@@ -26,6 +26,7 @@ from cnl.learn import native
 from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.prompts import build_prompt
+from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
 from cnl.linking.indices import indices_for_store
@@ -44,7 +45,7 @@ VALIDATION_TIMEOUT = 5.0
 DEFAULT_BEAMS = 1
 # the signals that judge the candidates on a KG (Translator.choose): before this issue, the first
 # candidate with an answer ("answers")
-DEFAULT_CHOOSER = ("answers", "type", "readings")
+DEFAULT_CHOOSER = ("answers", "type", "readings", "fit")
 
 
 log = logging.getLogger(__name__)
@@ -154,8 +155,9 @@ class Translator:
         self.validation_timeout = VALIDATION_TIMEOUT
         # decline a question the CNL cannot say (cnl.learn.abstention) instead of writing a query
         self.abstain = True
-        # how candidates are judged on a KG (choose): "answers", "type", "readings"
+        # how candidates are judged on a KG (choose): "answers", "type", "readings", "fit"
         self.chooser = DEFAULT_CHOOSER
+        self._slot_fits: dict = {}
         self._beam_model = None
         self._beam_tokenizer = None
         self._load_options = (None, adapter_dir, None, None)
@@ -520,6 +522,13 @@ class Translator:
             sources.append(KGLabelResolver(kg))
         return ChainResolver(*sources)
 
+    def slot_fit(self, kg) -> SlotFit:
+        """The slot profiles of ``kg`` (:mod:`cnl.learn.slot_fit`), kept while it is open."""
+        kept = self._slot_fits.get(id(kg))
+        if kept is None or kept[0] is not kg:
+            kept = self._slot_fits[id(kg)] = (kg, SlotFit(kg, timeout=self.validation_timeout))
+        return kept[1]
+
     def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata", question: str = "",
                candidates=()):
         """(text, SPARQL, error) of the n-best candidate to keep; without ``validate`` only the
@@ -531,8 +540,11 @@ class Translator:
         date, how many a number, where a place) wins; "readings" also tries, for an entity
         label several of the question's ``candidates`` share, their other readings ("Colorado
         Rockies" the baseball team when the ice-hockey team has no mascot), kept only when they
-        answer. When none answers, the first whose query cannot give the asked kind is passed
-        over ("type"), else the first that compiles is kept."""
+        answer; "fit" puts first, of a text's readings, the one whose entities fit the slots
+        they fill by the KG's own use of the properties there (:mod:`cnl.learn.slot_fit`:
+        "The Hunger Games" the film series as a value of <part of the series>), so it is the
+        one kept when none answers. When none answers, the first whose query cannot give the
+        asked kind is passed over ("type"), else the first that compiles is kept."""
         signals = set(self.chooser) if kg is not None and validate else set()
         options, error = [], None  # (text, SPARQL, another reading of its labels)
         for text in nbest if validate else nbest[:1]:
@@ -560,6 +572,8 @@ class Translator:
             return (nbest[0] if nbest else None), None, error or "the model produced no output"
         if len(options) == 1:  # one candidate: nothing to choose
             return options[0][0], options[0][1], None
+        if "fit" in signals:  # of a label's readings, the one that fits its slots comes first
+            options = best_reading_first(options, self.slot_fit(kg))
         chosen = judge(options, kg, question, signals, timeout=self.validation_timeout)
         return chosen[0], chosen[1], None
 

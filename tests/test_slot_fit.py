@@ -1,0 +1,99 @@
+"""Which reading of a label several candidates share fits the query it sits in (cnl.learn.slot_fit),
+over a real embedded store (no model: Translator.choose judges given outputs)."""
+from __future__ import annotations
+
+import pytest
+
+from cnl.learn.slot_fit import slots, words
+
+TTL = """\
+@prefix wd: <http://www.wikidata.org/entity/> .
+@prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix p: <http://www.wikidata.org/prop/> .
+@prefix ps: <http://www.wikidata.org/prop/statement/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix schema: <http://schema.org/> .
+wd:Q11424 rdfs:label "film"@en ; schema:description "sequence of images"@en .
+wd:Q24856 rdfs:label "film series"@en .
+wd:Q914 rdfs:label "Night Saga"@en ; wdt:P31 wd:Q11424 ; schema:description "2012 film by a director"@en .
+wd:Q904 rdfs:label "Night Saga"@en ; schema:description "dystopian film series"@en .
+wd:Q915 rdfs:label "Dune"@en ; wdt:P31 wd:Q11424 ; schema:description "2021 film by a director"@en .
+wd:Q905 rdfs:label "Dune"@en ; schema:description "media franchise"@en .
+wd:Q916 rdfs:label "Dune Part One"@en ; wdt:P31 wd:Q11424 ; p:P179 [ ps:P179 wd:Q915 ] .
+"""
+# twelve film series, each with a film in it: what the values of <part of the series> are like
+TTL += "".join(
+    f'wd:Q{800 + i} rdfs:label "Saga {i}"@en ; wdt:P31 wd:Q24856 ; schema:description "{kind} film series"@en .\n'
+    f'wd:Q{850 + i} rdfs:label "Saga {i} One"@en ; wdt:P31 wd:Q11424 ; wdt:P179 wd:Q{800 + i} ; '
+    f'p:P179 [ ps:P179 wd:Q{800 + i} ] ; schema:description "{1970 + i} film by a director"@en .\n'
+    for i, kind in enumerate(["science fiction", "horror", "comedy", "action", "fantasy", "crime"] * 2))
+
+
+@pytest.fixture(scope="module")
+def kg(tmp_path_factory):
+    from cnl.kg import open_kg
+    from cnl.kg.embedded import EmbeddedKG
+
+    folder = tmp_path_factory.mktemp("slot_fit")
+    (folder / "g.ttl").write_text(TTL)
+    with EmbeddedKG(folder / "store") as store:
+        store.load(folder / "g.ttl", progress=False)
+    with open_kg(store=folder / "store") as opened:
+        yield opened
+
+
+def test_the_head_noun_of_a_description_says_what_the_thing_is():
+    assert words("2012 film by Gary Ross") == {"film"}
+    assert words("dystopian film series") == {"series"}
+    assert words("fictional character of the book series") == {"character"}
+    assert words("Major League Baseball franchise in Denver, Colorado") == {"franchise"}
+    assert words("") == set() and words(None) == set()
+
+
+def test_the_slots_of_a_query_s_entities():
+    sparql = ("SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 [ ps:P179 wd:Q1 ; pq:P1545 \"2\" ] . "
+              "wd:Q2 p:P822 [ ps:P822 ?m ] }")
+    assert sorted(slots(sparql)) == [("Q1", "P179", "value"), ("Q11424", "P31", "value"), ("Q2", "P822", "subject")]
+
+
+def _choose(kg, chooser, text, question, candidates):
+    from cnl.learn.inference import Translator
+
+    translator = Translator(None, None)  # no model: choose() judges the given output
+    translator.chooser = chooser
+    return translator.choose([text], translator.resolver(candidates, kg=kg), kg=kg, question=question,
+                             candidates=candidates)
+
+
+def test_of_a_shared_label_the_reading_that_fits_its_slot_is_kept_when_none_answers(kg):
+    """No film is part of either "Night Saga" in the KG: the linker's first reading, the film, is
+    kept without the slot fit; with it, the item described as a series, what the values of
+    <part of the series> are described as."""
+    cands = [{"id": "Q914", "label": "Night Saga"}, {"id": "Q904", "label": "Night Saga"}]
+    text = "Which [film] has <part of the series> [Night Saga]?"
+    question = "Which films are in the Night Saga series?"
+    _, sparql, _ = _choose(kg, ("answers", "type", "readings"), text, question, cands)
+    assert "wd:Q914" in sparql
+    _, sparql, _ = _choose(kg, ("answers", "type", "readings", "fit"), text, question, cands)
+    assert "wd:Q904" in sparql and "wd:Q914" not in sparql
+
+
+def test_an_entity_the_kg_states_in_the_slot_outweighs_its_description(kg):
+    """The film "Dune" is stated as a value of P179 (of "Dune Part One"): it fits better than the
+    franchise whose description alone fits; that reading also answers."""
+    cands = [{"id": "Q905", "label": "Dune"}, {"id": "Q915", "label": "Dune"}]
+    _, sparql, _ = _choose(kg, ("answers", "type", "readings", "fit"), "Which [film] has <part of the series> [Dune]?",
+                           "Which films are in the Dune series?", cands)
+    assert "wd:Q915" in sparql
+
+
+def test_a_slot_with_few_entities_in_the_kg_has_no_profile():
+    from collections import Counter
+
+    from cnl.learn.slot_fit import MIN_PROFILED, SlotProfile
+
+    baseline = SlotProfile(100, Counter(), 100, Counter({"team": 5}))
+    few = SlotProfile(3, Counter({"Q1": 3}), 3, Counter({"team": 3}))
+    assert few.class_share({"Q1"}) == 0 and few.word_lift({"team"}, baseline) == 0
+    many = SlotProfile(MIN_PROFILED, Counter({"Q1": MIN_PROFILED}), MIN_PROFILED, Counter({"team": MIN_PROFILED}))
+    assert many.class_share({"Q1"}) == 1 and many.word_lift({"team"}, baseline) == pytest.approx(0.95)
