@@ -70,13 +70,9 @@ wd:Q5149542 rdfs:label "Dinger"@en .
 @pytest.fixture(scope="module")
 def kg(tmp_path_factory):
     from cnl.kg import open_kg
-    from cnl.kg.embedded import EmbeddedKG
+    from tests.kg_fixtures import store_from_ttl
 
-    folder = tmp_path_factory.mktemp("choice")
-    (folder / "g.ttl").write_text(TTL)
-    with EmbeddedKG(folder / "store") as store:
-        store.load(folder / "g.ttl", progress=False)
-    with open_kg(store=folder / "store") as opened:
+    with open_kg(store=store_from_ttl(TTL, tmp_path_factory.mktemp("choice"))) as opened:
         yield opened
 
 
