@@ -30,27 +30,34 @@ def supports(folder: str | Path) -> bool:
     return (folder / "tokenizer.json").is_file() and (folder / "model.safetensors").is_file()
 
 
+def _read_shape_and_tokenizer(model, folder: Path, max_length: int) -> None:
+    """Set what both encoders read from a checkpoint folder besides its weights: the layer and
+    head counts, the norm epsilon, the length limit and the padding, truncating tokenizer."""
+    from tokenizers import Tokenizer
+
+    config = json.loads((folder / "config.json").read_text())
+    model.heads = int(config["num_attention_heads"])
+    model.layers = int(config["num_hidden_layers"])
+    model.eps = float(config.get("layer_norm_eps", 1e-12))
+    model.max_length = min(max_length, int(config.get("max_position_embeddings", 512)))
+    model.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    model.tokenizer.enable_truncation(model.max_length)
+    pad_id = int(config.get("pad_token_id", 0))
+    model.tokenizer.enable_padding(pad_id=pad_id, pad_token=model.tokenizer.id_to_token(pad_id) or "[PAD]")
+
+
 class NativeBert:
     """``__call__(texts)`` -> (last hidden states, attention mask) of a padded batch."""
 
     def __init__(self, folder: str | Path, max_length: int = 256) -> None:
         import torch
         from safetensors.torch import load_file
-        from tokenizers import Tokenizer
 
         folder = Path(folder)
-        config = json.loads((folder / "config.json").read_text())
-        self.heads = int(config["num_attention_heads"])
-        self.layers = int(config["num_hidden_layers"])
-        self.eps = float(config.get("layer_norm_eps", 1e-12))
-        self.max_length = min(max_length, int(config.get("max_position_embeddings", 512)))
+        _read_shape_and_tokenizer(self, folder, max_length)
         weights = load_file(str(folder / "model.safetensors"))
         # checkpoints name the same tensors with or without the "bert." prefix
         self.weights = {name.removeprefix("bert."): tensor.float() for name, tensor in weights.items()}
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tokenizer.enable_truncation(self.max_length)
-        pad_id = int(config.get("pad_token_id", 0))
-        self.tokenizer.enable_padding(pad_id=pad_id, pad_token=self.tokenizer.id_to_token(pad_id) or "[PAD]")
         self.torch = torch
 
     def _linear(self, x, name: str):
@@ -167,20 +174,11 @@ class NumpyBert:
             # OpenBLAS's threads cost more than they save (over a second on a busy machine)
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         import numpy as np
-        from tokenizers import Tokenizer
 
         folder = Path(folder)
-        config = json.loads((folder / "config.json").read_text())
-        self.heads = int(config["num_attention_heads"])
-        self.layers = int(config["num_hidden_layers"])
-        self.eps = float(config.get("layer_norm_eps", 1e-12))
-        self.max_length = min(max_length, int(config.get("max_position_embeddings", 512)))
+        _read_shape_and_tokenizer(self, folder, max_length)
         self.weights = {name.removeprefix("bert."): array for name, array
                         in read_safetensors(folder / "model.safetensors").items()}
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tokenizer.enable_truncation(self.max_length)
-        pad_id = int(config.get("pad_token_id", 0))
-        self.tokenizer.enable_padding(pad_id=pad_id, pad_token=self.tokenizer.id_to_token(pad_id) or "[PAD]")
         self.np = np
 
     def _linear(self, x, name: str):

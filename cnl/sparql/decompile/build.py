@@ -567,6 +567,17 @@ class _Absent:
     scope: set = field(default_factory=set)
 
 
+def _exists_pattern(expr, name: str) -> Group | None:
+    """The flattened pattern of a ``FILTER EXISTS``/``NOT EXISTS`` (``name`` is rdflib's
+    ``Builtin_EXISTS`` or ``Builtin_NOTEXISTS``), or None when ``expr`` is another filter."""
+    if getattr(expr, "name", None) != name:
+        return None
+    graph = expr.graph
+    if graph.name.startswith("GroupGraph"):
+        graph = translateGroupGraphPattern(graph)
+    return flatten(graph)
+
+
 def _absent_qualifiers(group: Group):
     """(the group without them, {statement node: [(PID, _Absent)]}) for each ``FILTER NOT EXISTS``
     that only says a statement node of the group has no qualifier ``pq:Q`` (with a value that
@@ -578,11 +589,8 @@ def _absent_qualifiers(group: Group):
     found, left = {}, []
     for expr in group.filters:
         missing = None
-        if getattr(expr, "name", None) == "Builtin_NOTEXISTS":
-            graph = expr.graph
-            if graph.name.startswith("GroupGraph"):
-                graph = translateGroupGraphPattern(graph)
-            inner = flatten(graph)
+        inner = _exists_pattern(expr, "Builtin_NOTEXISTS")
+        if inner is not None:
             if not (inner.optionals or inner.unions or inner.minus or inner.values or inner.binds):
                 # the qualifier's value a variable of its own, or a constant ("at no <Q> that is X")
                 qual = [t for t in inner.triples if t[0] in heads and isinstance(t[1], URIRef)
@@ -665,12 +673,7 @@ def _exists_joined(group: Group) -> Group:
     tree like any statement (a qualifier of a statement node: ``at a <P582>``)."""
     left, triples, filters = [], [], []
     for expr in group.filters:
-        inner = None
-        if getattr(expr, "name", None) == "Builtin_EXISTS":
-            graph = expr.graph
-            if graph.name.startswith("GroupGraph"):
-                graph = translateGroupGraphPattern(graph)
-            inner = flatten(graph)
+        inner = _exists_pattern(expr, "Builtin_EXISTS")
         if inner is not None and inner.triples and not (
                 inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
                 or inner.counts or inner.ranked or any(getattr(f, "name", "").endswith("EXISTS") for f in inner.filters)):
