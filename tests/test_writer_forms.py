@@ -177,6 +177,30 @@ FORMS = [
          "Which <Q8502> has a <P2044> greater or equal to 8000?",
          "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e >= 8000) }"),
 
+    # ... comparisons written as symbols (>=, <, ≥, ≠, =), with "is" or standing for the verb
+    Form("5 superlatives and comparisons",
+         ("Which <Q5> has <P39> <Q11696> at a <P580> whose year is >= 2003?",
+          "Which [human] has <position held> at a <start time> whose year >= 2003 [President of the United States of America]?",
+          "Which <human> has <P39:position_held> <President_of_the_United_States_of_America> at a <P580:start_time> whose year ≥ 2003?"),
+         "Which <Q5> has <P39> <Q11696> at a <P580> whose year is greater or equal to 2003?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?t . "
+         "FILTER(YEAR(?t) >= 2003) }"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q8502> has a <P2044> > 8000?", "Which [mountain] has <elevation above sea level> > 8000?",
+          "Which <mountain> has a <P2044:elevation_above_sea_level> > 8000?"),
+         "Which <Q8502> has a <P2044> greater than 8000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e > 8000) }"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q11424> has <P2047> < 80?", "Which [film] has a <duration> < 80?",
+          "Which <film> has a <P2047:duration> < 80?"),
+         "Which <Q11424> has a <P2047> less than 80?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d . FILTER(?d < 80) }"),
+    Form("5 superlatives and comparisons",
+         ("Which <Q5> has a <P569> whose year != 1950?", "Which [human] has a <date of birth> whose year ≠ 1950?",
+          "Which <human> has a <P569:date_of_birth> whose year is != 1950?"),
+         "Which <Q5> has a <P569> whose year is different from 1950?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P569 ?b . FILTER(YEAR(?b) != 1950) }"),
+
     # 6. "has not <P>" without an object = "has no <P>"
     Form("6 has not <P>",
          ("Which <Q5> has <P106> <Q33999> and has not <P26>?",
@@ -392,6 +416,14 @@ def test_apposition_keeps_the_old_readings_of_is_and_fronted_objects():
     assert query == ir.Query(ir.Quant("the", ir.ClassNoun(ir.Class("Q5"))), ir.Be(ir.Ref(ir.Entity("Q76"))))
     query = parse_squall("The <Q11424> <Q25191> did <P57>?")
     assert query.subject == ir.Quant("the", ir.ClassNoun(ir.Class("Q11424")))
+
+
+def test_a_term_that_starts_with_a_digit_is_no_comparison_symbol():
+    # a "<" starts a comparison only with a space after it and a value after that
+    query = parse_squall("Which <human> has <P1344:participant_in> <2008_Summer_Olympics>?", notation="ecai")
+    assert isinstance(query.vp.obj, ir.Ref)
+    assert parse_squall("Which <Q5> has a <P569> whose year < 1900?") == parse_squall(
+        "Which <Q5> has a <P569> whose year is less than 1900?")
 
 
 # ---------------------------------------------------------------- what keeps failing

@@ -32,6 +32,7 @@ _TERMINAL_WORDS = {
     "CMP_LT": "a comparison (less than ...)",
     "CMP_GE": "a comparison",
     "CMP_LE": "a comparison",
+    "CMP_SYMBOL": "a comparison symbol (>=, <, ...)",
     "AND_VP": '"and" + a verb phrase',
     "AND_THAT": '"and that"',
     "AND_WHOSE": '"and whose"',

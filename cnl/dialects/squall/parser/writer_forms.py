@@ -15,6 +15,9 @@ from cnl.dialects.squall.parser.reading import error_at
 from cnl.dialects.squall.parser.terms import read_entity, read_head, read_property, token_span
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
+# Form 5's comparison symbols, as SPARQL's operators
+_SYMBOL_OPERATORS = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!=",
+                     "≥": ">=", "≤": "<=", "≠": "!="}
 
 
 def _nodes(args):
@@ -93,6 +96,11 @@ class WriterForms(Transformer):
 
     def cmp_after(self, _word, np):
         return ir.Compare(">", (np,), True)
+
+    def cmp_symbol(self, symbol, np):
+        return ir.Compare(_SYMBOL_OPERATORS[str(symbol)], (np,))
+
+    vp_symbol_comparison = cmp_symbol
 
     # Form 6: "has not <P>" without an object = "has no <P>".
     def has_not_bare(self, *args):
