@@ -27,12 +27,13 @@ IDS = {
     "Harry Potter film series": "Q216930", "The Lord of the Rings trilogy": "Q190214", "Quentin Tarantino": "Q3772",
     "Tom Hanks": "Q2263", "Steven Spielberg": "Q8877", "The Godfather": "Q47703",
     "The Shawshank Redemption": "Q172241", "Tom Cruise": "Q37079", "city": "Q515", "Inception": "Q25188",
-    "Freddie Mercury": "Q15869",
+    "Freddie Mercury": "Q15869", "Mount Everest": "Q513", "K2": "Q43512", "Asia": "Q48",
     "director": "P57", "cast member": "P161", "part of the series": "P179", "series ordinal": "P1545",
     "award received": "P166", "for work": "P1686", "has part(s)": "P527", "child": "P40", "spouse": "P26",
     "date of birth": "P569", "date of death": "P570", "place of birth": "P19", "occupation": "P106",
     "publication date": "P577", "start time": "P580", "position held": "P39", "duration": "P2047",
     "elevation above sea level": "P2044", "point in time": "P585",
+    "continent": "P30", "box office": "P2142",
 }
 
 
@@ -339,6 +340,81 @@ FORMS = [
          "Which <Q5> is a <P161> of <Q47703>?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q47703 wdt:P161 ?h . }"),
 
+    # more coordinations: the serial comma, "but", lists without the serial comma
+    Form("9 verb phrases joined by a comma and 'and', or 'but'",
+         ("Which <Q11424> has <P57> <Q25191>, and has <P161> <Q45772>?",
+          "Which [film] has <director> [Christopher Nolan] but has <cast member> [Christian Bale]?",
+          "Which <film> has <P57:director> <Christopher_Nolan>, and has <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P57 wd:Q25191 . ?f wdt:P161 wd:Q45772 . }"),
+    Form("9 verb phrases joined by a comma and 'and', or 'but'",
+         ("Which <Q11424> has <P57> <Q25191> but does not have <P161> <Q45772>?",
+          "Which [film] has <director> [Christopher Nolan], but has not <cast member> [Christian Bale]?",
+          "Which <film> has <P57:director> <Christopher_Nolan> but that does not have <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> has <P57> <Q25191> and has not <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P57 wd:Q25191 . "
+         "FILTER NOT EXISTS { ?f wdt:P161 wd:Q45772 . } }"),
+    Form("a list without the serial comma",
+         ("Which <Q5> has <P166> <Q103360>, <Q103916> and <Q618779>?",
+          "Which [human] has <award received> [Academy Award for Best Director], [Academy Award for Best Actor] and [award]?",
+          "Which <human> has <P166:award_received> <Academy_Award_for_Best_Director>, <Academy_Award_for_Best_Actor> "
+          "and <award>?"),
+         "Which <Q5> has <P166> <Q103360> and <Q103916> and <Q618779>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 wd:Q103360, wd:Q103916, wd:Q618779 . }"),
+
+    # more superlatives: "the largest number of <P>" is a count
+    Form("5 the largest number of",
+         ("Which <Q5> has the largest number of <P166>?", "Which [human] has the greatest number of <award received>?",
+          "Which <human> has the highest number of <P166:award_received>?"),
+         "Which <Q5> has the most <P166>?",
+         "SELECT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 ?a . } GROUP BY ?h ORDER BY DESC(COUNT(DISTINCT ?a)) LIMIT 1"),
+    Form("5 the largest number of",
+         ("Which <Q11424> has the 2nd smallest number of <P161>?",
+          "Which [film] has the 2nd fewest number of <cast member>?",
+          "Which <film> has the 2nd lowest number of <P161:cast_member>?"),
+         "Which <Q11424> has the 2nd least <P161>?",
+         "SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 ?a . } GROUP BY ?f ORDER BY ASC(COUNT(DISTINCT ?a)) "
+         "OFFSET 1 LIMIT 1"),
+
+    # other question words and imperatives
+    Form("2 which/when/where is",
+         ("Which is the <P569> of <Q76>?", "When is the <date of birth> of [Barack Obama]?",
+          "When was the <P569:date_of_birth> of <Barack_Obama>?"),
+         "What is the <P569> of <Q76>?",
+         "SELECT DISTINCT ?d WHERE { wd:Q76 wdt:P569 ?d . }"),
+    Form("2 which/when/where is",
+         ("Where is the <P19> of <Q76>?", "Which are the <place of birth> of [Barack Obama]?",
+          "Which is the <P19:place_of_birth> of <Barack_Obama>?"),
+         "What is the <P19> of <Q76>?",
+         "SELECT DISTINCT ?p WHERE { wd:Q76 wdt:P19 ?p . }"),
+    Form("imperatives",
+         ("List all <Q11424>-s that have <P57> <Q25191>.", "Show me every [film] that has <director> [Christopher Nolan].",
+          "Find the <film>-s that have <P57:director> <Christopher_Nolan>."),
+         "Give me every <Q11424> that has <P57> <Q25191>.",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("imperatives",
+         ("Return the <P40> of <Q76>.", "Tell me the <child> of [Barack Obama].",
+          "Find me the <P40:child> of <Barack_Obama>."),
+         "Give me the <P40> of <Q76>.",
+         "SELECT DISTINCT ?c WHERE { wd:Q76 wdt:P40 ?c . }"),
+    Form("did as does",
+         ("Did <Q25191> <P166> <Q103360>?", "Did [Christopher Nolan] have <award received> [Academy Award for Best Director]?",
+          "Did <Christopher_Nolan> <P166:award_received> <Academy_Award_for_Best_Director>?"),
+         "Has <Q25191> <P166> <Q103360>?",
+         "ASK { wd:Q25191 wdt:P166 wd:Q103360 . }"),
+    Form("4 a plural class without a determiner",
+         ("What is the total <P2142> of <Q11424>-s that have <P57> <Q25191>?",
+          "What is the total <box office> of [film]s that have <director> [Christopher Nolan]?",
+          "What is the total <P2142:box_office> of <film>-s that have <P57:director> <Christopher_Nolan>?"),
+         "What is the total <P2142> of the <Q11424> that has <P57> <Q25191>?",
+         "SELECT (SUM(?b) AS ?total) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P2142 ?b . }"),
+    Form("4 a plural class without a determiner",
+         ("Which <Q5> has <P166> <Q618779>-s that have <P1686> <Q25188>?",
+          "Which [human] has <award received> [award]s that have <for work> [Inception]?",
+          "Which <human> has <P166:award_received> <award>-s that have <P1686:for_work> <Inception>?"),
+         "Which <Q5> has <P166> the <Q618779> that has <P1686> <Q25188>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 ?a . ?a wdt:P31 wd:Q618779 ; wdt:P1686 wd:Q25188 . }"),
+
     # beyond the nine: a fronted object in English word order ("Which <C> did X <P>?")
     Form("fronted object, English word order",
          ("Which <Q618779> did <Q38111> <P166>?", "Which [award] did [Leonardo DiCaprio] <award received>?",
@@ -383,6 +459,33 @@ def test_each_text_reads_as_its_canonical_form(form):
         assert printed != text or text == form.canonical, "the printer writes the variant"
         assert parse_squall(printed) == for_notation(query, notation), (text, printed)
         assert print_squall(parse_squall(printed), notation) == printed
+
+
+WHICH_OF = [
+    ("Which of <Q513> and <Q43512> has the highest <P2044>?",
+     "Which of [Mount Everest] and [K2] has the highest <elevation above sea level>?",
+     "Which of <Mount_Everest> and <K2> has the highest <P2044:elevation_above_sea_level>?",
+     "SELECT DISTINCT ?m WHERE { ?m wdt:P2044 ?e . VALUES ?m { wd:Q513 wd:Q43512 } } ORDER BY DESC(?e) LIMIT 1"),
+    ("Which of <Q513> and <Q43512> and <Q60> has <P30> <Q48>?",
+     "Which of [Mount Everest] and [K2] and [New York City] has <continent> [Asia]?",
+     "Which of <Mount_Everest> and <K2> and <New_York_City> has <P30:continent> <Asia>?",
+     "SELECT DISTINCT ?m WHERE { ?m wdt:P30 wd:Q48 . VALUES ?m { wd:Q513 wd:Q43512 wd:Q60 } }"),
+]
+
+
+@pytest.mark.parametrize("texts", WHICH_OF, ids=["highest", "statement"])
+def test_which_of_names_asks_which_of_them(texts):
+    # "Which of X and Y ...?" (also "X, Y and Z", "X, Y, and Z") is a canonical form of its own:
+    # the question word ranges over the names only
+    *in_notations, sparql = texts
+    for text in in_notations:
+        query = parse_squall(text)
+        assert print_squall(query, detect_notation(text)) == text
+        assert equivalent(cnl.compile(text, lexicon=Lexicon()), PREFIXES + sparql, distinct=True), text
+    if in_notations[0].count(" and ") == 2:
+        listed = in_notations[0].replace("> and <", ">, <", 1)
+        assert parse_squall(listed) == parse_squall(in_notations[0])
+        assert parse_squall(listed.replace("> and <", ">, and <")) == parse_squall(in_notations[0])
 
 
 def test_every_form_has_two_paraphrases_of_its_own():

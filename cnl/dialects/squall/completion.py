@@ -82,6 +82,12 @@ class TermSpan:
     text: str = field(default="", compare=False)
 
 
+# Writer forms read but never suggested: other spellings of what a suggested word already says
+# ("When is" = "What is", "List" = "Give me", ">=" = "greater or equal to"), so that completion
+# teaches the canonical form the printer writes (docs/cnl-reference.md section 11)
+_READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIVE", "CMP_SYMBOL"})
+
+
 @lru_cache(maxsize=4)
 def shared_checker(notation: str = "label") -> SquallPrefixChecker:
     """The process's prefix checker for completion (its parser states are cached)."""
@@ -197,7 +203,7 @@ def expect(text: str, cursor: int | None = None, *, notation: str = "label",
     if _kind_of_typed(typed) is None:
         wanted = " ".join(typed.lower().split())
         for name in sorted(accepted, key=_keyword_order):
-            if name in TERM_TERMINALS or name in ("$END", "WORD"):
+            if name in TERM_TERMINALS or name in ("$END", "WORD") or name in _READ_ONLY_TERMINALS:
                 continue
             for word in terminal_words(name):
                 if word.startswith(wanted) and word not in keywords:

@@ -246,6 +246,9 @@ class SquallPrinter:
         order = f" {self.order(q.order)}" if q.order else ""
         if q.noun is None:
             if q.det == "which":
+                among = _which_of(q)
+                if among is not None:
+                    return "which of " + " and ".join(self.np(item) for item in among)
                 if q.rels or q.order:
                     raise PrintError("'what' takes no relative clause or superlative")
                 return "what"
@@ -538,6 +541,16 @@ def _as_relnoun(stmt: ir.Stmt) -> ir.Be:
     if isinstance(stmt.obj, ir.AnyValue):
         raise PrintError("a statement without its value is said of its subject ('has a <P> statement')")
     return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals, stmt.any_rank, stmt.normalized)))
+
+
+def _which_of(q: ir.Quant):
+    """The names X, Y of "which of X and Y" (a question word whose only clause is "is X or Y"),
+    or None."""
+    if q.order is None and len(q.rels) == 1 and isinstance(q.rels[0], ir.Be):
+        np = q.rels[0].np
+        if isinstance(np, ir.Coord) and np.op == "or" and all(isinstance(i, ir.Ref) for i in np.items):
+            return np.items
+    return None
 
 
 def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = True) -> str:

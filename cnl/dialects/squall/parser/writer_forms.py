@@ -12,12 +12,17 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.dialects.squall.parser.reading import error_at
-from cnl.dialects.squall.parser.terms import read_entity, read_head, read_property, token_span
+from cnl.dialects.squall.parser.terms import read_entity, read_head, read_ordinal, read_property, token_span
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
 # Form 5's comparison symbols, as SPARQL's operators
 _SYMBOL_OPERATORS = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!=",
                      "≥": ">=", "≤": "<=", "≠": "!="}
+
+
+def _count_order(words) -> str:
+    """The count superlative that "the largest number of" / "the smallest number of" means."""
+    return "least" if words.value.split()[0].lower() in ("smallest", "lowest", "fewest", "least") else "most"
 
 
 def _nodes(args):
@@ -101,6 +106,24 @@ class WriterForms(Transformer):
         return ir.Compare(_SYMBOL_OPERATORS[str(symbol)], (np,))
 
     vp_symbol_comparison = cmp_symbol
+
+    # Form 4: "<film>-s that ..." without a determiner = "the <film>-s that ..."
+    def bare_plural(self, tok, _plural, *rels):
+        return self.quant(("the", None), self.noun(self.noun_head(tok)), *rels)
+
+    # "Which of X and Y ...?" = "Which thing among X and Y ...?"
+    def which_of(self, which, _of, np):
+        return ir.Quant("which", None, (self.rel_among(None, np),))
+
+    # Form 2: "Which is the <P> of X?" = "What is the <P> of X?"
+    def which_is(self, which, _be, vp):
+        return self.clause(self.what_np(which), vp)
+
+    def sup_number(self, words):
+        return ir.Order(_count_order(words))
+
+    def sup_ordinal_number(self, ordinal, words):
+        return ir.Order(_count_order(words), rank=read_ordinal(ordinal))
 
     # Form 6: "has not <P>" without an object = "has no <P>".
     def has_not_bare(self, *args):
