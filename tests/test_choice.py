@@ -128,3 +128,31 @@ def test_another_reading_of_a_shared_label_is_kept_when_only_it_answers(kg):
     assert "Q388858" in sparql
     _, sparql, _ = _choose(kg, ("answers",), nbest, "Who is the Colorado Rockies mascot?", cands)
     assert "Q868358" in sparql  # the linker's first reading, as before
+
+
+def test_translate_with_a_store_chooses_among_the_beams_on_it(kg, monkeypatch, capsys):
+    """`translate --store` opens the store (read-only) and hands it to the choice among the beams,
+    as `ask` does: without it no chooser signal (answers, type, readings, slot fit) could run.
+    The real model writes the beams; the spy only records what choose() is given."""
+    pytest.importorskip("torch")
+    import json
+
+    from cnl.cli import main
+    from cnl.learn.inference import Translator
+
+    seen = []
+    real_choose = Translator.choose
+
+    def spy(self, nbest, resolver, **options):
+        seen.append(options.get("kg"))
+        return real_choose(self, nbest, resolver, **options)
+
+    monkeypatch.setattr(Translator, "choose", spy)
+    code = main(["translate", "Who directed Inception?", "--store", str(kg.path), "--format", "json", "--beams", "2"])
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert seen and all(k is not None and getattr(k, "path", None) == kg.path for k in seen)
+    assert code == 0 and "wd:Q25188" in row["sparql"]
+    # --no-validate keeps the first output, and needs no store opened
+    seen.clear()
+    main(["translate", "Who directed Inception?", "--store", str(kg.path), "--format", "json", "--no-validate"])
+    assert all(k is None for k in seen)

@@ -48,11 +48,12 @@ def register(subparsers) -> None:
     _add_model_options(t)
     where = t.add_mutually_exclusive_group()
     where.add_argument("--store", default=None,
-                       help="embedded store whose labels link the question's entities and resolve the output's labels")
+                       help="embedded store whose labels link the question's entities and resolve the output's "
+                            "labels, and where each beam's query runs (read-only) to choose among the beams")
     where.add_argument("--endpoint", default=None,
                        help="SPARQL endpoint whose labels link the question's entities (by exact name) and resolve "
-                            "the output's labels")
-    t.add_argument("--timeout", type=float, default=30.0, help="seconds per endpoint request")
+                            "the output's labels, and where each beam's query runs to choose among the beams")
+    t.add_argument("--timeout", type=float, default=30.0, help="seconds per query on the store or endpoint")
     t.add_argument("--format", choices=["text", "json"], default="text")
     t.set_defaults(func=run_translate)
 
@@ -188,10 +189,13 @@ def run_translate(args) -> int:
     translator = _translator(args, stages)
     _linking_note(args, args.store, args.endpoint)
     kg = None
-    if args.endpoint:
+    if args.endpoint or (args.store and not args.no_validate):
         from cnl.kg import open_kg
 
-        kg = open_kg(endpoint=args.endpoint, timeout=args.timeout)
+        # the store too, read-only: validation runs each beam's query there, so the choice among
+        # the beams (answers, answer type, readings, slot fit) is the one `ask` makes
+        kg = open_kg(store=None if args.endpoint else args.store, endpoint=args.endpoint, timeout=args.timeout)
+        _warm_in_background(kg)
     failures, result = 0, None
     try:
         for result in _translate_all(translator, questions, args, kg=kg, store=args.store, stages=stages):
