@@ -68,6 +68,14 @@ READ_THROUGH_A_REWRITE = {
     # a predicate variable named once: "has <any property> X"
     "a predicate variable": 'SELECT DISTINCT ?f WHERE { ?f ?p wd:Q2263 . ?f wdt:P31 wd:Q11424 }',
     "a predicate variable, counted": 'SELECT (COUNT(?f) AS ?n) WHERE { ?f ?rel wd:Q38111 . ?f wdt:P31 wd:Q11424 }',
+    # an integer cast of an integer is the integer; a BIND compared with a value computed from constants
+    "xsd:integer(YEAR()) BINDs compared with NOW()": (
+        'SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q11424 ; wdt:P577 ?date . BIND(xsd:integer(YEAR(?date)) AS ?y) '
+        'BIND(xsd:integer(YEAR(NOW())) AS ?now) FILTER(?y < ?now && ?y < (?now - 2)) }'),
+    "a year compared with the year of now minus a number": (
+        'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P569 ?b . FILTER(YEAR(?b) > YEAR(NOW()) - 30) }'),
+    "an integer cast of a year, cast twice": (
+        'SELECT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d . FILTER(xsd:integer(xsd:integer(YEAR(?d))) = 2010) }'),
 }
 
 
@@ -104,6 +112,10 @@ def test_the_hand_written_query_round_trips_to_an_equivalent_one(name):
      'SELECT ?a WHERE { ?a wdt:P1 ?d ; wdt:P570 ?d }'),
     ('SELECT ?a WHERE { ?a wdt:P1 ?b OPTIONAL { ?a wdt:P570 ?d FILTER(?d > 1) } FILTER(BOUND(?b)) }',
      'SELECT ?a WHERE { ?a wdt:P1 ?b ; wdt:P570 ?d FILTER(?d > 1) }'),
+    # a cast of what may not be an integer (a string, a decimal) is no identity
+    ('SELECT ?a WHERE { ?a wdt:P1 ?b FILTER(xsd:integer(?b) = 12) }', 'SELECT ?a WHERE { ?a wdt:P1 ?b FILTER(?b = 12) }'),
+    ('SELECT ?a WHERE { ?a wdt:P1 ?b FILTER(xsd:integer(?b / 2) = 1) }',
+     'SELECT ?a WHERE { ?a wdt:P1 ?b FILTER(?b / 2 = 1) }'),
 ])
 def test_a_rewrite_applies_only_where_it_is_an_equivalence(a, b):
     assert not equivalent(PREFIXES + a, PREFIXES + b)

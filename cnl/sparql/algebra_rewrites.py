@@ -14,6 +14,9 @@ Each rule is one SPARQL equivalence, named in its docstring; none looks at a dat
   is ``FILTER NOT EXISTS { P }``; ``OPTIONAL { P } FILTER(BOUND(?v))`` is ``P``;
 - :func:`drop_unused_binds`: a BIND whose variable nothing reads (no column, no ORDER BY, no
   expression) changes no answer;
+- :func:`integer_casts_of_integers`: ``xsd:integer(YEAR(?d))`` is ``YEAR(?d)``: casting a value
+  that is already an ``xsd:integer`` (YEAR, MONTH, DAY, HOURS, MINUTES, STRLEN, an integer
+  literal, such a cast) to ``xsd:integer`` gives it back (SPARQL 1.1 §17.1, XPath casting);
 - :func:`str_of_labels`: a string test on a label variable (``CONTAINS(?label, "v")``) is the
   same test on its string (``CONTAINS(STR(?label), "v")``), labels being literals.
 """
@@ -23,7 +26,7 @@ from collections import Counter
 from itertools import count
 
 from rdflib import BNode, Literal, URIRef, Variable
-from rdflib.namespace import RDFS, SKOS
+from rdflib.namespace import RDFS, SKOS, XSD
 from rdflib.paths import AlternativePath, InvPath, SequencePath
 from rdflib.plugins.sparql.parserutils import CompValue
 
@@ -47,9 +50,47 @@ def simplify(algebra: CompValue) -> CompValue:
     values_as_alternatives(algebra)
     statement_subjects(algebra)
     unbound_as_not_exists(algebra)
+    integer_casts_of_integers(algebra)
     drop_unused_binds(algebra)
     str_of_labels(algebra)
     return algebra
+
+
+# functions whose value is always an xsd:integer (SPARQL 1.1 §17.4.5, §17.4.3.2)
+_INTEGER_VALUED = frozenset({"Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_HOURS", "Builtin_MINUTES",
+                             "Builtin_STRLEN"})
+
+
+def _integer_valued(expr) -> bool:
+    if isinstance(expr, Literal):
+        return expr.datatype == XSD.integer
+    return getattr(expr, "name", None) in _INTEGER_VALUED or _integer_cast_of(expr) is not None
+
+
+def _integer_cast_of(expr):
+    """The argument of ``xsd:integer(arg)`` when ``arg`` is already an integer, else None."""
+    if (getattr(expr, "name", None) == "Function" and expr.get("iri") == XSD.integer
+            and isinstance(expr.get("expr"), list) and len(expr.expr) == 1 and _integer_valued(expr.expr[0])):
+        return expr.expr[0]
+    return None
+
+
+def _without_integer_casts(value):
+    inner = _integer_cast_of(value)
+    while inner is not None:
+        value, inner = inner, _integer_cast_of(inner)
+    if isinstance(value, CompValue):
+        for key in list(value.keys()):
+            if not key.startswith("_"):
+                value[key] = _without_integer_casts(value[key])
+    elif isinstance(value, list):
+        return [_without_integer_casts(item) for item in value]
+    return value
+
+
+def integer_casts_of_integers(algebra: CompValue) -> None:
+    """``xsd:integer(E)`` where ``E`` is an integer already is ``E`` (the cast is the identity)."""
+    _without_integer_casts(algebra)
 
 
 def _children(node: CompValue):

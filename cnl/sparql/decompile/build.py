@@ -17,6 +17,7 @@ from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.binds import bind_np
 from cnl.sparql.decompile.count_values import count_sentence
 from cnl.sparql.decompile.expressions import (
     FLIP, comparison_of_vars, has_cast, is_call, is_subject, string_arg, unwrap_str, variables, year_arg)
@@ -24,7 +25,7 @@ from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.sentence_filters import (
-    is_computed_test, is_sayable_comparison, is_sayable_disjunction, such_that)
+    constant_sayable, is_computed_test, is_sayable_comparison, is_sayable_disjunction, such_that)
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 from cnl.sparql.namespaces import PQ, P
@@ -459,6 +460,11 @@ class Builder:
                 return self._on(left.arg, x, ir.LangIs(str(right).lower()))  # "whose language is "en""
             if is_call(right, "Builtin_NOW") and op in FLIP:
                 return self._on(left, x, ir.Compare(op, (ir.Now(),), temporal=True))  # "earlier than now"
+            if not isinstance(right, (URIRef, Literal)) and not variables(right) and op in FLIP \
+                    and constant_sayable(right):
+                # a value computed from constants only ("YEAR(NOW()) - 2"): "less than (the year of
+                # now - 2)", which the compiler BINDs and compares
+                return self._on(left, x, ir.Compare(op, (bind_np(right, None, {}, self.year_casts),)))
             if not isinstance(right, (URIRef, Literal)):
                 raise UnsupportedSPARQLError("a comparison between two variables or expressions")
             vp = _comparison(op, right)

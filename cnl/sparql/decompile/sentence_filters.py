@@ -45,6 +45,12 @@ def is_sayable_comparison(expr) -> bool:
             and _sayable(expr.expr) and _sayable(expr.other) and bool(variables(expr)))
 
 
+def constant_sayable(expr) -> bool:
+    """Whether ``expr`` is a value computed from constants only that the CNL says (``YEAR(NOW())
+    - 2``: "the year of now - 2")."""
+    return _sayable(expr) and not variables(expr)
+
+
 def _sayable(side) -> bool:
     for e in subexpressions(side):
         if isinstance(e, (Variable, Literal, URIRef)) or isinstance(e, (list, tuple, str)) or e is None:
