@@ -29,7 +29,7 @@ IDS = {
     "Berlin": "Q64", "Paris": "Q90", "The Godfather": "Q47703", "Leonardo DiCaprio": "Q38111", "Tom Hanks": "Q2263",
     "date of birth": "P569", "elevation above sea level": "P2044", "population": "P1082", "area": "P2046",
     "official name": "P1448", "title": "P1476", "award received": "P166", "child": "P40",
-    "date of death": "P570",
+    "date of death": "P570", "country": "Q6256",
 }
 
 
@@ -51,6 +51,18 @@ class Form:
 
 
 FORMS = [
+    Form("the length of a string (STRLEN), in an ordering",
+         ("Give me a <Q6256> that has <P1448> ?n and such that the length of ?n is the highest.",
+          "Give me a [country] that has <official name> ?n and such that the length of ?n is the highest.",
+          "Give me a <country> that has <P1448:official_name> ?n and such that the length of ?n is the highest."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q6256 ; wdt:P1448 ?n . } ORDER BY DESC(STRLEN(?n)) LIMIT 1"),
+    Form("the length of a string (STRLEN), in an ordering",
+         ('Give me a [country] that has <label> (something ?l whose language is "en") and such that the length '
+          'of ?l is the lowest.',
+          'Give me a <country> that has <label> (something ?l whose language is "en") and such that the length '
+          'of ?l is the lowest.'),
+         'SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q6256 ; rdfs:label ?l . FILTER(LANG(?l) = "en") } '
+         'ORDER BY STRLEN(STR(?l)) LIMIT 1', notations=frozenset({"label", "ecai"})),
     Form("a choice (BIND(IF))",
          ("Give me <Q76> if <Q76> has a <P569> earlier than the <P569> of <Q13133>, else <Q13133>.",
           "Give me [Barack Obama] if [Barack Obama] has a <date of birth> earlier than the <date of birth> of "

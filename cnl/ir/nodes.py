@@ -150,7 +150,15 @@ class DatePart:
     PARTS = ("month", "day")
 
 
-Noun = Union[ClassNoun, RelNoun, YearOf, DatePart]
+@dataclass(frozen=True, slots=True)
+class Length:
+    """``length of X``: the number of characters of a literal (SPARQL's STRLEN), as in "such that
+    the length of ?l is the lowest" (the shortest name)."""
+
+    arg: "NP"
+
+
+Noun = Union[ClassNoun, RelNoun, YearOf, DatePart, Length]
 
 # ------------------------------------------------------------------------------- noun phrases
 
@@ -400,7 +408,7 @@ class Query:
 NODE_TYPES = {
     cls.__name__: cls
     for cls in (
-        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Its, Ref,
+        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Length, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
         YearIs, QualifierOf, SuchThat, TermKind, Query,
     )

@@ -18,7 +18,8 @@ Each rule is one SPARQL equivalence, named in its docstring; none looks at a dat
   that is already an ``xsd:integer`` (YEAR, MONTH, DAY, HOURS, MINUTES, STRLEN, an integer
   literal, such a cast) to ``xsd:integer`` gives it back (SPARQL 1.1 §17.1, XPath casting);
 - :func:`str_of_labels`: a string test on a label variable (``CONTAINS(?label, "v")``) is the
-  same test on its string (``CONTAINS(STR(?label), "v")``), labels being literals.
+  same test on its string (``CONTAINS(STR(?label), "v")``), labels being literals; and
+  ``STRLEN(STR(?label))`` is ``STRLEN(?label)``.
 """
 from __future__ import annotations
 
@@ -261,7 +262,25 @@ def str_of_labels(algebra: CompValue) -> None:
     is ``CONTAINS(LCASE(x), LCASE("v"))``, the form the compiler writes."""
     for node in _nodes(algebra):
         if node.name == "Filter":
-            node["expr"] = _with_str(node.expr, _label_variables(node.p))
+            node["expr"] = _strlen_of_labels(_with_str(node.expr, _label_variables(node.p)), _label_variables(node.p))
+        elif node.name == "OrderBy":
+            node["expr"] = _strlen_of_labels(node.expr, _label_variables(node.p))
+
+
+def _strlen_of_labels(expr, labels: set):
+    """``STRLEN(STR(?label))`` is ``STRLEN(?label)``: a label is a literal, and STRLEN counts its
+    lexical form's characters, which STR() gives back unchanged."""
+    if isinstance(expr, list):
+        return [_strlen_of_labels(e, labels) for e in expr]
+    if not isinstance(expr, CompValue):
+        return expr
+    for key in list(expr.keys()):
+        if not key.startswith("_"):
+            expr[key] = _strlen_of_labels(expr[key], labels)
+    if expr.name == "Builtin_STRLEN" and getattr(expr.arg, "name", None) == "Builtin_STR" \
+            and _is_label(expr.arg.arg, labels):
+        expr["arg"] = expr.arg.arg
+    return expr
 
 
 def _values_of(node):

@@ -255,7 +255,7 @@ class SquallPrinter:
             if q.det == "how_many":
                 raise PrintError("'how many' needs a noun")
             if q.det == "a" and not q.order:
-                return "something" + rels
+                return "something" + (f" ?{q.var}" if q.var else "") + rels
             if q.det == "every" and not q.order:
                 return "everything" + rels
             counts = ((q.order is not None and q.order.word in ("most", "least", "fewest")) or (q.number or 0) > 1
@@ -289,6 +289,8 @@ class SquallPrinter:
             return f"year of {self.np_of(noun.arg, closed)}"
         if isinstance(noun, ir.DatePart):
             return f"{noun.part} of {self.np_of(noun.arg, closed)}"
+        if isinstance(noun, ir.Length):
+            return f"length of {self.np_of(noun.arg, closed)}"
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:

@@ -209,6 +209,8 @@ class NounPhrasesMixin:
             if noun.part not in ir.DatePart.PARTS:
                 raise CompileError(f"unknown part of a date {noun.part!r}")
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({noun.part.upper()}({t}) AS {v})"))
+        elif isinstance(noun, ir.Length):
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND(STRLEN({t}) AS {v})"))
         elif isinstance(noun, ir.YearOf):
             self.year_vars.add(v)
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))

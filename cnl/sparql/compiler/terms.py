@@ -134,6 +134,8 @@ def noun_hint(noun) -> str | None:
         return "year"
     if isinstance(noun, ir.DatePart):
         return noun.part
+    if isinstance(noun, ir.Length):
+        return "length"
     return None
 
 

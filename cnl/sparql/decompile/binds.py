@@ -148,6 +148,8 @@ def bind_np(expr, var, root_np, casts: set):
         for op, other in zip(expr.op or [], expr.other or []):
             left = ir.Arith(op, left, bind_np(other, var, root_np, casts))
         return left
+    if name == "Builtin_STRLEN":
+        return ir.Quant("the", ir.Length(bind_np(expr.arg, var, root_np, casts)))
     if name == "Builtin_NOW":
         return ir.Now()  # "the year of now - the year of ..."
     if name == "RelationalExpression":

@@ -634,9 +634,10 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
         if isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which") and node.number is None:
             named.add(target)
             return replace(node, var=var)
-        if node.noun is None and node.det == "a" and not node.rels and node.order is None and node.number is None:
+        if node.noun is None and node.det == "a" and node.order is None and node.number is None:
             named.add(target)
-            return ir.Ref(ir.Var(var))
+            # a value said nothing more of is the variable; one described is "something ?v ..."
+            return replace(node, var=var) if node.rels else ir.Ref(ir.Var(var))
         return node
 
     query = name(query)
@@ -654,12 +655,11 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
 
 def _nameable(var, edges, classes, filters, this) -> bool:
     """Whether ``var``'s first mention can carry a co-reference variable: a class noun, or a
-    value said nothing more of (no statement from it, no other FILTER on it)."""
+    value no statement starts from (its FILTERs are said of it: "something ?l whose language
+    is "en""; :func:`name_corefs` refuses a mention that takes no variable after all)."""
     if var in classes:
         return True
-    if any(same(e.subject, var) or any(same(v, var) for _, v in e.quals) for e in edges):
-        return False
-    return not any(f is not this and var in variables(f) for f in filters)
+    return not any(same(e.subject, var) or any(same(v, var) for _, v in e.quals) for e in edges)
 
 
 def _set_answers(state: Decompilation) -> bool:

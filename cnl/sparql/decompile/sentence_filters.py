@@ -17,7 +17,7 @@ from cnl.sparql.decompile.expressions import FLIP, subexpressions, variables
 
 _ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
 # the expressions a side of the comparison may be made of (bind_np says each)
-_SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW")
+_SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW", "Builtin_STRLEN")
 
 
 def is_sentence(vp) -> bool:

@@ -205,6 +205,10 @@ class ToIR(WriterForms, SparqlForms, Transformer):
     def something(self, *args):
         return ir.Quant("a", None, tuple(_values(args)))
 
+    def something_var(self, _something, var, *rels):
+        # "something ?l whose language is "en"": a value described and named for a "such that"
+        return ir.Quant("a", None, rels, var=var.value.lstrip("?"))
+
     def thing(self, det, *rest):
         order, rest = _take_order(_values(rest))
         return ir.Quant(det[0], None, tuple(rest), order, det[1])
@@ -271,6 +275,9 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     def date_part_of(self, part, _of, np):
         return ir.DatePart(part.value.lower(), np)
+
+    def length_of(self, _length, _of, np):
+        return ir.Length(np)
 
     def now(self, _tok):
         return ir.Now()
