@@ -29,7 +29,8 @@ IDS = {
     "Berlin": "Q64", "Paris": "Q90", "The Godfather": "Q47703", "Leonardo DiCaprio": "Q38111", "Tom Hanks": "Q2263",
     "date of birth": "P569", "elevation above sea level": "P2044", "population": "P1082", "area": "P2046",
     "official name": "P1448", "title": "P1476", "award received": "P166", "child": "P40",
-    "date of death": "P570", "country": "Q6256",
+    "date of death": "P570", "country": "Q6256", "contains the administrative territorial entity": "P150",
+    "human": "Q5", "occupation": "P106", "actor": "Q33999",
 }
 
 
@@ -51,6 +52,20 @@ class Form:
 
 
 FORMS = [
+    Form("an aggregate of one count per group (a nested SELECT)",
+         ("What is the average of (the number of <P150> of a <Q6256>)?",
+          "What is the average of (the number of <contains the administrative territorial entity> of a [country])?",
+          "What is the average of (the number of <P150:contains_the_administrative_territorial_entity> of a "
+          "<country>)?"),
+         "SELECT (AVG(?n) AS ?avg) WHERE { { SELECT ?c (COUNT(DISTINCT ?d) AS ?n) WHERE { ?c wdt:P31 wd:Q6256 ; "
+         "wdt:P150 ?d . } GROUP BY ?c } }"),
+    Form("an aggregate of one count per group (a nested SELECT)",
+         ("Give me the maximum of the number of <P166> of (a <Q5> that has <P106> <Q33999>).",
+          "Give me the maximum of the number of <award received> of (a [human] that has <occupation> [actor]).",
+          "Give me the maximum of the number of <P166:award_received> of (a <human> that has <P106:occupation> "
+          "<actor>)."),
+         "SELECT (MAX(?n) AS ?most) WHERE { { SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; "
+         "wdt:P106 wd:Q33999 ; wdt:P166 ?a . } GROUP BY ?h } }"),
     Form("the length of a string (STRLEN), in an ordering",
          ("Give me a <Q6256> that has <P1448> ?n and such that the length of ?n is the highest.",
           "Give me a [country] that has <official name> ?n and such that the length of ?n is the highest.",

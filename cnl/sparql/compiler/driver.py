@@ -17,7 +17,7 @@ from cnl.sparql.compiler.groups import Group
 from cnl.sparql.compiler.modifiers import SolutionModifiersMixin
 from cnl.sparql.compiler.noun_phrases import NounPhrasesMixin
 from cnl.sparql.compiler.statements import StatementsMixin
-from cnl.sparql.compiler.terms import Resolver, TermsMixin
+from cnl.sparql.compiler.terms import Resolver, TermsMixin, noun_hint
 from cnl.sparql.compiler.values import ValuesMixin
 from cnl.sparql.compiler.verb_phrases import VerbPhrasesMixin
 from cnl.sparql.profiles import KGProfile, get_profile
@@ -148,11 +148,41 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         question words inside it): SELECT ?key (AVG(?v) AS ?avg) ... GROUP BY ?key."""
         if agg.op not in ir.Aggregate.OPS:
             raise CompileError(f"unknown aggregate {agg.op!r}")
+        if self._per_group_counts(agg):
+            return
         values: list[str] = []
         self.np(agg.np, values.append)
         if len(values) != 1 or not values[0].startswith("?"):
             raise CompileError("an aggregate needs the values of one noun phrase (a variable)")
         self.aggregates.append((agg.op, values[0], self.fresh(agg.op)))
+
+    def _per_group_counts(self, agg: ir.Aggregate) -> bool:
+        """``the average of (the number of <P150> of a <Q6256>)``: one count per referent of the
+        ``of`` NP, in a sub-query grouped by it, then the aggregate of those counts (SPARQL has
+        no aggregate of an aggregate in one query)."""
+        np = agg.np
+        if not (isinstance(np, ir.Quant) and np.det == "number_of" and isinstance(np.noun, ir.RelNoun)
+                and np.noun.of is not None and not np.rels and np.order is None and np.var is None):
+            return False
+        noun = np.noun
+        counted = self.fresh(noun_hint(noun))
+        keys: list[str] = []
+
+        def counted_of(subject: str) -> None:
+            keys.append(subject)
+            self.statement(subject, noun.prop, counted, noun.quals, any_rank=noun.any_rank, normalized=noun.normalized)
+
+        with self.subgroup(hidden=True) as group:
+            self.np(noun.of, counted_of)
+        if len(keys) != 1 or not keys[0].startswith("?"):
+            raise CompileError("'the number of <P> of X' per X needs X to be a noun phrase with a variable")
+        for v in (counted, keys[0]):
+            if v in self.visible_vars:
+                self.visible_vars.remove(v)  # only in scope inside the sub-query
+        count = self.fresh("count")
+        self._add_count_subquery(counted, keys, group, count)
+        self.aggregates.append((agg.op, count, self.fresh(agg.op)))
+        return True
 
     def _give_me(self, np) -> None:
         if isinstance(np, ir.Quant) and np.det == "a" and any(

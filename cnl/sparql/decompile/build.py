@@ -18,7 +18,7 @@ from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import bind_np
-from cnl.sparql.decompile.count_values import count_sentence
+from cnl.sparql.decompile.count_values import count_np, count_sentence
 from cnl.sparql.decompile.expressions import (
     FLIP, comparison_of_vars, has_cast, is_call, is_subject, string_arg, unwrap_str, variables, year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
@@ -47,6 +47,9 @@ def build(state: Decompilation) -> None:
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if state.count_test is not None:
         state.count_subject, state.vps = count_sentence(builder, state.count_test)
+        return
+    if state.counts_aggregated is not None:
+        state.count_subject = count_np(builder, state.counts_aggregated, per_group=True)
         return
     if state.answer_bind is not None:
         for other in state.answer_bind.others:  # named where the tree reaches them (name_corefs)

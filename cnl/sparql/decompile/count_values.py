@@ -42,9 +42,24 @@ def count_sentence(builder, test):
     return count_np(builder, first), [ir.Compare(op, (other,))]
 
 
-def count_np(builder, count) -> ir.Quant:
-    """``the number of NP``: NP the counted variable of the sub-query, described by its pattern."""
-    if count.keys:
+def aggregated_counts(top: Group, aggregated, group_keys):
+    """The counting sub-query when the query is an aggregate over one count per group and
+    nothing else (``SELECT (AVG(?n) AS ?a) { { SELECT ?x (COUNT(?y) AS ?n) {...} GROUP BY ?x } }``:
+    ``the average of (the number of <P> of a <C>)``), else None."""
+    if (aggregated is None or group_keys or len(top.counts) != 1 or top.triples or top.filters or top.optionals
+            or top.unions or top.minus or top.values or top.binds or top.ranked):
+        return None
+    count = top.counts[0]
+    if count.alias != aggregated[1] or len(count.keys) != 1 or not isinstance(count.keys[0], Variable):
+        return None
+    return count
+
+
+def count_np(builder, count, per_group: bool = False) -> ir.Quant:
+    """``the number of NP``: NP the counted variable of the sub-query, described by its pattern;
+    ``per_group``: one count per value of the sub-query's one GROUP BY key, which the NP's ``of``
+    describes (the meaning guard checks the reading)."""
+    if count.keys and not per_group:
         raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a count per group compared with another value")
     if not isinstance(count.counted, Variable):
         raise UnsupportedSPARQLError("COUNT(*) compared with another value")
@@ -60,4 +75,7 @@ def count_np(builder, count) -> ir.Quant:
             break
     if variables(count.inner.filters) - group_vars(count.inner):
         raise UnsupportedSPARQLError("a FILTER not connected to the rest of the query")
+    if per_group and not (isinstance(noun, ir.RelNoun) and isinstance(noun.of, ir.Quant) and not vps):
+        raise UnsupportedSPARQLError("a sub-query (nested SELECT)",
+                                     "a count per group other than 'the number of <P> of' the group's thing")
     return ir.Quant("number_of", noun, tuple(vps))

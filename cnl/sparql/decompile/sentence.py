@@ -16,7 +16,7 @@ from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import bind_np
 from cnl.sparql.decompile.build import conj, name_corefs
-from cnl.sparql.decompile.count_values import count_test
+from cnl.sparql.decompile.count_values import aggregated_counts, count_test
 from cnl.sparql.decompile.flatten import Group, group_vars
 from cnl.sparql.decompile.fold import fold
 from cnl.sparql.decompile.sentence_filters import is_sentence
@@ -35,6 +35,10 @@ def choose_root(state: Decompilation) -> None:
         return
     if state.form == "AskQuery":
         state.root, state.det, state.which = ask_root(state.top, state.first_year), "a", set()
+        return
+    state.counts_aggregated = aggregated_counts(state.top, state.aggregated, state.group_keys)
+    if state.counts_aggregated is not None:  # "the average of (the number of <P> of a <C>)"
+        state.root, state.det, state.which = None, "a", set()
         return
     counted, select_vars = state.counted, state.select_vars
     root = counted if counted is not None else (select_vars[0] if select_vars else None)
@@ -86,6 +90,10 @@ def ask_root(top: Group, prefer=None):
 
 
 def write_query(state: Decompilation) -> None:
+    if state.counts_aggregated is not None:
+        state.query = name_corefs(ir.Query(ir.Aggregate(state.aggregated[0], state.count_subject), None),
+                                  state.builder)
+        return
     if state.count_subject is not None:
         subject, vps = state.count_subject, state.vps
     elif is_node(state.root):

@@ -65,6 +65,7 @@ class Decompilation:
     choice: tuple | None = None          # BIND(IF(test, A, B) AS ?x): (?x, A, B), the test a FILTER now
     count_test: tuple | None = None      # only counts compared: (count, op, count or literal)
     count_subject: object = None         # ... their sentence's subject, "the number of ..."
+    counts_aggregated: object = None     # AVG(?n) over one count per group: that count's sub-query
 
     # sentence: the root, and what it is said with
     root: object = None
