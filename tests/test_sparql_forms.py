@@ -21,7 +21,8 @@ from tests.roundtrip_helpers import PREFIXES as _WIKIDATA_PREFIXES
 
 PREFIXES = (_WIKIDATA_PREFIXES + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
             "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> PREFIX wikibase: <http://wikiba.se/ontology#> "
-            "PREFIX psn: <http://www.wikidata.org/prop/statement/value-normalized/> ")
+            "PREFIX psn: <http://www.wikidata.org/prop/statement/value-normalized/> "
+            "PREFIX geof: <http://www.opengis.net/def/function/geosparql/> ")
 
 # Labels of the label and ECAI notations -> Wikidata IDs.
 IDS = {
@@ -30,7 +31,7 @@ IDS = {
     "date of birth": "P569", "elevation above sea level": "P2044", "population": "P1082", "area": "P2046",
     "official name": "P1448", "title": "P1476", "award received": "P166", "child": "P40",
     "date of death": "P570", "country": "Q6256", "contains the administrative territorial entity": "P150",
-    "human": "Q5", "occupation": "P106", "actor": "Q33999",
+    "human": "Q5", "occupation": "P106", "actor": "Q33999", "city": "Q515", "coordinate location": "P625",
 }
 
 
@@ -52,6 +53,17 @@ class Form:
 
 
 FORMS = [
+    Form("a coordinate of a point (geof:latitude, geof:longitude), in an ordering",
+         ("Give me a <Q515> that has <P625> ?p and such that the latitude of ?p is the highest.",
+          "Give me a [city] that has <coordinate location> ?p and such that the latitude of ?p is the highest.",
+          "Give me a <city> that has <P625:coordinate_location> ?p and such that the latitude of ?p is the highest."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P625 ?p . } ORDER BY DESC(geof:latitude(?p)) LIMIT 1"),
+    Form("a coordinate of a point (geof:latitude, geof:longitude), in an ordering",
+         ("Give me a <Q6256> that has <P625> ?p and such that the longitude of ?p is the 3 lowest.",
+          "Give me a [country] that has <coordinate location> ?p and such that the longitude of ?p is the 3 lowest.",
+          "Give me a <country> that has <P625:coordinate_location> ?p and such that the longitude of ?p is the 3 "
+          "lowest."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q6256 ; wdt:P625 ?p . } ORDER BY ASC(geof:longitude(?p)) LIMIT 3"),
     Form("an aggregate of one count per group (a nested SELECT)",
          ("What is the average of (the number of <P150> of a <Q6256>)?",
           "What is the average of (the number of <contains the administrative territorial entity> of a [country])?",

@@ -151,14 +151,20 @@ class DatePart:
 
 
 @dataclass(frozen=True, slots=True)
-class Length:
+class Measure:
     """``length of X``: the number of characters of a literal (SPARQL's STRLEN), as in "such that
-    the length of ?l is the lowest" (the shortest name)."""
+    the length of ?l is the lowest" (the shortest name); ``latitude of X``, ``longitude of X``: a
+    coordinate of a point (GeoSPARQL's ``geof:latitude``/``geof:longitude``, as Wikidata's query
+    service offers them), as in "such that the latitude of ?a is greater than the latitude of ?b"."""
 
+    kind: str
     arg: "NP"
 
+    # kind -> the SPARQL function that computes it
+    FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude"}
 
-Noun = Union[ClassNoun, RelNoun, YearOf, DatePart, Length]
+
+Noun = Union[ClassNoun, RelNoun, YearOf, DatePart, Measure]
 
 # ------------------------------------------------------------------------------- noun phrases
 
@@ -408,7 +414,7 @@ class Query:
 NODE_TYPES = {
     cls.__name__: cls
     for cls in (
-        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Length, Its, Ref,
+        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Measure, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
         YearIs, QualifierOf, SuchThat, TermKind, Query,
     )

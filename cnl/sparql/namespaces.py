@@ -25,6 +25,7 @@ PREFIXES: dict[str, str] = {
     "bd": "http://www.bigdata.com/rdf#",
     "psn": "http://www.wikidata.org/prop/statement/value-normalized/",
     "psv": "http://www.wikidata.org/prop/statement/value/",
+    "geof": "http://www.opengis.net/def/function/geosparql/",
 }
 
 WD = PREFIXES["wd"]

@@ -64,7 +64,7 @@ _NO_SPARKLIS_FORM = {
     ir.Its: "a comparison of two values of one subject ('its <P>')",
     ir.Now: "'now'",
     ir.DatePart: "a month or day of a date",
-    ir.Length: "the length of a string",
+    ir.Measure: "the length of a string or a coordinate of a point",
     ir.LangIs: "a language test",
     ir.AnyValue: "a statement without its value ('a <P> statement')",
     ir.SuchThat: "a test or ordering over several values ('such that S')",

@@ -289,8 +289,8 @@ class SquallPrinter:
             return f"year of {self.np_of(noun.arg, closed)}"
         if isinstance(noun, ir.DatePart):
             return f"{noun.part} of {self.np_of(noun.arg, closed)}"
-        if isinstance(noun, ir.Length):
-            return f"length of {self.np_of(noun.arg, closed)}"
+        if isinstance(noun, ir.Measure):
+            return f"{noun.kind} of {self.np_of(noun.arg, closed)}"
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:

@@ -209,8 +209,11 @@ class NounPhrasesMixin:
             if noun.part not in ir.DatePart.PARTS:
                 raise CompileError(f"unknown part of a date {noun.part!r}")
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({noun.part.upper()}({t}) AS {v})"))
-        elif isinstance(noun, ir.Length):
-            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND(STRLEN({t}) AS {v})"))
+        elif isinstance(noun, ir.Measure):
+            if noun.kind not in ir.Measure.FUNCTIONS:
+                raise CompileError(f"unknown measure {noun.kind!r}")
+            function = ir.Measure.FUNCTIONS[noun.kind]
+            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({function}({t}) AS {v})"))
         elif isinstance(noun, ir.YearOf):
             self.year_vars.add(v)
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))

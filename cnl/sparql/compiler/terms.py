@@ -134,8 +134,8 @@ def noun_hint(noun) -> str | None:
         return "year"
     if isinstance(noun, ir.DatePart):
         return noun.part
-    if isinstance(noun, ir.Length):
-        return "length"
+    if isinstance(noun, ir.Measure):
+        return noun.kind
     return None
 
 

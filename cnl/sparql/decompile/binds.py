@@ -131,6 +131,11 @@ def ordered_variables(expr) -> list:
     return found
 
 
+# GeoSPARQL's coordinate functions (Wikidata's query service) -> the CNL's measure
+GEOF = "http://www.opengis.net/def/function/geosparql/"
+GEO_MEASURES = {GEOF + "latitude": "latitude", GEOF + "longitude": "longitude"}
+
+
 def bind_np(expr, var, root_np, casts: set):
     """The NP of a BIND expression over one variable (the query's root)."""
     if isinstance(expr, Variable):
@@ -149,7 +154,9 @@ def bind_np(expr, var, root_np, casts: set):
             left = ir.Arith(op, left, bind_np(other, var, root_np, casts))
         return left
     if name == "Builtin_STRLEN":
-        return ir.Quant("the", ir.Length(bind_np(expr.arg, var, root_np, casts)))
+        return ir.Quant("the", ir.Measure("length", bind_np(expr.arg, var, root_np, casts)))
+    if name == "Function" and str(expr.iri) in GEO_MEASURES and len(expr.expr or []) == 1:
+        return ir.Quant("the", ir.Measure(GEO_MEASURES[str(expr.iri)], bind_np(expr.expr[0], var, root_np, casts)))
     if name == "Builtin_NOW":
         return ir.Now()  # "the year of now - the year of ..."
     if name == "RelationalExpression":

@@ -12,7 +12,7 @@ from rdflib import Literal, URIRef, Variable
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
-from cnl.sparql.decompile.binds import bind_np
+from cnl.sparql.decompile.binds import GEO_MEASURES, bind_np
 from cnl.sparql.decompile.expressions import FLIP, subexpressions, variables
 
 _ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
@@ -54,6 +54,8 @@ def constant_sayable(expr) -> bool:
 def _sayable(side) -> bool:
     for e in subexpressions(side):
         if isinstance(e, (Variable, Literal, URIRef)) or isinstance(e, (list, tuple, str)) or e is None:
+            continue
+        if getattr(e, "name", None) == "Function" and str(e.iri) in GEO_MEASURES:
             continue
         if getattr(e, "name", None) not in _SAYABLE:
             return False

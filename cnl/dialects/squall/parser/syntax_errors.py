@@ -27,7 +27,7 @@ _TERMINAL_WORDS = {
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
     "DATE_PART": '"month" or "day"',
-    "LENGTH": '"length"',
+    "MEASURE": '"length", "latitude" or "longitude"',
     "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",
     "CMP_GT": "a comparison (greater than ...)",
     "CMP_LT": "a comparison (less than ...)",

@@ -276,8 +276,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
     def date_part_of(self, part, _of, np):
         return ir.DatePart(part.value.lower(), np)
 
-    def length_of(self, _length, _of, np):
-        return ir.Length(np)
+    def measure_of(self, kind, _of, np):
+        return ir.Measure(kind.value.lower(), np)
 
     def now(self, _tok):
         return ir.Now()
