@@ -191,3 +191,25 @@ def test_an_undeclared_empty_prefix_is_named_not_reported_as_none():
     # blank nodes themselves read like variables
     query, _ = decompile_to_ir(PREFIXES + "SELECT ?r WHERE { ?r p:P39 _:a . _:a ps:P39 wd:Q30185 ; pq:P580 ?start }")
     assert query is not None
+
+
+def test_an_ordering_by_numbers_written_as_strings_keeps_its_cast_as_a_profile_option():
+    # Wikidata's series ordinals are strings: ORDER BY xsd:integer(?o) orders "10" after "9"; the
+    # superlative keeps the key and the profile option order_cast writes the cast back
+    sparql = ('SELECT DISTINCT ?f ?o WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 [ pq:P1545 ?o ; ps:P179 wd:Q652599 ] . } '
+              'ORDER BY ASC(xsd:integer(?o)) LIMIT 1')
+    query, options = decompile_to_ir(PREFIXES + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> " + sparql)
+    assert options["order_cast"] == "integer"
+    assert print_squall(query, "id", id_labels=False) == "Which <Q11424> has <P179> <Q652599> at the lowest <P1545>?"
+    compiled = compile_query(query, "wikidata", None, **options)
+    assert "ORDER BY ASC(xsd:integer(?" in compiled
+    assert equivalent(compiled, PREFIXES + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> " + sparql, distinct=True)
+    # without the option the ordering is by the strings: another query
+    assert not equivalent(compile_query(query, "wikidata", None, **{**options, "order_cast": None}),
+                          PREFIXES + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> " + sparql)
+    # a cast of some keys only has no option that says it
+    with pytest.raises(UnsupportedSPARQLError):
+        decompile_to_ir(PREFIXES + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT ?f WHERE { ?f wdt:P2047 ?d ; "
+                        "wdt:P577 ?p } ORDER BY DESC(xsd:integer(?d)) ASC(?p)")
+    with pytest.raises(CompileError):
+        compile_query(query, "wikidata", None, order_cast="string")

@@ -99,6 +99,12 @@ def _check_options(profile: "KGProfile") -> None:
         raise CompileError(f"projection must be 'all' or 'focus', not {profile.projection!r}")
     if profile.duplicates not in DUPLICATES:
         raise _option_error(name, "duplicates", profile.duplicates, "one of " + ", ".join(DUPLICATES))
+    if profile.order_cast not in (None, *ORDER_CASTS):
+        raise _option_error(name, "order_cast", profile.order_cast, "none or one of " + ", ".join(ORDER_CASTS))
+
+
+# the XSD number types an ordering's keys may be cast to (see KGProfile.order_cast)
+ORDER_CASTS = ("integer", "decimal", "double")
 
 
 @lru_cache(maxsize=1)
@@ -154,6 +160,10 @@ class KGProfile:
     numeric_cast: bool = False
     # True: the year of a date is YEAR(xsd:dateTime(x)) (as some ECAI golds write it).
     year_cast: bool = False
+    # An ordering's keys cast to this XSD number type (ORDER BY ASC(xsd:integer(?x))): values
+    # written as strings ("10" after "9", as Wikidata's series ordinals are) ordered as numbers;
+    # None: the values as they are.
+    order_cast: str | None = None
     # Answer rows of a SELECT: "removed" (SELECT DISTINCT: answers are a set, SQUALL's
     # semantics), "kept" (SELECT: one row per solution) or "reduced" (SELECT REDUCED).
     # A count grouped by the answer columns has one row per group either way.

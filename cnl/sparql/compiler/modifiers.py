@@ -151,6 +151,8 @@ class SolutionModifiersMixin:
         (order_columns False: ``ORDER BY DESC(COUNT(?x))``, as hand-written queries rank)."""
         if key == "?count" and self.count_order_var and not self.profile.order_columns:
             return self._count(self.count_order_var)
+        if self.profile.order_cast and key.startswith("?") and key != "?count":
+            return f"xsd:{self.profile.order_cast}({key})"
         return key
 
     def _count(self, v: str) -> str:

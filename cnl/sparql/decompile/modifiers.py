@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from rdflib import Literal, Variable
+from rdflib.namespace import XSD
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
@@ -17,6 +18,7 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import variables
 from cnl.sparql.decompile.flatten import flatten
 from cnl.sparql.decompile.state import Decompilation
+from cnl.sparql.profiles import ORDER_CASTS
 
 
 def read_modifiers(state: Decompilation) -> None:
@@ -176,6 +178,7 @@ def _star_variable(state: Decompilation):
 
 
 def read_orders(state: Decompilation) -> None:
+    _order_casts(state)
     for i, condition in enumerate(state.order_conditions or []):
         key = condition.expr if isinstance(condition, CompValue) and condition.name == "OrderCondition" else condition
         if not isinstance(key, Variable):
@@ -198,6 +201,35 @@ def read_orders(state: Decompilation) -> None:
         if not state.select_vars:
             raise UnsupportedSPARQLError("ORDER BY a count without grouping")
         state.counted = None  # the groups are the answers, ranked by their count
+
+
+def _order_casts(state: Decompilation) -> None:
+    """``ORDER BY ASC(xsd:integer(?o))``, every key so cast: the keys themselves, and the profile
+    option ``order_cast`` that writes the cast back (numbers written as strings, ordered as
+    numbers: the query's own reading, which the CNL's superlative keeps)."""
+    conditions = state.order_conditions or []
+    casts = set()
+    for condition in conditions:
+        key = condition.expr if isinstance(condition, CompValue) and condition.name == "OrderCondition" else condition
+        casts.add(_cast_of_variable(key))
+    if len(casts) != 1 or None in casts:
+        return
+    (cast,) = casts
+    for i, condition in enumerate(conditions):
+        if isinstance(condition, CompValue) and condition.name == "OrderCondition":
+            conditions[i] = CompValue("OrderCondition", expr=condition.expr.expr[0], order=condition.order)
+        else:
+            conditions[i] = condition.expr[0]
+    state.order_cast = cast
+
+
+def _cast_of_variable(key):
+    """The XSD number type of ``xsd:T(?v)`` (T one of ORDER_CASTS), else None."""
+    if getattr(key, "name", None) == "Function" and len(key.expr or []) == 1 and isinstance(key.expr[0], Variable):
+        iri = str(key.iri)
+        if iri.startswith(str(XSD)) and iri[len(str(XSD)):] in ORDER_CASTS:
+            return iri[len(str(XSD)):]
+    return None
 
 
 def _order_key(state: Decompilation, condition, first: bool):

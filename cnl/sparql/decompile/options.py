@@ -37,6 +37,8 @@ def profile_options(state: Decompilation) -> dict:
             raise UnsupportedSPARQLError(mix)
         if written == {True}:
             options[option] = True
+    if state.order_cast is not None:
+        options["order_cast"] = state.order_cast
     if state.form == "SelectQuery":
         options["duplicates"] = state.duplicates
     if state.form == "SelectQuery" and state.counted is None and state.aggregated is None:

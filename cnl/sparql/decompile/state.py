@@ -56,6 +56,7 @@ class Decompilation:
     numbers: dict = field(default_factory=dict)          # ?v -> (det, N) of HAVING(COUNT(?v) op N)           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
     orders: dict = field(default_factory=dict)           # variable -> ir.Order
     order_expr: object = None            # ORDER BY an expression: OrderedExpression(expr, order)
+    order_cast: str | None = None        # ORDER BY xsd:integer(?x) (every key so cast): "integer"
     counted_order: object = None         # ORDER BY the count: the counted variable
 
     # flatten, then binds
