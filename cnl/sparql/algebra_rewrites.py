@@ -262,7 +262,8 @@ def str_of_labels(algebra: CompValue) -> None:
     is ``CONTAINS(LCASE(x), LCASE("v"))``, the form the compiler writes."""
     for node in _nodes(algebra):
         if node.name == "Filter":
-            node["expr"] = _strlen_of_labels(_with_str(node.expr, _label_variables(node.p)), _label_variables(node.p))
+            labels = _label_variables(node.p)
+            node["expr"] = _strlen_of_labels(_with_str(node.expr, labels), labels)
         elif node.name == "OrderBy":
             node["expr"] = _strlen_of_labels(node.expr, _label_variables(node.p))
 

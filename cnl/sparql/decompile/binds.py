@@ -17,6 +17,7 @@ from cnl.sparql.decompile.expressions import FLIP, subexpressions, var_compariso
 from cnl.sparql.decompile.flatten import Group
 from cnl.sparql.decompile.state import AnswerBind, Decompilation
 from cnl.sparql.decompile.terms import ir_term
+from cnl.sparql.namespaces import PREFIXES
 
 
 def read_binds(state: Decompilation) -> None:
@@ -132,8 +133,7 @@ def ordered_variables(expr) -> list:
 
 
 # GeoSPARQL's coordinate functions (Wikidata's query service) -> the CNL's measure
-GEOF = "http://www.opengis.net/def/function/geosparql/"
-GEO_MEASURES = {GEOF + "latitude": "latitude", GEOF + "longitude": "longitude"}
+GEO_MEASURES = {PREFIXES["geof"] + "latitude": "latitude", PREFIXES["geof"] + "longitude": "longitude"}
 
 
 def bind_np(expr, var, root_np, casts: set):
