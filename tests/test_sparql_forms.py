@@ -346,9 +346,94 @@ FORMS += [
           "and that has <P570:date_of_death> ?z and such that ?y is less than ?w or such that ?z is less than ?w."),
          "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P26 ?s ; wdt:P569 ?y ; wdt:P570 ?z . "
          "?s wdt:P569 ?w . FILTER(?y < ?w || ?z < ?w) }"),
+    Form("a value off the tree that a test names twice, introduced by a sentence of its own",
+         ("Give me a <Q5> that has <P569> ?y and that has <P570> ?z and such that ?w is (a <P569> of <Q76>) and "
+          "such that ?y is less than ?w or such that ?z is less than ?w.",
+          "Give me a [human] that has <date of birth> ?y and that has <date of death> ?z and such that ?w is (a "
+          "<date of birth> of [Barack Obama]) and such that ?y is less than ?w or such that ?z is less than ?w.",
+          "Give me a <human> that has <P569:date_of_birth> ?y and that has <P570:date_of_death> ?z and such that "
+          "?w is (a <P569:date_of_birth> of <Barack_Obama>) and such that ?y is less than ?w or such that ?z is "
+          "less than ?w."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . wd:Q76 wdt:P569 ?w . "
+         "FILTER(?y < ?w || ?z < ?w) }"),
+    Form("a value off the tree that a test names twice, introduced by a sentence of its own",
+         ("Give me a <P39> at <P580> ?y at <P582> ?z of <Q76> such that ?w is (a <P569> of <Q13133>) and such "
+          "that ?y is greater than ?w or such that ?z is greater than ?w.",
+          "Give me a <position held> at <start time> ?y at <end time> ?z of [Barack Obama] such that ?w is (a "
+          "<date of birth> of [Michelle Obama]) and such that ?y is greater than ?w or such that ?z is greater "
+          "than ?w.",
+          "Give me a <P39:position_held> at <P580:start_time> ?y at <P582:end_time> ?z of <Barack_Obama> such "
+          "that ?w is (a <P569:date_of_birth> of <Michelle_Obama>) and such that ?y is greater than ?w or such "
+          "that ?z is greater than ?w."),
+         "SELECT DISTINCT ?x WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 ?x ; pq:P580 ?y ; pq:P582 ?z . "
+         "wd:Q13133 wdt:P569 ?w . FILTER(?y > ?w || ?z > ?w) }"),
+    Form("a value off the tree that several FILTERs test, introduced once",
+         ("Give me a <Q5> that has <P569> ?b and that has <P570> ?d and such that ?o is (a <P569> of <Q76>) and "
+          "such that ?b is less than ?o and such that ?d is greater than ?o.",
+          "Give me a [human] that has <date of birth> ?b and that has <date of death> ?d and such that ?o is (a "
+          "<date of birth> of [Barack Obama]) and such that ?b is less than ?o and such that ?d is greater than "
+          "?o.",
+          "Give me a <human> that has <P569:date_of_birth> ?b and that has <P570:date_of_death> ?d and such that "
+          "?o is (a <P569:date_of_birth> of <Barack_Obama>) and such that ?b is less than ?o and such that ?d is "
+          "greater than ?o."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P570 ?d . wd:Q76 wdt:P569 ?o . "
+         "FILTER(?b < ?o) FILTER(?d > ?o) }"),
+    Form("a value off the tree that several FILTERs test, introduced once",
+         ("Give me something that has <P39> <Q11696> at <P580> ?start at <P582> ?end and such that ?f is (a "
+          "<P571> of <Q64>) and such that ?start is less or equal to ?f and such that ?f is less or equal to ?end.",
+          "Give me something that has <position held> [President of the United States] at <start time> ?start at "
+          "<end time> ?end and such that ?f is (an <inception> of [Berlin]) and such that ?start is less or equal "
+          "to ?f and such that ?f is less or equal to ?end.",
+          "Give me something that has <P39:position_held> <President_of_the_United_States> at "
+          "<P580:start_time> ?start at <P582:end_time> ?end and such that ?f is (an <P571:inception> of <Berlin>) "
+          "and such that ?start is less or equal to ?f and such that ?f is less or equal to ?end."),
+         "SELECT DISTINCT ?x WHERE { ?x p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?start ; pq:P582 ?end . "
+         "wd:Q64 wdt:P571 ?f . FILTER(?start <= ?f && ?f <= ?end) }"),
+    Form("tests of one value joined by 'and' inside 'or'",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that ?p is greater than 1000000 "
+          "and is less than 2000000 or such that ?a is greater than 500 and is less than 800.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that ?p is greater than "
+          "1000000 and is less than 2000000 or such that ?a is greater than 500 and is less than 800.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that ?p is "
+          "greater than 1000000 and is less than 2000000 or such that ?a is greater than 500 and is less than 800."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . "
+         "FILTER((?p > 1000000 && ?p < 2000000) || (?a > 500 && ?a < 800)) }"),
+    Form("tests of one value joined by 'and' inside 'or'",
+         ("Give me a <Q5> that has <P569> ?w and that has <P570> ?v and such that ?y is (something at which "
+          "<P580> <Q76> has <P39> <Q11696> at <P582> ?z) and such that ?w is less than ?z and is greater or equal "
+          "to ?y or such that ?v is less than ?z and is greater or equal to ?y.",
+          "Give me a [human] that has <date of birth> ?w and that has <date of death> ?v and such that ?y is "
+          "(something at which <start time> [Barack Obama] has <position held> [President of the United States] "
+          "at <end time> ?z) and such that ?w is less than ?z and is greater or equal to ?y or such that ?v is "
+          "less than ?z and is greater or equal to ?y.",
+          "Give me a <human> that has <P569:date_of_birth> ?w and that has <P570:date_of_death> ?v and such that "
+          "?y is (something at which <P580:start_time> <Barack_Obama> has <P39:position_held> "
+          "<President_of_the_United_States> at <P582:end_time> ?z) and such that ?w is less than ?z and is "
+          "greater or equal to ?y or such that ?v is less than ?z and is greater or equal to ?y."),
+         "SELECT DISTINCT ?x WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?y ; pq:P582 ?z . "
+         "?x wdt:P31 wd:Q5 ; wdt:P569 ?w ; wdt:P570 ?v . FILTER((?w < ?z && ?w >= ?y) || (?v < ?z && ?v >= ?y)) }"),
+    Form("the month or the day of a date (MONTH, DAY)",
+         ("Give me a <Q5> that has <P106> <Q33999> and that has <P569> ?b and such that the month of ?b is equal "
+          "to 11.",
+          "Give me a [human] that has <occupation> [actor] and that has <date of birth> ?b and such that the month "
+          "of ?b is equal to 11.",
+          "Give me a <human> that has <P106:occupation> <actor> and that has <P569:date_of_birth> ?b and such that "
+          "the month of ?b is equal to 11."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P569 ?b . FILTER(MONTH(?b) = 11) }"),
+    Form("the month or the day of a date (MONTH, DAY)",
+         ("Give me a <Q5> that has <P569> ?b and such that ?c is (a <P569> of <Q76>) and such that the month of ?b "
+          "is equal to (the month of ?c) and such that the day of ?b is equal to the day of ?c.",
+          "Give me a [human] that has <date of birth> ?b and such that ?c is (a <date of birth> of [Barack Obama]) "
+          "and such that the month of ?b is equal to (the month of ?c) and such that the day of ?b is equal to the "
+          "day of ?c.",
+          "Give me a <human> that has <P569:date_of_birth> ?b and such that ?c is (a <P569:date_of_birth> of "
+          "<Barack_Obama>) and such that the month of ?b is equal to (the month of ?c) and such that the day of ?b "
+          "is equal to the day of ?c."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?b . wd:Q76 wdt:P569 ?c . "
+         "FILTER(MONTH(?b) = MONTH(?c) && DAY(?b) = DAY(?c)) }"),
 ]
 IDS.update({"height": "P2048", "mountain": "Q8502"})
-IDS.update({"position held": "P39", "President of the United States": "Q11696", "start time": "P580",
+IDS.update({"inception": "P571", "area": "P2046", "position held": "P39", "President of the United States": "Q11696", "start time": "P580",
             "end time": "P582", "city": "Q515"})
 
 
@@ -400,9 +485,9 @@ def test_every_form_has_two_paraphrases():
     # "such that S" is a relative clause: a yes/no question about a named thing has no noun for it
     ("ASK { wd:Q64 wdt:P1082 ?p . wd:Q90 wdt:P1082 ?q . FILTER(?p - ?q > 1000) }",
      "a FILTER over several values in a question about a named thing"),
-    # a disjunction of tests on different values that describes a value twice (one per sentence)
-    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . wd:Q76 wdt:P569 ?w . "
-     "FILTER(?y < ?w || ?z < ?w) }", "a FILTER joined to the query on several variables"),
+    # '&&' inside '||' over different values: no one subject for "such that ?v is ... and is ..."
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . FILTER((?y < 1900 && ?z > 1950) || ?y > 2000) }",
+     "a FILTER joined to the query on several variables"),
     # the full value node (psv:): its amount, unit, bounds (only the normalised amount has a form)
     ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s <http://www.wikidata.org/prop/statement/value/P2048> ?v . "
      "?v <http://wikiba.se/ontology#quantityAmount> ?h }", "a full value node (psv:)"),

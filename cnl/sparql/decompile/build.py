@@ -25,7 +25,7 @@ from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.sentence_filters import (
-    constant_sayable, is_computed_test, is_sayable_comparison, is_sayable_disjunction, such_that)
+    constant_sayable, is_computed_test, is_sayable_comparison, is_sayable_disjunction, needs_introduction, such_that)
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
 from cnl.sparql.namespaces import PQ, P
@@ -73,6 +73,8 @@ class Builder:
         self.visited: set = set()
         self.corefs: dict = {}      # node reached a second time -> its co-reference variable's name
         self.first_nps: dict = {}   # node -> the NP of its first mention (its description)
+        self.named_by_sentence: set = set()  # nodes introduced by "such that ?v is <description>"
+        self.shared_unreached: set = set()   # values off the tree that several FILTERs test
         self.which = which          # variables written "which" (answer columns)
         self.projected: set = set()
         self.orders = orders        # variable -> ir.Order
@@ -170,6 +172,10 @@ class Builder:
                        for v in variables(self.order_expr.expr)):
                 raise UnsupportedSPARQLError("ORDER BY an expression", "of a value that takes no co-reference variable")
             sentences.append(self._sentence_names(self.order_expr, reach))
+        # a value the tree does not reach that several FILTERs test is introduced once, by a
+        # sentence of its own (each test describing it would describe another value)
+        tested = [v for expr in group.filters for v in variables(expr) if v not in reach]
+        self.shared_unreached |= {v for v in tested if tested.count(v) > 1}
         for expr in group.filters:
             if not variables(expr):
                 raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
@@ -179,8 +185,9 @@ class Builder:
             # tree does not reach (said by its description)
             nameable = all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, expr)
                            for v in variables(expr))
-            if top and nameable and (is_computed_test(expr) or (pair is None and len(variables(expr)) > 1 and (
-                    is_sayable_comparison(expr) or is_sayable_disjunction(expr)))):
+            if top and nameable and (is_computed_test(expr) or (
+                    (pair is None or variables(expr) & self.shared_unreached) and len(variables(expr)) > 1
+                    and (is_sayable_comparison(expr) or is_sayable_disjunction(expr)))):
                 # a computed value tested, or several values: "such that S" (sentence_filters)
                 sentences.append(self._sentence_names(expr, reach))
                 continue
@@ -218,8 +225,21 @@ class Builder:
             self.all_nodes.extend(n for n in nodes if is_node(n))
         vps = self.node_vps(ctx, anchor, None, root_noun=False)
         for expr in sentences:
-            # a value the tree does not reach is said by its own description ("the <P> of X")
-            names = {v: ir.Ref(ir.Var(self.corefs[v])) if v in reach else self.np(ctx, v, None)
+            # a value the tree does not reach is said by its own description ("the <P> of X"),
+            # in the test or, where the test names it twice or in a disjunction, in a sentence
+            # of its own that names it ("such that ?w is the <P580> of <Q362>")
+            unreached = sorted((v for v in variables(expr) if v not in reach), key=str)
+            introduced = [v for v in unreached if v in self.shared_unreached or needs_introduction(expr, v)]
+            for v in introduced:
+                self.coref_name(v)
+            for v in introduced:
+                if v in self.visited:  # mentioned by another one's description: named there
+                    continue
+                description = self.np(ctx, v, None)
+                self.first_nps.pop(v, None)
+                self.named_by_sentence.add(v)
+                self.sentences.append(ir.SuchThat(ir.Ref(ir.Var(self.corefs[v])), ir.Be(description)))
+            names = {v: ir.Ref(ir.Var(self.corefs[v])) if v in reach or v in introduced else self.np(ctx, v, None)
                      for v in variables(expr)}
             self.sentences.append(such_that(expr, names, self.year_casts))
         if not is_node(anchor) and anchor in ctx.const_extras:
@@ -648,7 +668,7 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
         if (isinstance(node, ir.Quant) and node.var is not None and isinstance(node.noun, ir.ClassNoun)
                 and node.det in ("a", "the", "which")):
             named |= {n for n, v in builder.corefs.items() if v == node.var}
-    unnamed = set(builder.corefs) - named
+    unnamed = set(builder.corefs) - named - builder.named_by_sentence
     if unnamed:
         raise UnsupportedSPARQLError("a cycle in the triple patterns",
                                      f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
@@ -662,7 +682,7 @@ def _nameable(var, edges, classes, filters, this) -> bool:
     is "en""; :func:`name_corefs` refuses a mention that takes no variable after all)."""
     if var in classes:
         return True
-    return not any(same(e.subject, var) or any(same(v, var) for _, v in e.quals) for e in edges)
+    return not any(same(e.subject, var) for e in edges)
 
 
 def _set_answers(state: Decompilation) -> bool:

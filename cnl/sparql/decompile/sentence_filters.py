@@ -26,16 +26,34 @@ def is_sentence(vp) -> bool:
 
 
 def is_sayable_disjunction(expr) -> bool:
-    """``FILTER(?y < ?w || ?z < ?w)``: comparisons of values joined by ``||``."""
+    """``FILTER(?y < ?w || ?z < ?w)``: comparisons of values joined by ``||``, each a comparison
+    or comparisons of one value joined by ``&&`` (``(?w < ?z && ?w >= ?y) || ...``)."""
     return (getattr(expr, "name", None) == "ConditionalOrExpression"
-            and all(is_sayable_comparison(e) for e in [expr.expr, *expr.other]))
+            and all(is_sayable_comparison(e) or _shared_subject(e) is not None for e in [expr.expr, *expr.other]))
+
+
+def has_disjunction(expr) -> bool:
+    return any(getattr(e, "name", None) == "ConditionalOrExpression" for e in subexpressions(expr))
+
+
+def needs_introduction(expr, var) -> bool:
+    """Whether a value the tree does not reach is introduced by a sentence of its own ("such
+    that ?w is the <P580> of <Q362>") rather than described where the test names it: a test
+    naming it twice would describe two values, and a description inside one branch of a
+    disjunction would be a UNION branch that the other branches' tests do not see."""
+    return _uses(expr, var) > 1 or has_disjunction(expr)
+
+
+# computed values no relative clause about one value says (YEAR(?d) has "whose year is")
+_COMPUTED = (*_ARITHMETIC, "Builtin_MONTH", "Builtin_DAY")
 
 
 def is_computed_test(expr) -> bool:
     """Whether ``expr`` compares a value computed by arithmetic (``YEAR(?d) - YEAR(?b) > 100``,
-    ``?p / ?a > 100``) with another value: a test no relative clause about one value says."""
+    ``?p / ?a > 100``) or a date's month or day (``MONTH(?b) = 3``: "such that the month of ?b
+    is equal to 3") with another value: a test no relative clause about one value says."""
     return (getattr(expr, "name", None) == "RelationalExpression" and expr.op in FLIP
-            and any(getattr(side, "name", None) in _ARITHMETIC for side in (expr.expr, expr.other))
+            and any(getattr(side, "name", None) in _COMPUTED for side in (expr.expr, expr.other))
             and _sayable(expr.expr) and _sayable(expr.other))
 
 
@@ -74,12 +92,40 @@ def such_that(expr, names: dict, year_casts: set) -> ir.SuchThat:
         if not (_sayable(expr.expr) and variables(expr.expr)):
             raise UnsupportedSPARQLError("ORDER BY an expression", "the expression has no CNL form")
         return ir.SuchThat(bind_np(expr.expr, None, names, year_casts), ir.Be(ir.Quant("the", None, order=expr.order)))
+    if getattr(expr, "name", None) == "ConditionalAndExpression":
+        # "such that ?w is less than ?z and is at least ?y": tests of one value
+        subject = _shared_subject(expr)
+        if subject is None:
+            raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
+                                         "'&&' inside '||' over different values")
+        tests = tuple(ir.Compare(op, (bind_np(other, None, names, year_casts),))
+                      for op, other in (_oriented(e, subject) for e in [expr.expr, *expr.other]))
+        return ir.SuchThat(bind_np(subject, None, names, year_casts), ir.And(tests))
     if not is_sayable_comparison(expr):
         raise UnsupportedSPARQLError("a FILTER joined to the query on several variables",
                                      "only a comparison of values has a 'such that' sentence")
     left = bind_np(expr.expr, None, names, year_casts)
     right = bind_np(expr.other, None, names, year_casts)
     return ir.SuchThat(left, ir.Compare(expr.op, (right,)))
+
+
+def _oriented(comparison, subject):
+    """``(op, other side)`` of ``comparison`` read with ``subject`` on the left."""
+    if comparison.expr == subject:
+        return comparison.op, comparison.other
+    return FLIP[comparison.op], comparison.expr
+
+
+def _shared_subject(expr):
+    """The variable that every comparison of the conjunction ``expr`` has as a whole side
+    (``?w < ?z && ?w >= ?y``: ``?w``), or None."""
+    if getattr(expr, "name", None) != "ConditionalAndExpression":
+        return None
+    conjuncts = [expr.expr, *expr.other]
+    if not all(is_sayable_comparison(e) for e in conjuncts):
+        return None
+    common = set.intersection(*({s for s in (e.expr, e.other) if isinstance(s, Variable)} for e in conjuncts))
+    return min(common, key=str) if common else None
 
 
 def _uses(expr, var) -> int:
