@@ -431,6 +431,47 @@ FORMS += [
           "is equal to the day of ?c."),
          "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?b . wd:Q76 wdt:P569 ?c . "
          "FILTER(MONTH(?b) = MONTH(?c) && DAY(?b) = DAY(?c)) }"),
+    Form("a test over several values in a question about a named thing, said of a value it names",
+         ("Has <Q64> <P1082> something ?p such that (?p / 2) is greater than 1000000?",
+          "Has [Berlin] <population> something ?p such that (?p / 2) is greater than 1000000?",
+          "Has <Berlin> <P1082:population> something ?p such that (?p / 2) is greater than 1000000?"),
+         "ASK { wd:Q64 wdt:P1082 ?p . FILTER(?p / 2 > 1000000) }"),
+    Form("a test over several values in a question about a named thing, said of a value it names",
+         ("Has <Q64> <P625> something ?a such that the latitude of ?a is greater than the latitude of (a <P625> "
+          "of <Q90>)?",
+          "Has [Berlin] <coordinate location> something ?a such that the latitude of ?a is greater than the "
+          "latitude of (a <coordinate location> of [Paris])?",
+          "Has <Berlin> <P625:coordinate_location> something ?a such that the latitude of ?a is greater than the "
+          "latitude of (a <P625:coordinate_location> of <Paris>)?"),
+         "ASK { wd:Q64 wdt:P625 ?a . wd:Q90 wdt:P625 ?b . FILTER(geof:latitude(?a) > geof:latitude(?b)) }"),
+    Form("the distance between two points (geof:distance)",
+         ("Give me the distance between (the <P625> of <Q90>) and (the <P625> of <Q64>).",
+          "Give me the distance between (the <coordinate location> of [Paris]) and (the <coordinate location> of "
+          "[Berlin]).",
+          "Give me the distance between (the <P625:coordinate_location> of <Paris>) and (the "
+          "<P625:coordinate_location> of <Berlin>)."),
+         "SELECT DISTINCT ?d WHERE { wd:Q90 wdt:P625 ?a . wd:Q64 wdt:P625 ?b . BIND(geof:distance(?a, ?b) AS ?d) }"),
+    Form("the distance between two points (geof:distance)",
+         ("Give me a <Q515> that has <P625> ?c and such that the distance between ?c and (a <P625> of <Q64>) is "
+          "less than 100.",
+          "Give me a [city] that has <coordinate location> ?c and such that the distance between ?c and (a "
+          "<coordinate location> of [Berlin]) is less than 100.",
+          "Give me a <city> that has <P625:coordinate_location> ?c and such that the distance between ?c and (a "
+          "<P625:coordinate_location> of <Berlin>) is less than 100."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P625 ?c . wd:Q64 wdt:P625 ?b . "
+         "FILTER(geof:distance(?c, ?b) < 100) }"),
+    Form("a computed value (a coordinate, a length) compared with a constant",
+         ("Give me a <Q515> that has <P625> ?c and such that the latitude of ?c is greater than 50.",
+          "Give me a [city] that has <coordinate location> ?c and such that the latitude of ?c is greater than 50.",
+          "Give me a <city> that has <P625:coordinate_location> ?c and such that the latitude of ?c is greater "
+          "than 50."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P625 ?c . FILTER(geof:latitude(?c) > 50) }"),
+    Form("a computed value (a coordinate, a length) compared with a constant",
+         ("Give me a <Q6256> that has <P1448> ?n and such that the length of ?n is greater than 30.",
+          "Give me a [country] that has <official name> ?n and such that the length of ?n is greater than 30.",
+          "Give me a <country> that has <P1448:official_name> ?n and such that the length of ?n is greater than "
+          "30."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P1448 ?n . FILTER(STRLEN(?n) > 30) }"),
 ]
 IDS.update({"height": "P2048", "mountain": "Q8502"})
 IDS.update({"inception": "P571", "area": "P2046", "position held": "P39", "President of the United States": "Q11696", "start time": "P580",
@@ -482,9 +523,6 @@ def test_every_form_has_two_paraphrases():
     ("SELECT ?a WHERE { BIND(IF(EXISTS { wd:Q1 wdt:P31 wd:Q5 }, wd:Q1, wd:Q2) AS ?a) }", "BIND(IF(EXISTS ...))"),
     ("SELECT ?x ?a WHERE { wd:Q1 wdt:P569 ?x . BIND(IF(?x < 1, wd:Q1, wd:Q2) AS ?a) }",
      "BIND(IF(...)) other than the one answer of a plain SELECT"),
-    # "such that S" is a relative clause: a yes/no question about a named thing has no noun for it
-    ("ASK { wd:Q64 wdt:P1082 ?p . wd:Q90 wdt:P1082 ?q . FILTER(?p - ?q > 1000) }",
-     "a FILTER over several values in a question about a named thing"),
     # '&&' inside '||' over different values: no one subject for "such that ?v is ... and is ..."
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . FILTER((?y < 1900 && ?z > 1950) || ?y > 2000) }",
      "a FILTER joined to the query on several variables"),

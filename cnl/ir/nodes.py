@@ -164,7 +164,19 @@ class Measure:
     FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude"}
 
 
-Noun = Union[ClassNoun, RelNoun, YearOf, DatePart, Measure]
+@dataclass(frozen=True, slots=True)
+class Distance:
+    """``distance between A and B``: the distance between two points in kilometres
+    (GeoSPARQL's ``geof:distance``, as Wikidata's query service offers it), as in "the distance
+    between (the <P625> of <Q90>) and the <P625> of <Q64>"."""
+
+    left: "NP"
+    right: "NP"
+
+    FUNCTION = "geof:distance"
+
+
+Noun = Union[ClassNoun, RelNoun, YearOf, DatePart, Measure, Distance]
 
 # ------------------------------------------------------------------------------- noun phrases
 
@@ -414,7 +426,7 @@ class Query:
 NODE_TYPES = {
     cls.__name__: cls
     for cls in (
-        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Measure, Its, Ref,
+        Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Measure, Distance, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
         YearIs, QualifierOf, SuchThat, TermKind, Query,
     )

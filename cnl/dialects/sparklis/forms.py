@@ -65,6 +65,7 @@ _NO_SPARKLIS_FORM = {
     ir.Now: "'now'",
     ir.DatePart: "a month or day of a date",
     ir.Measure: "the length of a string or a coordinate of a point",
+    ir.Distance: "the distance between two points",
     ir.LangIs: "a language test",
     ir.AnyValue: "a statement without its value ('a <P> statement')",
     ir.SuchThat: "a test or ordering over several values ('such that S')",

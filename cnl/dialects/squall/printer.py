@@ -291,6 +291,8 @@ class SquallPrinter:
             return f"{noun.part} of {self.np_of(noun.arg, closed)}"
         if isinstance(noun, ir.Measure):
             return f"{noun.kind} of {self.np_of(noun.arg, closed)}"
+        if isinstance(noun, ir.Distance):
+            return f"distance between {self.np_atom(noun.left, True)} and {self.np_atom(noun.right, closed)}"
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:

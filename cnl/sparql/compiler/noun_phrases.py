@@ -214,6 +214,9 @@ class NounPhrasesMixin:
                 raise CompileError(f"unknown measure {noun.kind!r}")
             function = ir.Measure.FUNCTIONS[noun.kind]
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({function}({t}) AS {v})"))
+        elif isinstance(noun, ir.Distance):
+            self.np(noun.left, lambda a: self.np(noun.right, lambda b: self.group.binds.append(
+                f"BIND({ir.Distance.FUNCTION}({a}, {b}) AS {v})")))
         elif isinstance(noun, ir.YearOf):
             self.year_vars.add(v)
             self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({self._year(t)} AS {v})"))

@@ -136,6 +136,8 @@ def noun_hint(noun) -> str | None:
         return noun.part
     if isinstance(noun, ir.Measure):
         return noun.kind
+    if isinstance(noun, ir.Distance):
+        return "distance"
     return None
 
 

@@ -134,6 +134,7 @@ def ordered_variables(expr) -> list:
 
 # GeoSPARQL's coordinate functions (Wikidata's query service) -> the CNL's measure
 GEO_MEASURES = {PREFIXES["geof"] + "latitude": "latitude", PREFIXES["geof"] + "longitude": "longitude"}
+GEO_DISTANCE = PREFIXES["geof"] + "distance"
 
 
 def bind_np(expr, var, root_np, casts: set):
@@ -157,6 +158,9 @@ def bind_np(expr, var, root_np, casts: set):
         return ir.Quant("the", ir.Measure("length", bind_np(expr.arg, var, root_np, casts)))
     if name == "Function" and str(expr.iri) in GEO_MEASURES and len(expr.expr or []) == 1:
         return ir.Quant("the", ir.Measure(GEO_MEASURES[str(expr.iri)], bind_np(expr.expr[0], var, root_np, casts)))
+    if name == "Function" and str(expr.iri) == GEO_DISTANCE and len(expr.expr or []) == 2:
+        left, right = (bind_np(e, var, root_np, casts) for e in expr.expr)
+        return ir.Quant("the", ir.Distance(left, right))
     if name == "Builtin_NOW":
         return ir.Now()  # "the year of now - the year of ..."
     if name == "RelationalExpression":

@@ -101,8 +101,7 @@ def write_query(state: Decompilation) -> None:
     else:
         subject, vps = ir.Ref(ir_term(state.root)), state.vps
     if not isinstance(subject, ir.Quant) and any(is_sentence(v) for v in vps):
-        raise UnsupportedSPARQLError("a FILTER over several values in a question about a named thing",
-                                     "'such that S' is a relative clause of a noun phrase")
+        vps = _sentences_on_a_value(state, vps)
     if isinstance(subject, ir.Quant) and state.answer_bind is None:
         # SQUALL writes "whose year ..." and "at which <Q> ..." only as relative clauses.
         clauses = tuple(v for v in vps if isinstance(v, (ir.YearIs, ir.QualifierOf)) or is_sentence(v))
@@ -135,6 +134,35 @@ def write_query(state: Decompilation) -> None:
             raise UnsupportedSPARQLError("BIND(IF(...)) whose test has no CNL sentence")
         state.query = ir.Query(ir.Choice(test.subject, test.vp, then, otherwise), None)
     state.query = name_corefs(state.query, state.builder)
+
+
+def _sentences_on_a_value(state: Decompilation, vps: list) -> list:
+    """A question about a named thing has no noun phrase for "such that S" (a relative clause):
+    S is said of the first value the question names with a co-reference variable, which the
+    sentence's test is about ("Has <Q64> <P1082> (something ?p such that (?p / 2) is greater than
+    1000000)?"). Only a value said in the question's own group (not under a negation or a
+    disjunction, whose tests would be in another scope); none: refused."""
+    sentences = tuple(v for v in vps if is_sentence(v))
+    firsts = {id(np): node for node, np in state.builder.first_nps.items() if node in state.builder.corefs}
+    taken: list = []
+
+    def attach(node):
+        if taken or isinstance(node, (ir.Not, ir.Or)) or (isinstance(node, ir.Coord) and node.op == "or"):
+            return node
+        if (isinstance(node, ir.Quant) and id(node) in firsts and node.noun is None and node.det == "a"
+                and node.order is None and node.number is None):
+            named = replace(node, rels=node.rels + sentences)
+            state.builder.first_nps[firsts[id(node)]] = named
+            taken.append(named)
+            return named
+        return ir.map_children(node, attach)
+
+    said = [attach(v) for v in vps if not is_sentence(v)]
+    if not taken:
+        raise UnsupportedSPARQLError("a FILTER over several values in a question about a named thing",
+                                     "'such that S' is a relative clause of a noun phrase, and no value "
+                                     "of the question takes it")
+    return said
 
 
 def _root_subject(state: Decompilation):

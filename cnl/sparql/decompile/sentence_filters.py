@@ -12,7 +12,7 @@ from rdflib import Literal, URIRef, Variable
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
-from cnl.sparql.decompile.binds import GEO_MEASURES, bind_np
+from cnl.sparql.decompile.binds import GEO_DISTANCE, GEO_MEASURES, bind_np
 from cnl.sparql.decompile.expressions import FLIP, subexpressions, variables
 
 _ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
@@ -44,17 +44,23 @@ def needs_introduction(expr, var) -> bool:
     return _uses(expr, var) > 1 or has_disjunction(expr)
 
 
+_GEO_FUNCTIONS = {*GEO_MEASURES, GEO_DISTANCE}
 # computed values no relative clause about one value says (YEAR(?d) has "whose year is")
 _COMPUTED = (*_ARITHMETIC, "Builtin_MONTH", "Builtin_DAY")
 
 
 def is_computed_test(expr) -> bool:
     """Whether ``expr`` compares a value computed by arithmetic (``YEAR(?d) - YEAR(?b) > 100``,
-    ``?p / ?a > 100``) or a date's month or day (``MONTH(?b) = 3``: "such that the month of ?b
-    is equal to 3") with another value: a test no relative clause about one value says."""
+    ``?p / ?a > 100``) a date's month or day (``MONTH(?b) = 3``: "such that the month of ?b
+    is equal to 3"), a string's length or a point's coordinate with another value: a test no relative clause about one value says."""
     return (getattr(expr, "name", None) == "RelationalExpression" and expr.op in FLIP
-            and any(getattr(side, "name", None) in _COMPUTED for side in (expr.expr, expr.other))
+            and any(_computed(side) for side in (expr.expr, expr.other))
             and _sayable(expr.expr) and _sayable(expr.other))
+
+
+def _computed(side) -> bool:
+    name = getattr(side, "name", None)
+    return name in _COMPUTED or name == "Builtin_STRLEN" or (name == "Function" and str(side.iri) in _GEO_FUNCTIONS)
 
 
 def is_sayable_comparison(expr) -> bool:
@@ -73,7 +79,7 @@ def _sayable(side) -> bool:
     for e in subexpressions(side):
         if isinstance(e, (Variable, Literal, URIRef)) or isinstance(e, (list, tuple, str)) or e is None:
             continue
-        if getattr(e, "name", None) == "Function" and str(e.iri) in GEO_MEASURES:
+        if getattr(e, "name", None) == "Function" and str(e.iri) in _GEO_FUNCTIONS:
             continue
         if getattr(e, "name", None) not in _SAYABLE:
             return False

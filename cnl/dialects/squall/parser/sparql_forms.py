@@ -27,6 +27,10 @@ def _values(args):
 class SparqlForms(Transformer):
     """ToIR's callbacks for the SPARQL 1.1 forms (a mixin, as WriterForms is for writer forms)."""
 
+    def distance_between(self, *args):
+        left, right = _values(args)
+        return ir.Distance(left, right)
+
     def give_me_choice(self, *args):
         then, subject, test, otherwise = _values(args)
         return ir.Query(ir.Choice(subject, test, then, otherwise), None)
