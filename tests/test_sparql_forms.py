@@ -472,9 +472,35 @@ FORMS += [
           "Give me a <country> that has <P1448:official_name> ?n and such that the length of ?n is greater than "
           "30."),
          "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P1448 ?n . FILTER(STRLEN(?n) > 30) }"),
+    Form("how well known a thing is (wikibase:sitelinks)",
+         ("Which <Q5> has <P106> <Q33999> and has the highest <sitelinks>?",
+          "Which [human] has <occupation> [actor] and has the highest <sitelinks>?",
+          "Which <human> has <P106:occupation> <actor> and has the highest <sitelinks>?"),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wikibase:sitelinks ?s . } "
+         "ORDER BY DESC(?s) LIMIT 1",
+         # a pseudo-property is written alike in every notation: the ID text reads as the ECAI one
+         notations=frozenset({"label", "ecai"})),
+    Form("how well known a thing is (wikibase:sitelinks)",
+         ("Which <Q515> has a <P1082> greater than 1000000 and has a <sitelinks> greater than 100?",
+          "Which [city] has a <population> greater than 1000000 and has a <sitelinks> greater than 100?",
+          "Which <city> has a <P1082:population> greater than 1000000 and has a <sitelinks> greater than 100?"),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wikibase:sitelinks ?s . "
+         "FILTER(?p > 1000000) FILTER(?s > 100) }", notations=frozenset({"label", "ecai"})),
+    Form("FILTER (NOT) EXISTS about the named thing a yes/no question is about",
+         ("<Q42> has <P31> <Q5> and has not a <P570>?",
+          "[Douglas Adams] has <instance of> [human] and has not a <date of death>?",
+          "<Douglas_Adams> has <P31:instance_of> <human> and has not a <P570:date_of_death>?"),
+         "ASK { wd:Q42 wdt:P31 wd:Q5 . FILTER NOT EXISTS { wd:Q42 wdt:P570 ?d } }"),
+    Form("FILTER (NOT) EXISTS about the named thing a yes/no question is about",
+         ("<Q42> has <P106> <Q36180> and has not <P166> <Q37922>?",
+          "[Douglas Adams] has <occupation> [writer] and has not <award received> [Nobel Prize in Literature]?",
+          "<Douglas_Adams> has <P106:occupation> <writer> and has not <P166:award_received> "
+          "<Nobel_Prize_in_Literature>?"),
+         "ASK { wd:Q42 wdt:P106 wd:Q36180 . FILTER NOT EXISTS { wd:Q42 wdt:P166 wd:Q37922 } }"),
 ]
 IDS.update({"height": "P2048", "mountain": "Q8502"})
-IDS.update({"inception": "P571", "area": "P2046", "position held": "P39", "President of the United States": "Q11696", "start time": "P580",
+IDS.update({"Douglas Adams": "Q42", "instance of": "P31", "writer": "Q36180", "Nobel Prize in Literature": "Q37922",
+            "inception": "P571", "area": "P2046", "position held": "P39", "President of the United States": "Q11696", "start time": "P580",
             "end time": "P582", "city": "Q515"})
 
 

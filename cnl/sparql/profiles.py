@@ -140,6 +140,9 @@ class KGProfile:
     # the CNL's pseudo-property "alias" (another name of a thing), None where the KG has
     # none: Wikidata's skos:altLabel ("also known as")
     alias_predicate: str | None = None
+    # the CNL's pseudo-property "sitelinks" (the number of wiki pages about a thing, a measure of
+    # how well known it is), None where the KG has none: Wikidata's wikibase:sitelinks
+    sitelinks_predicate: str | None = None
     label_language: str | None = "en"
     # Add an OPTIONAL label column for every projected variable.
     label_columns: bool = False
@@ -246,6 +249,7 @@ class WikidataProfile(KGProfile):
     class_predicate: str = "wdt:P31"
     description_predicate: str | None = "schema:description"
     alias_predicate: str | None = "skos:altLabel"
+    sitelinks_predicate: str | None = "wikibase:sitelinks"
     # "qualified": the truthy wdt: shortcut unless the statement has qualifiers (Wikidata
     # practice: simpler and faster on WDQS); "always": p:/ps: statements everywhere (as the
     # ECAI gold queries do: the wikidata-ecai preset).

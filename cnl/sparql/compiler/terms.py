@@ -77,15 +77,16 @@ class TermsMixin:
         return found
 
     def _is_label(self, prop: ir.Property) -> bool:
-        """A pseudo-property ("label", or "description" / "alias" where the profile has a
-        description / alias predicate), unless the lexicon gives it an ID."""
+        """A pseudo-property ("label", or "description" / "alias" / "sitelinks" where the profile
+        has that predicate), unless the lexicon gives it an ID."""
         if isinstance(prop, ir.PropPath) or prop.id is not None:
             return False
         if is_any_property(prop):  # "any property" too: never a lexicon's property, whatever it matches
             return True
         word = (prop.label or "").strip().lower()
         if not (word == "label" or (word == "description" and self.profile.description_predicate)
-                or (word == "alias" and self.profile.alias_predicate)):
+                or (word == "alias" and self.profile.alias_predicate)
+                or (word == "sitelinks" and self.profile.sitelinks_predicate)):
             return False
         if self.resolver is None:
             return True
@@ -107,6 +108,8 @@ class TermsMixin:
             return self.profile.description_predicate
         if (prop.label or "").strip().lower() == "alias":
             return self.profile.alias_predicate
+        if (prop.label or "").strip().lower() == "sitelinks":
+            return self.profile.sitelinks_predicate
         return self.profile.label_predicate
 
     def coref_var(self, name: str, hint: str | None) -> str:

@@ -20,7 +20,8 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import bind_np
 from cnl.sparql.decompile.count_values import count_np, count_sentence
 from cnl.sparql.decompile.expressions import (
-    FLIP, comparison_of_vars, has_cast, is_call, is_subject, string_arg, unwrap_str, variables, year_arg)
+    FLIP, comparison_of_vars, has_cast, is_call, is_subject, string_arg, subexpressions, unwrap_str, variables,
+    year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
 from cnl.sparql.decompile.modifiers import limited_order
@@ -177,6 +178,13 @@ class Builder:
         tested = [v for expr in group.filters for v in variables(expr) if v not in reach]
         self.shared_unreached |= {v for v in tested if tested.count(v) > 1}
         for expr in group.filters:
+            if (not variables(expr) & inner_scope and not is_node(anchor)
+                    and getattr(expr, "name", None) in ("Builtin_NOTEXISTS", "Builtin_EXISTS")
+                    and any(t == anchor for t in subexpressions(expr.graph))):
+                # "<Q42> has not a <P570>", "... and has not <P166> <Q37922>": a pattern about the
+                # named thing the sentence hangs from, joined to it by that name, not a variable
+                extras.setdefault(anchor, []).append(lambda x, expr=expr: self.filter_vp(expr, x, inner_scope, shown))
+                continue
             if not variables(expr):
                 raise UnsupportedSPARQLError("a FILTER over constants only (always true or always false)",
                                              str(getattr(expr, "name", expr)))

@@ -31,6 +31,8 @@ _PID = re.compile(r"^P[1-9][0-9]*$")
 LABEL = ir.Property(label="label")  # rdfs:label, which every profile names "label"
 DESCRIPTION = ir.Property(label="description")  # schema:description, Wikidata's "description"
 ALIAS = ir.Property(label="alias")  # skos:altLabel, Wikidata's "also known as"
+SITELINKS = ir.Property(label="sitelinks")  # wikibase:sitelinks, the number of wiki pages about it
+_SITELINKS = WIKIBASE + "sitelinks"
 _INSTANCE_OF = URIRef(WDT + "P31")
 _SUBCLASS_OF = URIRef(WDT + "P279")
 
@@ -109,6 +111,8 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
             edges.append(Edge(s, DESCRIPTION, o, [], "label"))
         elif iri == SKOS_ALT_LABEL:
             edges.append(Edge(s, ALIAS, o, [], "label"))
+        elif iri == _SITELINKS:
+            edges.append(Edge(s, SITELINKS, o, [], "label"))
         elif iri.startswith(WDT):
             pid = _pid(p, WDT)
             if pid == "P31" and is_node(s) and isinstance(o, URIRef) and str(o).startswith(WD):
