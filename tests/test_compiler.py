@@ -237,3 +237,21 @@ def test_label_pseudo_property_uses_the_profile_label_predicate():
         assert 'FILTER(REGEX(STR(?label), "ace ventura", "i"))' in sparql
     # a lexicon that knows a "label" property wins
     assert "P2561" in cnl.compile('Which <Q11424> has a <label> matching "x"?', lexicon={"label": "P2561"})
+
+
+def test_a_disjunction_with_a_negated_branch_tests_the_subject_itself():
+    """``has A or has not B``: a UNION branch holding only FILTER NOT EXISTS would be evaluated
+    without the subject bound (true only if no film at all has B); one FILTER of EXISTS / NOT
+    EXISTS tests each film. Run on a real store: A (Hanks), B (Spielberg), C (neither)."""
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for film, prop, value in [("A", "P161", "Q2263"), ("B", "P57", "Q8877"), ("C", "P577", "Q1")]:
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + film), pyoxigraph.NamedNode(wdt + "P31"),
+                                  pyoxigraph.NamedNode(wd + "Q11424")))
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + film), pyoxigraph.NamedNode(wdt + prop),
+                                  pyoxigraph.NamedNode(wd + value)))
+    for text in ("Which <Q11424> has <P161> <Q2263> or has not <P57> <Q8877>?",
+                 "Which <Q11424> has <P161> <Q2263> or hasn't <P57> <Q8877>?"):
+        sparql = cnl.compile(text)
+        answers = {row[0].value.rsplit("/", 1)[-1] for row in store.query(sparql)}
+        assert answers == {"A", "C"}, sparql

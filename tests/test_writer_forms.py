@@ -426,6 +426,33 @@ FORMS = [
           "How many <film> does <Tom_Hanks> <P161:cast_member>?"),
          "How many <Q11424> is a <P161> of <Q2263>?",
          "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 . wd:Q2263 wdt:P161 ?f . }"),
+    # "over"/"above" (greater than), "under"/"below" (less than) before a value
+    Form("over, above, under, below",
+         ("Which <Q8502> has a <P2044> over 8000?", "Which [mountain] has an <elevation above sea level> above 8000?",
+          "Which <mountain> has a <P2044:elevation_above_sea_level> over 8000?"),
+         "Which <Q8502> has a <P2044> greater than 8000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e > 8000) }"),
+    Form("over, above, under, below",
+         ("Which <Q11424> has <P57> <Q25191> and has a <P2047> under 120?",
+          "Which [film] has <director> [Christopher Nolan] and has a <duration> below 120?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has a <P2047:duration> under 120?"),
+         "Which <Q11424> has <P57> <Q25191> and has a <P2047> less than 120?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P2047 ?d . FILTER(?d < 120) }"),
+    # contractions: "doesn't", "isn't", "hasn't", "didn't" are the auxiliary and "not"
+    Form("contracted not",
+         ("Which <Q11424> has <P161> <Q2263> and doesn't have <P57> <Q8877>?",
+          "Which [film] has <cast member> [Tom Hanks] and doesn't have <director> [Steven Spielberg]?",
+          "Which <film> has <P161:cast_member> <Tom_Hanks> and doesn't have <P57:director> <Steven_Spielberg>?"),
+         "Which <Q11424> has <P161> <Q2263> and has not <P57> <Q8877>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q2263 . "
+         "FILTER NOT EXISTS { ?f wdt:P57 wd:Q8877 } }"),
+    Form("contracted not",
+         ("Which <Q5> hasn't a <P570> and isn't a <P161> of <Q25188>?",
+          "Which [human] hasn't a <date of death> and isn't a <cast member> of [Inception]?",
+          "Which <human> hasn't a <P570:date_of_death> and isn't a <P161:cast_member> of <Inception>?"),
+         "Which <Q5> has not a <P570> and is not a <P161> of <Q25188>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?h wdt:P570 ?d } "
+         "FILTER NOT EXISTS { wd:Q25188 wdt:P161 ?h } }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -97,10 +97,20 @@ class NounPhrasesMixin:
 
     def _union(self, branches: list[Callable[[], None]]) -> None:
         groups = []
+        shown = list(self.visible_vars), list(self.focus)
         for branch in branches:
             with self.subgroup() as g:
                 branch()
             groups.append(g)
+        tests_only = [bool(g.filters) and not (g.triples or g.blocks or g.binds) for g in groups]
+        columns_unchanged = self.focus == shown[1] and (self.profile.projection != "all" or self.visible_vars == shown[0])
+        if any(tests_only) and not all(tests_only) and columns_unchanged:
+            # "has <P161> X or has not <P57> Y": a branch of tests only, as a UNION branch, would
+            # test values its group does not bind; every branch is a test of one FILTER instead
+            # (EXISTS for a pattern), where no branch gives an answer column
+            tests = [_as_test(g) for g in groups]
+            self.group.filters.append("FILTER(" + " || ".join(f"({t})" for t in tests) + ")")
+            return
         if all(g.filters and not (g.triples or g.blocks or g.binds)
                and all(f.startswith("FILTER(") for f in g.filters) for g in groups):
             # tests of values only ("contains "a" or contains "b""): one FILTER(a || b). A
@@ -253,3 +263,15 @@ def named_value(obj):
         if isinstance(rel, ir.Be) and isinstance(rel.np, ir.Ref) and isinstance(rel.np.term, ir.Entity):
             return rel.np.term, obj.rels[:i] + obj.rels[i + 1:]
     return None
+
+
+def _as_test(group) -> str:
+    """A group as one boolean expression: its FILTERs joined by ``&&`` where it has only tests,
+    else ``EXISTS { ... }`` around it."""
+    if not (group.triples or group.blocks or group.binds) and all(f.startswith("FILTER(") for f in group.filters):
+        return " && ".join(f[len("FILTER("):-1] for f in group.filters)
+    if not (group.triples or group.blocks or group.binds):
+        # FILTER NOT EXISTS { ... } and the like: the expression after FILTER
+        return " && ".join(f[len("FILTER "):] if f.startswith("FILTER ") else f[len("FILTER"):] for f in group.filters)
+    return "EXISTS {\n" + "\n".join(indent(group.lines())) + "\n}"
+

@@ -72,6 +72,13 @@ class SquallLexer(Lexer):
             pos, new_end = match.span(kind)  # the group ends the match: lookaheads take no text
             if kind == "WORD":
                 kind = keywords.get(value.lower(), "WORD")
+                if kind == "WORD" and value[-3:].lower() == "n't" and keywords.get(value[:-3].lower()) in _AUXILIARIES:
+                    # "doesn't", "isn't", "hasn't": the auxiliary, then "not" (its own token,
+                    # so that every rule written with "does not" reads the contraction too)
+                    split = new_end - 3
+                    yield new_token(keywords[value[:-3].lower()], value[:-3], pos, line, pos - line_start + 1,
+                                    line, split - line_start + 1, split)
+                    kind, value, pos = "NOT", value[-3:], split
             elif kind == "ANGLE":
                 ident = ID_RE.match(value[1:-1])  # raw: <\P1> is a label
                 if ident:
@@ -85,6 +92,10 @@ class SquallLexer(Lexer):
                 line_start = text.rfind("\n", 0, pos) + 1
             yield new_token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
             pos = new_end
+
+
+# the auxiliaries a contracted "not" follows ("doesn't", "didn't", "isn't", "hasn't", ...)
+_AUXILIARIES = frozenset({"DOES", "DO", "DID", "IS", "ARE", "WAS", "WERE", "HAS", "HAVE", "HAD"})
 
 
 def _alternation(alternatives) -> re.Pattern:

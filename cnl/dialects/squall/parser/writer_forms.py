@@ -102,6 +102,12 @@ class WriterForms(Transformer):
     def cmp_after(self, _word, np):
         return ir.Compare(">", (np,), True)
 
+    def cmp_above(self, _word, np):
+        return ir.Compare(">", (np,))
+
+    def cmp_below(self, _word, np):
+        return ir.Compare("<", (np,))
+
     def cmp_symbol(self, symbol, np):
         return ir.Compare(_SYMBOL_OPERATORS[str(symbol)], (np,))
 
