@@ -453,6 +453,23 @@ FORMS = [
          "Which <Q5> has not a <P570> and is not a <P161> of <Q25188>?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?h wdt:P570 ?d } "
          "FILTER NOT EXISTS { wd:Q25188 wdt:P161 ?h } }"),
+    # "and not <P> X", "but not <P> X": "has" left out after "and not"
+    Form("and not, has left out",
+         ("Which <Q11424> has <P161> <Q2263> but not <P57> <Q8877>?",
+          "Which [film] has <cast member> [Tom Hanks] and not <director> [Steven Spielberg]?",
+          "Which <film> has <P161:cast_member> <Tom_Hanks>, but not <P57:director> <Steven_Spielberg>?"),
+         "Which <Q11424> has <P161> <Q2263> and has not <P57> <Q8877>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q2263 . "
+         "FILTER NOT EXISTS { ?f wdt:P57 wd:Q8877 } }"),
+    Form("and not, has left out",
+         ("Which <Q5> that has <P106> <Q33999> and not <P166> <Q103916> has the highest <P2044>?",
+          "Which [human] that has <occupation> [actor] but not <award received> [Academy Award for Best Actor] "
+          "has the highest <elevation above sea level>?",
+          "Which <human> that has <P106:occupation> <actor> and not <P166:award_received> "
+          "<Academy_Award_for_Best_Actor> has the highest <P2044:elevation_above_sea_level>?"),
+         "Which <Q5> that has <P106> <Q33999> and has not <P166> <Q103916> has the highest <P2044>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P2044 ?e . "
+         "FILTER NOT EXISTS { ?h wdt:P166 wd:Q103916 } } ORDER BY DESC(?e) LIMIT 1"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -85,7 +85,8 @@ class TermSpan:
 # Writer forms read but never suggested: other spellings of what a suggested word already says
 # ("When is" = "What is", "List" = "Give me", ">=" = "greater or equal to"), so that completion
 # teaches the canonical form the printer writes (docs/cnl-reference.md section 11)
-_READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIVE", "CMP_SYMBOL", "ABOVE", "BELOW"})
+_READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIVE", "CMP_SYMBOL", "ABOVE", "BELOW",
+                                  "AND_NOT"})
 
 
 @lru_cache(maxsize=4)
