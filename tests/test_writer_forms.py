@@ -470,6 +470,18 @@ FORMS = [
          "Which <Q5> that has <P106> <Q33999> and has not <P166> <Q103916> has the highest <P2044>?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P2044 ?e . "
          "FILTER NOT EXISTS { ?h wdt:P166 wd:Q103916 } } ORDER BY DESC(?e) LIMIT 1"),
+    # "at least N" / "at most N" a number ending the phrase: a comparison (before a noun: a count)
+    Form("at least, at most a value",
+         ("Which <Q8502> has a <P2044> at least 8000?", "Which [mountain] has an <elevation above sea level> at least 8000?",
+          "Which <mountain> has a <P2044:elevation_above_sea_level> at least 8000?"),
+         "Which <Q8502> has a <P2044> greater or equal to 8000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e >= 8000) }"),
+    Form("at least, at most a value",
+         ("Which <Q11424> has a <P2047> at most 90 and has <P57> <Q25191>?",
+          "Which [film] has a <duration> at most 90 and has <director> [Christopher Nolan]?",
+          "Which <film> has a <P2047:duration> at most 90 and has <P57:director> <Christopher_Nolan>?"),
+         "Which <Q11424> has <P2047> (something that is less or equal to 90) and has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d ; wdt:P57 wd:Q25191 . FILTER(?d <= 90) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

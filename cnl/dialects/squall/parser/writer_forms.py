@@ -108,6 +108,12 @@ class WriterForms(Transformer):
     def cmp_below(self, _word, np):
         return ir.Compare("<", (np,))
 
+    def cmp_at_least(self, _word, np):
+        return ir.Compare(">=", (np,))
+
+    def cmp_at_most(self, _word, np):
+        return ir.Compare("<=", (np,))
+
     def cmp_symbol(self, symbol, np):
         return ir.Compare(_SYMBOL_OPERATORS[str(symbol)], (np,))
 
