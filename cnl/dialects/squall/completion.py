@@ -86,7 +86,7 @@ class TermSpan:
 # ("When is" = "What is", "List" = "Give me", ">=" = "greater or equal to"), so that completion
 # teaches the canonical form the printer writes (docs/cnl-reference.md section 11)
 _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIVE", "CMP_SYMBOL", "ABOVE", "BELOW",
-                                  "AND_NOT", "CMP_AT_LEAST", "CMP_AT_MOST"})
+                                  "CMP_AT_LEAST", "CMP_AT_MOST"})
 
 
 @lru_cache(maxsize=4)
@@ -246,9 +246,12 @@ def _relexing_words(value: str, notation: str) -> tuple[str, ...]:
         return ()
     out = []
     for word in _single_words():
-        tokens = checker.lex(f"{value} {word}")[0]
-        if not tokens or tokens[0].type != alone[0].type:
-            out.append(word)
+        # and before a term: "and not <P57> X" reads "and not" as one terminal only before "<"
+        for text in (f"{value} {word}", f"{value} {word} <"):
+            tokens = checker.lex(text)[0]
+            if not tokens or tokens[0].type != alone[0].type:
+                out.append(word)
+                break
     return tuple(out)
 
 
