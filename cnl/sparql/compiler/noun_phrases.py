@@ -104,7 +104,12 @@ class NounPhrasesMixin:
             groups.append(g)
         tests_only = [bool(g.filters) and not (g.triples or g.blocks or g.binds) for g in groups]
         columns_unchanged = self.focus == shown[1] and (self.profile.projection != "all" or self.visible_vars == shown[0])
-        if any(tests_only) and not all(tests_only) and columns_unchanged:
+        bound = set(_VARIABLE.findall(" ".join(self.group.triples + [line for b in self.group.blocks for line in b]
+                                               + self.group.binds)))
+        # each tests-only branch tests a value bound before (the subject): what else it names is
+        # local to its EXISTS patterns
+        correlated = all(set(_VARIABLE.findall(" ".join(g.filters))) & bound for g, only in zip(groups, tests_only) if only)
+        if any(tests_only) and not all(tests_only) and columns_unchanged and correlated:
             # "has <P161> X or has not <P57> Y": a branch of tests only, as a UNION branch, would
             # test values its group does not bind; every branch is a test of one FILTER instead
             # (EXISTS for a pattern), where no branch gives an answer column
@@ -263,6 +268,9 @@ def named_value(obj):
         if isinstance(rel, ir.Be) and isinstance(rel.np, ir.Ref) and isinstance(rel.np.term, ir.Entity):
             return rel.np.term, obj.rels[:i] + obj.rels[i + 1:]
     return None
+
+
+_VARIABLE = re.compile(r"\?\w+")
 
 
 def _as_test(group) -> str:
