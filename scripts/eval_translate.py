@@ -168,7 +168,7 @@ def main(argv=None) -> int:
             preds = []
             for ex, text in zip(exs, generated[(kind, mode)]):
                 cands = [{"id": c.id, "label": c.label, "probability": c.probability} for c in ex.record.candidates]
-                preds.append(translator.postprocess(text, el, cands))
+                preds.append(translator.postprocess(text, el, cands, ex.question))
             scores = [score(ex, p, ref, ref_text) for ex, p, ref, ref_text in zip(exs, preds, gold_cnl[kind], references[kind])]
             n = len(scores)
             usable = sum(1 for ex in exs if ex.gold_sparql is not None)

@@ -25,6 +25,7 @@ from cnl.learn.demos import DemoPool
 from cnl.learn import native
 from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
+from cnl.learn.numbers import copy_numbers
 from cnl.learn.prompts import build_prompt
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
@@ -431,9 +432,12 @@ class Translator:
         return build_prompt(question, candidates, el=el, target=self.target, notation=self.notation,
                             style=self.config.get("prompt_style", "compact"), demos=demos, properties=properties)
 
-    def postprocess(self, text: str, el: str, candidates=()) -> str:
-        """Explicit EL: entity labels of the output replaced by their nearest EntityMap label
+    def postprocess(self, text: str, el: str, candidates=(), question: str = "") -> str:
+        """The question's numbers copied where the model miswrote one (:mod:`cnl.learn.numbers`);
+        explicit EL: entity labels of the output replaced by their nearest EntityMap label
         (the translator's map, e.g. an evaluation's, plus this question's candidates)."""
+        if question:
+            text = copy_numbers(question, text)
         if el not in ("explicit", "hybrid") or self.target != "squall" or self.notation != "label":
             return text
         emap = self.entity_map.copy() if self.entity_map is not None else EntityMap()
@@ -493,7 +497,7 @@ class Translator:
         linked = store is not None or kg is not None
         for question, cands, scored, props, own in zip(questions, candidates, scored_nbests, properties, seconds):
             t0 = time.perf_counter()
-            nbest = [self.postprocess(text, el, cands) for text, _ in scored]
+            nbest = [self.postprocess(text, el, cands, question) for text, _ in scored]
             chosen, sparql, error = self.choose(nbest, self.resolver(cands, lexicon, store, kg), kg=kg,
                                                 validate=validate, profile=profile, question=question,
                                                 candidates=cands)
