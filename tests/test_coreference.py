@@ -10,6 +10,7 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile import decompile_to_ir
+from cnl.sparql.compiler import compile_query
 from cnl.sparql.equivalence import equivalent
 from tests.roundtrip_helpers import PREFIXES, check_paraphrases, round_trip as _round_trip
 
@@ -79,15 +80,24 @@ def test_coreference_decompiles(sparql):
 @pytest.mark.parametrize("sparql,detail", [
     # the answer has no class noun to carry its variable
     ("SELECT ?x WHERE { ?x wdt:P1 ?y . ?y wdt:P2 ?x }", "?x"),
-    # a value named by a relational noun ("the <P571> of X") compared twice
-    ("SELECT ?res WHERE { wd:Q1 wdt:P571 ?f . ?res p:P39 _:a . _:a ps:P39 wd:Q2 ; pq:P580 ?s ; pq:P582 ?e . "
-     "FILTER(?s <= ?f && ?f <= ?e) }", "?f"),
 ])
 def test_a_node_reached_twice_without_a_place_for_its_variable_is_refused(sparql, detail):
     with pytest.raises(UnsupportedSPARQLError) as err:
         decompile_to_ir(PREFIXES + sparql)
     assert err.value.construct == "a cycle in the triple patterns"
     assert detail in str(err.value)
+
+
+def test_a_value_off_the_tree_compared_twice_is_introduced_once():
+    # a value named by a relational noun ("the <P571> of X") that two FILTERs test: "such that ?f
+    # is (a <P571> of <Q1>)", then each test names ?f (it was refused as a cycle before)
+    sparql = ("SELECT ?res WHERE { wd:Q1 wdt:P571 ?f . ?res p:P39 _:a . _:a ps:P39 wd:Q2 ; pq:P580 ?s ; "
+              "pq:P582 ?e . FILTER(?s <= ?f && ?f <= ?e) }")
+    query, options = decompile_to_ir(PREFIXES + sparql)
+    printed = print_squall(query, "id", id_labels=False)
+    assert "such that ?f is (a <P571> of <Q1>)" in printed
+    back = compile_query(parse_squall(printed), "wikidata", None, **options)
+    assert equivalent(back, PREFIXES + sparql, distinct=True), (printed, back)
 
 
 def test_nested_coreferences_name_each_first_mention():
