@@ -11,6 +11,10 @@ correction or not) and with/without grammar-constrained decoding (greedy search)
     ceiling, printed first, is the gold SQUALL's own score).
 
     python scripts/eval_translate.py [--adapter DIR] [--limit N] [--el hybrid none ...] [--out FILE.json]
+    python scripts/eval_translate.py --rescore FILE.json [--el ...] [--modes ...] [--out FILE.json]
+
+``--rescore`` scores the predictions an earlier ``--out`` file holds again, without generating:
+the post-processing (numbers, explicit EL) and the scoring of this version on the same outputs.
 """
 from __future__ import annotations
 
@@ -83,6 +87,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-new-tokens", type=int, default=64, help="the longest SQUALL-label target has 57 tokens")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=None, help="write predictions and figures as JSON")
+    ap.add_argument("--rescore", type=Path, default=None,
+                    help="score the predictions of an earlier --out file again (no generation)")
     ap.add_argument("--squall-from", choices=["annotation", "gold"], default=None,
                     help="the reference SQUALL of EM and of the TA-off/SQUALL column: the data's annotation, or the "
                          "SQUALL that says what the gold SPARQL says (default: what the adapter was trained on)")
@@ -135,8 +141,16 @@ def main(argv=None) -> int:
         if all(a is None for a in allowed[kind]):
             allowed[kind] = None
     print(f"prompt example:\n{prompts[next(iter(prompts))][0]}", file=sys.stderr)
+    saved = json.loads(args.rescore.read_text("utf-8"))["predictions"] if args.rescore else None
     for kind, exs in examples.items():
         for mode in args.modes:
+            if saved is not None:  # the earlier outputs, in the examples' order
+                rows_of = [r for r in saved if prompt_kind[r["el"]] == kind and r["mode"] == mode]
+                by_question = {r["question"]: r["pred"] for r in rows_of}
+                generated[(kind, mode)] = [by_question[e.question] for e in exs]
+                beams_of[(kind, mode)] = [[p] for p in generated[(kind, mode)]]
+                timings[(kind, mode)] = 0.0
+                continue
             start = time.perf_counter()
             beams = args.beams if mode == "nbest" else 1
             outs = translator.generate(prompts[kind], constrained=mode != "unconstrained",
