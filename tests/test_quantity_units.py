@@ -190,3 +190,33 @@ def test_sparklis_refuses_it_by_name():
     with pytest.raises(UnsupportedSPARQLError) as err:
         get_dialect("sparklis").check_expressible(query)
     assert err.value.construct == "a quantity in a given unit ('in unit <Q>') in Sparklis"
+
+
+# A few full value nodes in the shape of Wikidata's RDF dump (the slice holds none), for the
+# compiled queries run by a real SPARQL engine (pyoxigraph, the embedded store's).
+_VALUE_NODES = """
+@prefix wd: <http://www.wikidata.org/entity/> . @prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix p: <http://www.wikidata.org/prop/> . @prefix psv: <http://www.wikidata.org/prop/statement/value/> .
+@prefix wikibase: <http://wikiba.se/ontology#> .
+wd:Q130736 wdt:P31 wd:Q8502 ; wdt:P2044 8126 ; p:P2044 [ psv:P2044 [ wikibase:quantityAmount 8126 ;
+    wikibase:quantityUnit wd:Q11573 ] ] .
+wd:Q513 wdt:P31 wd:Q8502 ; wdt:P2044 8849 ; p:P2044 [ psv:P2044 [ wikibase:quantityAmount 8849 ;
+    wikibase:quantityUnit wd:Q11573 ] ] .
+wd:Q43512 wdt:P31 wd:Q8502 ; wdt:P2044 28251 ; p:P2044 [ psv:P2044 [ wikibase:quantityAmount 28251 ;
+    wikibase:quantityUnit wd:Q3710 ] ] .
+"""
+
+
+@pytest.mark.parametrize("text, answers", [
+    # K2's 28251 is in feet: not a value in metres, whatever its number
+    ("Which <Q8502> has a <P2044> in unit <Q11573> greater than the <P2044> of <Q130736>?", {"Q513"}),
+    ("Which <Q8502> has the highest <P2044> in unit <Q3710>?", {"Q43512"}),
+    ("Which <Q8502> has the highest <P2044> in unit <Q11573>?", {"Q513"}),
+    ("How many <Q8502> have a <P2044> in unit <Q11573> greater than 8000?", {"2"}),
+])
+def test_a_real_engine_keeps_only_the_values_in_that_unit(text, answers):
+    pyoxigraph = pytest.importorskip("pyoxigraph")
+    store = pyoxigraph.Store()
+    store.load(_VALUE_NODES.encode(), format=pyoxigraph.RdfFormat.TURTLE)
+    rows = list(store.query(cnl.compile(text)))
+    assert {row[0].value.rsplit("/", 1)[-1] for row in rows} == answers
