@@ -30,7 +30,7 @@ def _read_group(state: Decompilation, group: Group) -> None:
         var, item = named
         units = [i for i, (_, p, o) in enumerate(group.triples) if p == QUANTITY_UNIT and o == var]
         # read twice in the whole query: in its triple and in this test
-        if len(units) != 1 or sum(1 for o in subexpressions(state.algebra) if o == var) != 2:
+        if len(units) != 1 or sum(1 for o in subexpressions(state.algebra) if isinstance(o, Variable) and o == var) != 2:
             continue
         s, p, _ = group.triples[units[0]]
         group.triples[units[0]] = (s, p, item)
