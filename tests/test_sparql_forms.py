@@ -552,9 +552,10 @@ def test_every_form_has_two_paraphrases():
     # '&&' inside '||' over different values: no one subject for "such that ?v is ... and is ..."
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . FILTER((?y < 1900 && ?z > 1950) || ?y > 2000) }",
      "a FILTER joined to the query on several variables"),
-    # the full value node (psv:): its amount, unit, bounds (only the normalised amount has a form)
+    # the full value node (psv:) without its unit (its amount in a named unit has a form, 'in unit <Q>':
+    # tests/test_quantity_units.py)
     ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s <http://www.wikidata.org/prop/statement/value/P2048> ?v . "
-     "?v <http://wikiba.se/ontology#quantityAmount> ?h }", "a full value node (psv:)"),
+     "?v <http://wikiba.se/ontology#quantityAmount> ?h }", "a full value node (psv:) without its amount and a named unit"),
     # the values a sentence names must take a co-reference variable (a class noun, a bare value)
     ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d } ORDER BY DESC(?a - ?b)",
      "ORDER BY an expression"),

@@ -130,6 +130,7 @@ class RelNoun:
     quals: tuple["Qual", ...] = ()
     any_rank: bool = False  # ``<P> at any rank of X``: see Stmt.any_rank
     normalized: bool = False  # ``<P> in SI units of X``: see Stmt.normalized
+    unit: "Entity | None" = None  # ``<P> in unit <Q11573> of X``: see Stmt.unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +299,10 @@ class Stmt:
     ``normalized`` (``has a <P2048> in SI units greater than 2``): the value is the statement's
     quantity converted to SI units (Wikidata's ``p:P/psn:P/wikibase:quantityAmount``), of a
     statement of any rank.
+    ``unit`` (``has a <P2044> in unit <Q11573> greater than 2``): the value is the amount of the
+    statement's quantity as written in that unit (Wikidata's full value node,
+    ``p:P/psv:P`` with ``wikibase:quantityAmount`` and ``wikibase:quantityUnit``), of a
+    statement of any rank; a quantity in another unit is not among the values.
     """
 
     prop: "Property | PropPath"
@@ -307,6 +312,7 @@ class Stmt:
     order: Order | None = None
     any_rank: bool = False
     normalized: bool = False
+    unit: "Entity | None" = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,8 @@ Normalisations (deliberate choices, see cnl-reference §6):
   any LIMIT >= 1;
 - projection order is ignored; ``SELECT *`` is the in-scope variables;
 - ``a > b`` is ``b < a``; numbers written ``2004`` and ``"2004"^^xsd:integer`` are one literal;
+- ``FILTER(?u = <iri>)`` on a variable read only in one triple beside it is that triple with
+  ``<iri>`` in its place (an IRI equals only itself);
 - ``wdt:P`` and ``p:P/ps:P`` stay different (different graph paths).
 """
 from __future__ import annotations
@@ -38,7 +40,7 @@ from cnl.sparql.algebra import parse_algebra
 from cnl.sparql.namespaces import PREFIXES
 from cnl.errors import SPARQLParseError
 from cnl.sparql.equivalence_rewrites import (  # noqa: F401 — Var and Bag are part of this module's API
-    Bag, Var, aggregate_aliases, certain, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, only_variable, rows_unique, subquery_locals, union_locals, values_test, walk)
+    Bag, Var, aggregate_aliases, certain, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_unique, subquery_locals, union_locals, values_test, walk)
 
 DEFAULT_LIMIT = 200
 _MAX_BRANCHES = 64  # individualisation leaves tried before settling for the first (symmetric BGPs)
@@ -407,6 +409,7 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
     total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
     pattern = union_locals(pattern, total)
     pattern = inline_binds(pattern, total)
+    pattern = named_item_tests(pattern, Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var)))
     order, pattern = inline_order_binds(order, pattern, total)
     if duplicates_unseen(form, mods["distinct"], pattern, distinct):
         total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))

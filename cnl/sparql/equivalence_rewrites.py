@@ -381,3 +381,47 @@ def in_scope(pattern) -> list[Var]:
 
 # ---------------------------------------------------------------------------------------
 # parsed query
+
+
+def named_item_tests(node, total: Counter):
+    """``P FILTER(?u = <iri>)``, ``?u`` used nowhere else in the query but in one triple of P's
+    own triples, is P with ``<iri>`` in that triple: an IRI equals (``=``) exactly the same IRI
+    (a literal never equals it), so both keep the same solutions, and nothing reads ``?u``'s
+    value (``?n wikibase:quantityUnit ?u . FILTER(?u = wd:Q11573)`` is
+    ``?n wikibase:quantityUnit wd:Q11573``). ``total`` counts each variable's uses."""
+    if isinstance(node, Bag):
+        return Bag(tuple(named_item_tests(i, total) for i in node.items))
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    node = tuple(named_item_tests(c, total) for c in node)
+    if node[0] != "FILTER":
+        return node
+    conds = list(node[1][1].items) if node[1][0] == "AND" else [node[1]]
+    inner = node[2]
+    for cond in list(conds):
+        named = _named_item(cond)
+        if named is None or total[named[0]] != 2:
+            continue
+        var, iri = named
+        bgp = inner if inner[0] == "BGP" else next(
+            (p for p in inner[1].items if p[0] == "BGP"), None) if inner[0] == "JOIN" else None
+        if bgp is None or sum(var in t for t in bgp[1].items) != 1:
+            continue
+        new_bgp = ("BGP", Bag(tuple(rename(t, {var: iri}) for t in bgp[1].items)))
+        inner = new_bgp if inner is bgp else ("JOIN", Bag(tuple(new_bgp if p is bgp else p for p in inner[1].items)))
+        conds.remove(cond)
+    if len(conds) == (len(node[1][1].items) if node[1][0] == "AND" else 1):
+        return node
+    return filtered(conds, inner) if conds else inner
+
+
+def _named_item(cond):
+    """(?u, <iri>) of the converted ``?u = <iri>``, else None."""
+    if not (isinstance(cond, tuple) and cond[:2] == ("REL", "=") and isinstance(cond[2], Bag)):
+        return None
+    a, b = cond[2].items
+    if isinstance(b, Var):
+        a, b = b, a
+    if isinstance(a, Var) and not a.bnode and isinstance(b, URIRef):
+        return a, b
+    return None

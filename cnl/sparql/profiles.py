@@ -228,6 +228,10 @@ class KGProfile:
         """A statement whose value is its quantity in SI units (``has a <P2048> in SI units``)."""
         raise CompileError(f"profile {self.name!r} has no quantities in SI units ('in SI units')")
 
+    def unit_statement(self, subject: str, prop_id: str, obj: str, unit: str, quals: list[tuple[str, str]]) -> str:
+        """A statement whose value is its quantity's amount in ``unit`` (``has a <P2044> in unit <Q11573>``)."""
+        raise CompileError(f"profile {self.name!r} has no quantities in a given unit ('in unit <Q>')")
+
     # -- property paths
     def path_predicate(self, ident: str) -> str:
         """One step of a property path (``<P131>+``): the KG's direct property."""
@@ -319,6 +323,16 @@ class WikidataProfile(KGProfile):
         if not _PID.match(prop_id) or not all(_PID.match(q) for q, _ in quals):
             raise CompileError("a quantity in SI units needs Wikidata properties")
         parts = [f"psn:{prop_id}/wikibase:quantityAmount {obj}"]
+        parts += [f"pq:{q} {self.value(q, v)}" for q, v in quals]
+        return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
+
+    def unit_statement(self, subject: str, prop_id: str, obj: str, unit: str, quals: list[tuple[str, str]]) -> str:
+        """Wikidata's full value node: ``subject p:P [ psv:P [ wikibase:quantityAmount obj ;
+        wikibase:quantityUnit unit ] ]`` (a statement of any rank, its amount as written, in that
+        unit only)."""
+        if not _PID.match(prop_id) or not all(_PID.match(q) for q, _ in quals):
+            raise CompileError("a quantity in a given unit needs Wikidata properties")
+        parts = [f"psv:{prop_id} [ wikibase:quantityAmount {obj} ; wikibase:quantityUnit {unit} ]"]
         parts += [f"pq:{q} {self.value(q, v)}" for q, v in quals]
         return f"{subject} p:{prop_id} [ {' ; '.join(parts)} ] ."
 

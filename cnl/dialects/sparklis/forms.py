@@ -52,6 +52,8 @@ def check_expressible(query: ir.Query) -> None:
             construct = "a statement of any rank ('at any rank')"
         if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.normalized:
             construct = "a quantity in SI units ('in SI units')"
+        if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.unit is not None:
+            construct = "a quantity in a given unit ('in unit <Q>')"
         if isinstance(node, ir.Quant) and node.det in ("more_than", "fewer_than", "at_least", "at_most", "exactly"):
             construct = "a numeric determiner (at least N, more than N)"
         if construct:

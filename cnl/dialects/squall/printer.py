@@ -210,7 +210,7 @@ class SquallPrinter:
         if (isinstance(arg, ir.Quant) and arg.det == "a" and isinstance(arg.noun, ir.RelNoun)
                 and arg.noun.of is not None and not arg.rels and arg.order is None and arg.var is None):
             noun = arg.noun
-            quals = self.quals(noun.quals, True, noun.any_rank, normalized=noun.normalized)
+            quals = self.quals(noun.quals, True, noun.any_rank, normalized=noun.normalized, unit=noun.unit)
             return f"the {word} {self.prop(noun.prop)}{quals} of {self.np_of(noun.of, closed)}"
         return f"the {word} of {self.np_atom(arg, closed)}"
 
@@ -278,7 +278,7 @@ class SquallPrinter:
             return self.entity(noun.cls)
         if isinstance(noun, ir.RelNoun):
             quals = self.quals(noun.quals, any_rank=noun.any_rank, before_of=noun.of is not None,
-                               normalized=noun.normalized)
+                               normalized=noun.normalized, unit=noun.unit)
             head = self.prop(noun.prop)
             if noun.of is None:
                 if not quals:
@@ -339,7 +339,7 @@ class SquallPrinter:
 
     def _whose(self, vp, closed):
         if not (isinstance(vp, ir.Stmt) and not vp.quals and not vp.inverse and vp.order is None
-                and not vp.any_rank and not vp.normalized):
+                and not vp.any_rank and not vp.normalized and vp.unit is None):
             return None
         obj = vp.obj
         if not (isinstance(obj, ir.Quant) and obj.det == "a" and obj.noun is None and len(obj.rels) == 1
@@ -422,7 +422,7 @@ class SquallPrinter:
     def _has_tail(self, stmt: ir.Stmt, closed: bool = False) -> str:
         if stmt.inverse:
             raise PrintError("an inverse statement is written 'is a <P> of X' (Be of a relational noun)")
-        quals = self.quals(stmt.quals, closed, stmt.any_rank, normalized=stmt.normalized)
+        quals = self.quals(stmt.quals, closed, stmt.any_rank, normalized=stmt.normalized, unit=stmt.unit)
         inner_closed = True if quals else closed
         prop = self.prop(stmt.prop)
         obj = stmt.obj
@@ -451,30 +451,32 @@ class SquallPrinter:
             prop = self.prop(stmt.prop, strict=True)
         except PrintError:
             prop = "has-" + self.prop(stmt.prop)
-        return f"{prop} {self._object(stmt, self.np(stmt.obj))}{self.quals(stmt.quals, any_rank=stmt.any_rank, normalized=stmt.normalized)}"
+        quals = self.quals(stmt.quals, any_rank=stmt.any_rank, normalized=stmt.normalized, unit=stmt.unit)
+        return f"{prop} {self._object(stmt, self.np(stmt.obj))}{quals}"
 
     @staticmethod
     def _object(stmt: ir.Stmt, text: str) -> str:
         """The object of a statement with qualifiers: "<film> at <P> v" would read as a noun with
         qualifiers (a relational noun), so a class noun is parenthesized there."""
         obj = stmt.obj
-        marked = stmt.quals or stmt.any_rank or stmt.normalized
+        marked = stmt.quals or stmt.any_rank or stmt.normalized or stmt.unit is not None
         if marked and isinstance(obj, ir.Quant) and isinstance(obj.noun, ir.ClassNoun) and not text.startswith("("):
             return f"({text})"
         return text
 
     def quals(self, quals, closed: bool = False, any_rank: bool = False, before_of: bool = False,
-              normalized: bool = False) -> str:
+              normalized: bool = False, unit: ir.Entity | None = None) -> str:
         """The qualifiers, then ``at any rank`` for a statement of any rank. ``before_of``: an
         of-phrase follows ("<P69> at <P512> (a <Q163727>) of <Q76>"): a last value with a noun
         is parenthesized, else "a <Q163727> of <Q76>" would read as one noun phrase."""
         last = len(quals) - 1
-        marked = any_rank or normalized
+        marked = any_rank or normalized or unit is not None
         text = "".join(" " + self.qual(q, closed if i == last and not marked else True,
                                        before_of=before_of and i == last and not marked)
                        for i, q in enumerate(quals))
         text = text + " at any rank" if any_rank else text
-        return text + " in SI units" if normalized else text
+        text = text + " in SI units" if normalized else text
+        return text + " in unit " + self.entity(unit) if unit is not None else text
 
     def qual(self, qual: ir.Qual, closed: bool = False, before_of: bool = False) -> str:
         prop = self.prop(qual.prop)
@@ -544,7 +546,7 @@ def _as_relnoun(stmt: ir.Stmt) -> ir.Be:
         raise PrintError("an ordered inverse statement has no SQUALL form")
     if isinstance(stmt.obj, ir.AnyValue):
         raise PrintError("a statement without its value is said of its subject ('has a <P> statement')")
-    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals, stmt.any_rank, stmt.normalized)))
+    return ir.Be(ir.Quant("a", ir.RelNoun(stmt.prop, stmt.obj, stmt.quals, stmt.any_rank, stmt.normalized, stmt.unit)))
 
 
 def _which_of(q: ir.Quant):

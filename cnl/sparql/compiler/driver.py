@@ -170,7 +170,8 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
 
         def counted_of(subject: str) -> None:
             keys.append(subject)
-            self.statement(subject, noun.prop, counted, noun.quals, any_rank=noun.any_rank, normalized=noun.normalized)
+            self.statement(subject, noun.prop, counted, noun.quals, any_rank=noun.any_rank, normalized=noun.normalized,
+                           unit=noun.unit)
 
         with self.subgroup(hidden=True) as group:
             self.np(noun.of, counted_of)

@@ -216,10 +216,11 @@ class NounPhrasesMixin:
         elif isinstance(noun, ir.RelNoun):
             if noun.of is None:
                 subject = self.fresh("subject")
-                self.statement(subject, noun.prop, v, noun.quals, any_rank=noun.any_rank, normalized=noun.normalized)
+                self.statement(subject, noun.prop, v, noun.quals, any_rank=noun.any_rank, normalized=noun.normalized,
+                               unit=noun.unit)
             else:
                 self.np(noun.of, lambda s: self.statement(s, noun.prop, v, noun.quals, any_rank=noun.any_rank,
-                                                          normalized=noun.normalized))
+                                                          normalized=noun.normalized, unit=noun.unit))
         elif isinstance(noun, ir.DatePart):
             if noun.part not in ir.DatePart.PARTS:
                 raise CompileError(f"unknown part of a date {noun.part!r}")

@@ -17,12 +17,17 @@ class StatementsMixin:
 
     # ---------------------------------------------------------------- statements
     def statement(self, subject: str, prop: ir.Property, obj: str | None, quals, inverse: bool = False,
-                  extra: list | None = None, any_rank: bool = False, normalized: bool = False) -> None:
+                  extra: list | None = None, any_rank: bool = False, normalized: bool = False,
+                  unit: ir.Entity | None = None) -> None:
         """``subject prop obj`` with qualifiers; ``obj`` None: a statement said without its value
         (``has a <P> statement``); ``any_rank``: a statement of any rank (``at any rank``);
-        ``normalized``: its quantity in SI units (``in SI units``)."""
+        ``normalized``: its quantity in SI units (``in SI units``); ``unit``: its quantity's amount
+        in that unit (``in unit <Q11573>``)."""
         if normalized and (obj is None or isinstance(prop, ir.PropPath) or self._is_label(prop)):
             raise CompileError("'in SI units' is said of a statement of one property with a value")
+        if unit is not None and (obj is None or isinstance(prop, ir.PropPath) or self._is_label(prop) or normalized):
+            raise CompileError("'in unit <Q>' is said of a statement of one property with a value, without "
+                               "'in SI units'")
         if obj is None and (inverse or isinstance(prop, ir.PropPath)):
             raise CompileError("'a <P> statement' needs one property read forwards")
         if self._is_label(prop) and (obj is None or any_rank):
@@ -67,6 +72,11 @@ class StatementsMixin:
                     if absent:
                         raise CompileError("'at no <Q>' and 'in SI units' cannot be said of one statement")
                     self.group.triples.append(self.profile.normalized_statement(subject, pid, obj, values + pending))
+                elif unit is not None:
+                    if absent:
+                        raise CompileError("'at no <Q>' and 'in unit <Q>' cannot be said of one statement")
+                    self.group.triples.append(
+                        self.profile.unit_statement(subject, pid, obj, self.term(unit), values + pending))
                 elif absent:
                     self._statement_without(subject, pid, obj, values + pending, absent)
                 else:

@@ -32,7 +32,7 @@ class VerbPhrasesMixin:
 
             def link(o):
                 self.statement(x, vp.prop, o, vp.quals, vp.inverse, extra=claimed, any_rank=vp.any_rank,
-                               normalized=vp.normalized)
+                               normalized=vp.normalized, unit=vp.unit)
 
             self.owners.append(x)  # "its <Q>" in the object means x's <Q>
 

@@ -94,7 +94,7 @@ class Builder:
 
     def note_forms(self, edges):
         for e in edges:
-            if e.form not in ("path", "label") and not e.normalized:  # written so under every profile
+            if e.form not in ("path", "label") and not e.normalized and e.unit is None:  # written so under every profile
                 self.forms.add("wdt" if e.form == "wdt" else "p_plain" if _any_rank(e) else "p_qual")
 
     # A "scope" is the group being read plus the nodes of the groups around it.
@@ -339,7 +339,7 @@ class Builder:
                 vps.append(ir.QualifierOf(
                     ir.Property(qid), self.np(ctx, e.subject, e),
                     ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e),
-                            normalized=e.normalized)))
+                            normalized=e.normalized, unit=e.unit)))
         for make in ctx.extras.pop(node, []):
             vps.append(make(node))
         return vps
@@ -384,11 +384,11 @@ class Builder:
     def stmt(self, ctx, e, attach: bool = False):
         """The edge said of its subject: ``has <P> X`` (``has a <P> statement`` without a value)."""
         return ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=attach), self.quals(ctx, e.quals, e),
-                       any_rank=_any_rank(e), normalized=e.normalized)
+                       any_rank=_any_rank(e), normalized=e.normalized, unit=e.unit)
 
     def rel_noun(self, ctx, e):
         return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e),
-                          any_rank=_any_rank(e), normalized=e.normalized)
+                          any_rank=_any_rank(e), normalized=e.normalized, unit=e.unit)
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -727,7 +727,7 @@ def _any_rank(e) -> bool:
     """A ``p:/ps:`` statement without qualifiers (``at any rank``): a profile that writes the
     truthy ``wdt:`` shortcut where no qualifier needs a statement would read only the
     best-ranked ones (the options stage drops the mark where every statement is written so)."""
-    return e.form == "p" and not e.quals and e.obj is not VALUE_UNSAID and not e.normalized
+    return e.form == "p" and not e.quals and e.obj is not VALUE_UNSAID and not e.normalized and e.unit is None
 
 
 def _reachable(edges, anchor, scope) -> set:
@@ -815,9 +815,9 @@ def _disjunction(items):
     """``has <P> A or has <P> B`` is written ``has <P> (A or B)`` (SQUALL cannot nest a VP
     disjunction inside a conjunction)."""
     if all(isinstance(i, ir.Stmt) and not i.quals and not i.inverse and isinstance(i.obj, ir.Ref)
-           for i in items) and len({(i.prop, i.any_rank, i.normalized) for i in items}) == 1:
+           for i in items) and len({(i.prop, i.any_rank, i.normalized, i.unit) for i in items}) == 1:
         return ir.Stmt(items[0].prop, ir.Coord("or", tuple(i.obj for i in items)), any_rank=items[0].any_rank,
-                       normalized=items[0].normalized)
+                       normalized=items[0].normalized, unit=items[0].unit)
     return ir.Or(tuple(items))
 
 

@@ -23,7 +23,7 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
-from cnl.sparql.decompile.terms import is_node, short
+from cnl.sparql.decompile.terms import ir_term, is_node, short
 from cnl.sparql.namespaces import (
     PQ, PS, PSN, PSV, RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD, WDT, WIKIBASE, P)
 
@@ -63,6 +63,7 @@ class Edge:
     form: str
     node: object = None  # the statement node of a p: statement
     normalized: bool = False  # the value is the quantity in SI units (psn:P/wikibase:quantityAmount)
+    unit: object = None  # the value is the quantity's amount in this unit (psv:P, wikibase:quantityUnit)
 
 
 # True while a query that mixes ``wdt:P31`` and ``wdt:P31/wdt:P279*`` class tests is read: the
@@ -77,6 +78,7 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
     which cannot be a statement node or the hidden type of the subclass idiom."""
     edges, heads, values, quals, normalized = [], {}, {}, {}, set()
     triples = _normalized_amounts(_subclass_idiom(_expand_sequences(triples), classes, reserved), reserved)
+    triples, units = _unit_amounts(triples, reserved)
     for s, p, o in triples:
         if isinstance(p, Variable):
             edges.append(_any_property(s, p, o, triples, reserved))
@@ -122,8 +124,8 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
         elif iri.startswith(PSN):  # the amount in SI units (_normalized_amounts)
             values.setdefault(s, []).append((_pid(p, PSN), o))
             normalized.add(s)
-        elif iri.startswith(PSV):
-            raise UnsupportedSPARQLError("a full value node (psv:)", short(p))
+        elif iri.startswith(PSV):  # the amount in a given unit (_unit_amounts)
+            values.setdefault(s, []).append((_pid(p, PSV), o))
         elif iri.startswith(PS):
             values.setdefault(s, []).append((_pid(p, PS), o))
         elif iri.startswith(PQ):
@@ -146,7 +148,7 @@ def fold(triples, classes: dict, reserved: set) -> list[Edge]:
         if st in reserved:
             raise UnsupportedSPARQLError("a statement node used outside p:/ps:/pq:", st.n3())
         edges.append(Edge(subject, pid, vals[0][1] if vals else VALUE_UNSAID, quals.pop(st, []), "p", st,
-                          normalized=st in normalized))
+                          normalized=st in normalized, unit=units.get(st)))
     if values or quals:
         raise UnsupportedSPARQLError("a ps:/pq: triple without its p: statement")
     return edges
@@ -170,6 +172,39 @@ def _normalized_amounts(triples, reserved):
             drop.add(j)
             replaced[i] = (s, p, value)
     return [replaced.get(i, t) for i, t in enumerate(triples) if i not in drop]
+
+
+_QUANTITY_UNIT = URIRef(WIKIBASE + "quantityUnit")
+
+
+def _unit_amounts(triples, reserved):
+    """``?st psv:P ?n . ?n wikibase:quantityAmount ?v . ?n wikibase:quantityUnit wd:Q`` (``?n``
+    used nowhere else, as the compiler's ``psv:P [ ... ]`` writes it) -> ``?st psv:P ?v``, and
+    {?st: the unit wd:Q}: the statement's value is its quantity's amount in that unit
+    (``Edge.unit``). Anything else said of a full value node (its bounds, a unit that is a
+    variable, no unit) has no CNL form: refused, the construct named."""
+    full = [(i, t) for i, t in enumerate(triples) if isinstance(t[1], URIRef) and str(t[1]).startswith(PSV)]
+    if not full:
+        return triples, {}
+    drop, replaced, units = set(), {}, {}
+    for i, (s, p, node) in full:
+        about = [(j, t) for j, t in enumerate(triples) if j != i and node in (t[0], t[2])]
+        said = {t[1]: (j, t[2]) for j, t in about if t[0] == node}
+        bounds = sorted(short(q) for q in said if q != _QUANTITY_AMOUNT and q != _QUANTITY_UNIT)
+        if not is_node(node) or node in reserved or len(about) != len(said):
+            raise UnsupportedSPARQLError("a full value node (psv:) used beside its amount and unit", short(p))
+        if bounds:
+            raise UnsupportedSPARQLError("a full value node's bounds or other parts (psv:)", ", ".join(bounds))
+        if _QUANTITY_AMOUNT not in said or _QUANTITY_UNIT not in said:
+            raise UnsupportedSPARQLError("a full value node (psv:) without its amount and a named unit", short(p))
+        unit = said[_QUANTITY_UNIT][1]
+        if not isinstance(unit, URIRef):
+            raise UnsupportedSPARQLError("a full value node whose unit is not one named item "
+                                         "(wikibase:quantityUnit ?u)", unit.n3())
+        drop |= {said[_QUANTITY_AMOUNT][0], said[_QUANTITY_UNIT][0]}
+        replaced[i] = (s, p, said[_QUANTITY_AMOUNT][1])
+        units[s] = ir_term(unit)
+    return [replaced.get(i, t) for i, t in enumerate(triples) if i not in drop], units
 
 
 def _pid(iri, base) -> str:

@@ -197,7 +197,7 @@ def _root_noun(root_classes: list, vps: list, det: str):
         for i, vp in enumerate(vps):
             if not isinstance(vp, ir.Stmt) or isinstance(vp.obj, ir.AnyValue):
                 continue
-            if vp.normalized:
+            if vp.normalized or vp.unit is not None:
                 continue
             if not vp.inverse and vp.order is None and isinstance(vp.prop, ir.PropPath):
                 # "How many ^<P>+ of X": the things that have P+ X.

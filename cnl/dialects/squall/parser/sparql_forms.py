@@ -7,7 +7,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from cnl import ir
-from cnl.dialects.squall.parser.terms import read_language_range
+from cnl.dialects.squall.parser.terms import read_entity, read_language_range
 
 
 class StatementMark:
@@ -17,6 +17,14 @@ class StatementMark:
 
 # "in SI units": the statement's normalised quantity (Stmt.normalized, RelNoun.normalized)
 IN_SI_UNITS = StatementMark()
+
+
+class InUnit(StatementMark):
+    """``in unit <Q11573>``: the statement's quantity as written in that unit (Stmt.unit,
+    RelNoun.unit)."""
+
+    def __init__(self, unit: ir.Entity):
+        self.unit = unit
 
 
 def _values(args):
@@ -49,8 +57,14 @@ class SparqlForms(Transformer):
     def is_not_term_kind(self, _be, _not, _a, kind):
         return ir.Not(ir.TermKind(kind.value.lower()))
 
+    def qual_mark(self, mark):
+        return mark
+
     def qual_in_si_units(self, _tok):
         return IN_SI_UNITS
+
+    def qual_in_unit(self, _tok, unit):
+        return InUnit(read_entity(unit))
 
     def rel_such_that(self, _such_that, subject, vp):
         return ir.SuchThat(subject, vp)

@@ -15,7 +15,7 @@ from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, read_entity, read_head, read_language, read_ordinal, read_property, read_string,
     token_span,
 )
-from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, SparqlForms, StatementMark
+from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark
 from cnl.dialects.squall.parser.writer_forms import WriterForms
 
 
@@ -33,10 +33,15 @@ _ANY_RANK = _AnyRank()
 
 
 def _quals(vals):
-    """(the qualifiers among ``vals``, whether ``at any rank`` is among them, whether ``in SI
-    units`` is)."""
-    return (tuple(v for v in vals if isinstance(v, ir.Qual)), any(v is _ANY_RANK for v in vals),
-            any(v is IN_SI_UNITS for v in vals))
+    """(the qualifiers among ``vals``, the statement's marks among them as the keyword arguments
+    of ``Stmt`` and ``RelNoun``: ``any_rank`` (``at any rank``), ``normalized`` (``in SI
+    units``), ``unit`` (``in unit <Q11573>``))."""
+    units = [v.unit for v in vals if isinstance(v, InUnit)]
+    marks = {"any_rank": any(v is _ANY_RANK for v in vals), "normalized": any(v is IN_SI_UNITS for v in vals),
+             "unit": units[0] if units else None}
+    if len(units) > 1 or (units and marks["normalized"]):
+        raise error_at(units[-1].span, "a quantity is said in one unit ('in unit <Q>' or 'in SI units', once)")
+    return tuple(v for v in vals if isinstance(v, ir.Qual)), marks
 
 
 def _flatten(kind, items):
@@ -194,10 +199,10 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     def aggregate_of_prop(self, _the, word, prop_tok, *rest):
         vals = _values(rest)
-        quals, rank, si = _quals(vals)
+        quals, marks = _quals(vals)
         of = next(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
         return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()],
-                            ir.Quant("a", ir.RelNoun(read_property(prop_tok), of, quals, rank, si)))
+                            ir.Quant("a", ir.RelNoun(read_property(prop_tok), of, quals, **marks)))
 
     def aggregate_of(self, _the, word, _of, np):
         return ir.Aggregate(_AGGREGATE_WORDS[word.value.lower()], np)
@@ -264,14 +269,15 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     def noun(self, head, *quals):
         if quals:
-            return ir.RelNoun(head.as_property(), None, *_quals(quals))
+            quals, marks = _quals(quals)
+            return ir.RelNoun(head.as_property(), None, quals, **marks)
         return ir.ClassNoun(head.as_class())
 
     def rel_noun(self, head, *rest):
         vals = _values(rest)
-        quals, rank, si = _quals(vals)
+        quals, marks = _quals(vals)
         of = next(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
-        return ir.RelNoun(head.as_property(), of, quals, rank, si)
+        return ir.RelNoun(head.as_property(), of, quals, **marks)
 
     def date_part_of(self, part, _of, np):
         return ir.DatePart(part.value.lower(), np)
@@ -289,10 +295,10 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.LangIs(read_language(args[-1]))
 
     def its(self, its, prop_tok, *quals):
-        quals, rank, si = _quals(quals)
-        if rank or si:
-            raise error_at(token_span(its), "'at any rank' and 'in SI units' are said of a statement ('has <P> X "
-                                        "at any rank'), not of 'its <P>'")
+        quals, marks = _quals(quals)
+        if any(marks.values()):
+            raise error_at(token_span(its), "'at any rank', 'in SI units' and 'in unit <Q>' are said of a statement "
+                                        "('has <P> X at any rank'), not of 'its <P>'")
         return ir.Its(read_property(prop_tok), quals)
 
     def difference(self, *args):
@@ -305,9 +311,9 @@ class ToIR(WriterForms, SparqlForms, Transformer):
     def year_of_bare(self, *args):
         vals = _values(args)
         prop_tok = next(a for a in args if isinstance(a, Token) and a.type == "PROP")
-        quals, rank, si = _quals(vals)
+        quals, marks = _quals(vals)
         of = vals[-1]
-        return ir.YearOf(ir.Quant("the", ir.RelNoun(read_property(prop_tok), of, quals, rank, si)))
+        return ir.YearOf(ir.Quant("the", ir.RelNoun(read_property(prop_tok), of, quals, **marks)))
 
     def noun_head(self, tok, *_plural):
         return read_head(tok)
@@ -374,16 +380,15 @@ class ToIR(WriterForms, SparqlForms, Transformer):
     def has_prop(self, *args):
         prop_tok = next(a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT", "VERB_PROP"))
         vals = _values(args)
-        quals, rank, si = _quals(vals)
+        quals, marks = _quals(vals)
         obj = next(v for v in vals if not isinstance(v, (ir.Qual, tuple, StatementMark)))
-        return ir.Stmt(read_property(prop_tok), obj, quals, any_rank=rank, normalized=si)
+        return ir.Stmt(read_property(prop_tok), obj, quals, **marks)
 
     def has_value(self, det, prop_tok, *rest):
         vals = _values(rest)
-        quals, rank, si = _quals(vals)
+        quals, marks = _quals(vals)
         rels = tuple(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
-        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals, any_rank=rank,
-                       normalized=si)
+        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals, **marks)
 
     has_value_compare = has_value
 
@@ -391,21 +396,20 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         # "has a <P69> statement at <P812> X": a statement whose value is not said
         if det != ("a", None):
             raise error_at(token_span(_statement), "a statement without its value is 'a <P> statement'")
-        quals, rank, si = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), ir.AnyValue(), quals, any_rank=rank, normalized=si)
+        quals, marks = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), ir.AnyValue(), quals, **marks)
 
     def has_superlative(self, det, order, prop_tok, *quals):
-        quals, rank, si = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, (), order, det[1]), quals, any_rank=rank,
-                       normalized=si)
+        quals, marks = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, (), order, det[1]), quals, **marks)
 
     def has_which(self, _which, prop_tok, *quals):
-        quals, rank, si = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), ir.Quant("which"), quals, any_rank=rank, normalized=si)
+        quals, marks = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), ir.Quant("which"), quals, **marks)
 
     def has_superlative_object(self, det, order, prop_tok, obj, *quals):
-        quals, rank, si = _quals(quals)
-        return ir.Stmt(read_property(prop_tok), obj, quals, order=order, any_rank=rank, normalized=si)
+        quals, marks = _quals(quals)
+        return ir.Stmt(read_property(prop_tok), obj, quals, order=order, **marks)
 
     def be_np(self, np):
         return ir.Be(np)
