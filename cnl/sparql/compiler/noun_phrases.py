@@ -103,24 +103,22 @@ class NounPhrasesMixin:
                 branch()
             groups.append(g)
         tests_only = [bool(g.filters) and not (g.triples or g.blocks or g.binds) for g in groups]
-        columns_unchanged = self.focus == shown[1] and (self.profile.projection != "all" or self.visible_vars == shown[0])
-        bound = set(_VARIABLE.findall(" ".join(self.group.triples + [line for b in self.group.blocks for line in b]
-                                               + self.group.binds)))
-        # each tests-only branch tests a value bound before (the subject): what else it names is
-        # local to its EXISTS patterns
-        correlated = all(set(_VARIABLE.findall(" ".join(g.filters))) & bound for g, only in zip(groups, tests_only) if only)
-        if any(tests_only) and not all(tests_only) and columns_unchanged and correlated:
-            # "has <P161> X or has not <P57> Y": a branch of tests only, as a UNION branch, would
-            # test values its group does not bind; every branch is a test of one FILTER instead
-            # (EXISTS for a pattern), where no branch gives an answer column
+        # tests of values only ("contains "a" or contains "b""): one FILTER(a || b). A FILTER
+        # alone in a UNION branch would see none of the values it tests.
+        one_filter = all(only and all(f.startswith("FILTER(") for f in g.filters) for g, only in zip(groups, tests_only))
+        if not one_filter and any(tests_only) and not all(tests_only):
+            # "has <P161> X or has not <P57> Y": the same for a branch of tests only beside
+            # patterns, each pattern an EXISTS, where no branch gives an answer column and each
+            # tests-only branch tests a value bound before (the subject; what else it names is
+            # local to its EXISTS patterns)
+            columns_unchanged = self.focus == shown[1] and (
+                self.profile.projection != "all" or self.visible_vars == shown[0])
+            bound = set(_VARIABLE.findall(" ".join(
+                self.group.triples + [line for b in self.group.blocks for line in b] + self.group.binds)))
+            one_filter = columns_unchanged and all(
+                set(_VARIABLE.findall(" ".join(g.filters))) & bound for g, only in zip(groups, tests_only) if only)
+        if one_filter:
             tests = [_as_test(g) for g in groups]
-            self.group.filters.append("FILTER(" + " || ".join(f"({t})" for t in tests) + ")")
-            return
-        if all(g.filters and not (g.triples or g.blocks or g.binds)
-               and all(f.startswith("FILTER(") for f in g.filters) for g in groups):
-            # tests of values only ("contains "a" or contains "b""): one FILTER(a || b). A
-            # FILTER alone in a UNION branch would see none of the values it tests.
-            tests = [" && ".join(f[len("FILTER("):-1] for f in g.filters) for g in groups]
             self.group.filters.append("FILTER(" + " || ".join(f"({t})" for t in tests) + ")")
             return
         block: list[str] = []

@@ -84,9 +84,7 @@ class TermsMixin:
         if is_any_property(prop):  # "any property" too: never a lexicon's property, whatever it matches
             return True
         word = (prop.label or "").strip().lower()
-        if not (word == "label" or (word == "description" and self.profile.description_predicate)
-                or (word == "alias" and self.profile.alias_predicate)
-                or (word == "sitelinks" and self.profile.sitelinks_predicate)):
+        if not (word == "label" or (word in _PSEUDO_PROPERTIES and getattr(self.profile, _PSEUDO_PROPERTIES[word]))):
             return False
         if self.resolver is None:
             return True
@@ -104,18 +102,19 @@ class TermsMixin:
             if var in self.visible_vars:  # the link's kind is no answer column
                 self.visible_vars.remove(var)
             return var
-        if (prop.label or "").strip().lower() == "description":
-            return self.profile.description_predicate
-        if (prop.label or "").strip().lower() == "alias":
-            return self.profile.alias_predicate
-        if (prop.label or "").strip().lower() == "sitelinks":
-            return self.profile.sitelinks_predicate
-        return self.profile.label_predicate
+        attribute = _PSEUDO_PROPERTIES.get((prop.label or "").strip().lower())
+        return getattr(self.profile, attribute) if attribute else self.profile.label_predicate
 
     def coref_var(self, name: str, hint: str | None) -> str:
         if name not in self.coref:
             self.coref[name] = self.fresh(hint or name)
         return self.coref[name]
+
+
+# The pseudo-properties besides "label" -> the profile attribute that gives their predicate (None
+# where the KG has none: the word is then a property label like any other)
+_PSEUDO_PROPERTIES = {"description": "description_predicate", "alias": "alias_predicate",
+                      "sitelinks": "sitelinks_predicate"}
 
 
 # The pseudo-property that stands for a variable predicate: ``has <any property> [X]`` is
