@@ -72,6 +72,17 @@ def score(example, text, gold_cnl_sparql=None, reference=None):
     return em, True, same(example.gold_sparql), same(gold_cnl_sparql)
 
 
+def _saved_predictions(ap, path: Path) -> list:
+    """The predictions of an earlier ``--out`` file; a clear error where it is none."""
+    try:
+        rows = json.loads(path.read_text("utf-8"))["predictions"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        ap.error(f"--rescore {path}: not an output of this script ({type(err).__name__}: {err})")
+    if not all(isinstance(r, dict) and {"el", "mode", "question", "pred"} <= r.keys() for r in rows):
+        ap.error(f"--rescore {path}: its predictions lack el/mode/question/pred")
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--adapter", default=None)
@@ -102,6 +113,7 @@ def main(argv=None) -> int:
     ap.add_argument("--dtype", choices=["float32", "bfloat16"], default=None,
                     help="model weights (default: bfloat16 on a CPU)")
     args = ap.parse_args(argv)
+    saved = _saved_predictions(ap, args.rescore) if args.rescore else None  # checked before the model loads
 
     from cnl.datasets.ecai.preset import ECAI_PROFILE
     from cnl.datasets.ecai.properties import known_property_labels
@@ -141,12 +153,15 @@ def main(argv=None) -> int:
         if all(a is None for a in allowed[kind]):
             allowed[kind] = None
     print(f"prompt example:\n{prompts[next(iter(prompts))][0]}", file=sys.stderr)
-    saved = json.loads(args.rescore.read_text("utf-8"))["predictions"] if args.rescore else None
     for kind, exs in examples.items():
         for mode in args.modes:
             if saved is not None:  # the earlier outputs, in the examples' order
                 rows_of = [r for r in saved if prompt_kind[r["el"]] == kind and r["mode"] == mode]
                 by_question = {r["question"]: r["pred"] for r in rows_of}
+                missing = [e.question for e in exs if e.question not in by_question]
+                if missing:
+                    ap.error(f"{args.rescore} has no {kind}/{mode} output for {len(missing)} question(s), "
+                             f"e.g. {missing[0]!r}: rescore with the --el/--modes of the run that wrote it")
                 generated[(kind, mode)] = [by_question[e.question] for e in exs]
                 beams_of[(kind, mode)] = [[p] for p in generated[(kind, mode)]]
                 timings[(kind, mode)] = 0.0

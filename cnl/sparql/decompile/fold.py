@@ -174,7 +174,7 @@ def _normalized_amounts(triples, reserved):
     return [replaced.get(i, t) for i, t in enumerate(triples) if i not in drop]
 
 
-_QUANTITY_UNIT = URIRef(WIKIBASE + "quantityUnit")
+QUANTITY_UNIT = URIRef(WIKIBASE + "quantityUnit")  # also read by the units stage (units.py)
 
 
 def _unit_amounts(triples, reserved):
@@ -190,18 +190,18 @@ def _unit_amounts(triples, reserved):
     for i, (s, p, node) in full:
         about = [(j, t) for j, t in enumerate(triples) if j != i and node in (t[0], t[2])]
         said = {t[1]: (j, t[2]) for j, t in about if t[0] == node}
-        bounds = sorted(short(q) for q in said if q != _QUANTITY_AMOUNT and q != _QUANTITY_UNIT)
+        bounds = sorted(short(q) for q in said if q != _QUANTITY_AMOUNT and q != QUANTITY_UNIT)
         if not is_node(node) or node in reserved or len(about) != len(said):
             raise UnsupportedSPARQLError("a full value node (psv:) used beside its amount and unit", short(p))
         if bounds:
             raise UnsupportedSPARQLError("a full value node's bounds or other parts (psv:)", ", ".join(bounds))
-        if _QUANTITY_AMOUNT not in said or _QUANTITY_UNIT not in said:
+        if _QUANTITY_AMOUNT not in said or QUANTITY_UNIT not in said:
             raise UnsupportedSPARQLError("a full value node (psv:) without its amount and a named unit", short(p))
-        unit = said[_QUANTITY_UNIT][1]
+        unit = said[QUANTITY_UNIT][1]
         if not isinstance(unit, URIRef):
             raise UnsupportedSPARQLError("a full value node whose unit is not one named item "
                                          "(wikibase:quantityUnit ?u)", unit.n3())
-        drop |= {said[_QUANTITY_AMOUNT][0], said[_QUANTITY_UNIT][0]}
+        drop |= {said[_QUANTITY_AMOUNT][0], said[QUANTITY_UNIT][0]}
         replaced[i] = (s, p, said[_QUANTITY_AMOUNT][1])
         units[s] = ir_term(unit)
     return [replaced.get(i, t) for i, t in enumerate(triples) if i not in drop], units

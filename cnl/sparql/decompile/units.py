@@ -10,10 +10,8 @@ from rdflib import URIRef, Variable
 
 from cnl.sparql.decompile.expressions import subexpressions
 from cnl.sparql.decompile.flatten import Group
+from cnl.sparql.decompile.fold import QUANTITY_UNIT
 from cnl.sparql.decompile.state import Decompilation
-from cnl.sparql.namespaces import WIKIBASE
-
-QUANTITY_UNIT = URIRef(WIKIBASE + "quantityUnit")
 
 
 def read_unit_tests(state: Decompilation) -> None:
