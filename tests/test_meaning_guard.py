@@ -124,14 +124,46 @@ def test_select_star_reads_the_same_under_every_hash_seed():
 def test_filter_exists_is_said_as_a_statement_only_where_answers_are_a_set():
     exists = P + "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q11424 . FILTER EXISTS { ?x wdt:P57 _:d } }"
     assert cnl.decompile(exists) == "Which <Q11424> has a <P57>?"
+    # without DISTINCT, a query that may repeat a row (?g is never shown) has no such reading
+    repeating = exists.replace("DISTINCT ", "").replace("wd:Q11424 .", "wd:Q11424 ; wdt:P136 ?g .")
     with pytest.raises(UnsupportedSPARQLError) as err:
-        cnl.decompile(exists.replace("DISTINCT ", ""))
+        cnl.decompile(repeating)
     assert err.value.construct == "FILTER EXISTS in a query that keeps duplicates"
     # a qualifier the statement must have: "at a <P582>"
     qualifier = (P + "PREFIX p: <http://www.wikidata.org/prop/> PREFIX ps: <http://www.wikidata.org/prop/statement/> "
                  "PREFIX pq: <http://www.wikidata.org/prop/qualifier/> SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { "
                  "wd:Q76 p:P26 ?s . ?s ps:P26 ?w . ?c wdt:P25 ?w . FILTER(EXISTS { ?s pq:P582 ?end }) }")
     assert cnl.decompile(qualifier) == "How many <^P25> of (a <P26> at a <P582> of <Q76>) are there?"
+
+
+@pytest.mark.parametrize("sparql, cnl_text, shown", [
+    # every variable of the triples is an answer column: each row comes once, DISTINCT or not
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q11424 . FILTER EXISTS { ?x wdt:P57 ?d } }",
+     "Which <Q11424> has a <P57>?", ("?q11424",)),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P27 wd:Q183 . FILTER EXISTS { ?x p:P166 ?s . ?s pq:P585 ?t } }",
+     "Which <Q5> has <P27> <Q183> and has a <P166> statement at a <P585>?", ("?q5",)),
+    # SELECT *: the EXISTS's own variables are not in scope, so not columns
+    ("SELECT * WHERE { ?x wdt:P31 wd:Q5 ; wdt:P27 ?c . FILTER EXISTS { ?x wdt:P166 ?s } }",
+     "Which <Q5> has which <P27> and has a <P166>?", ("?q5", "?country_of_citizenship")),
+])
+def test_filter_exists_without_distinct_where_no_row_can_repeat(sparql, cnl_text, shown):
+    text = P + "PREFIX p: <http://www.wikidata.org/prop/> PREFIX pq: <http://www.wikidata.org/prop/qualifier/> " + sparql
+    assert cnl.decompile(text) == cnl_text
+    query, options = decompile_to_ir(text)
+    assert options["duplicates"] == "removed"  # the statement's join could repeat a row: DISTINCT
+    compiled = compile_query(query, "wikidata", None, **options)
+    assert "SELECT DISTINCT " + " ".join(shown) + " WHERE" in compiled
+    assert equivalent(compiled, text, distinct=True)
+
+
+@pytest.mark.parametrize("sparql", [
+    "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P27 ?c . FILTER EXISTS { ?x wdt:P166 ?s } }",  # ?c not shown
+    "SELECT ?x WHERE { ?x wdt:P31/wdt:P279* wd:Q5 . FILTER EXISTS { ?x wdt:P166 ?s } }",  # a path repeats
+])
+def test_filter_exists_without_distinct_where_a_row_may_repeat_is_refused(sparql):
+    with pytest.raises(UnsupportedSPARQLError) as err:
+        cnl.decompile(P + sparql)
+    assert err.value.construct == "FILTER EXISTS in a query that keeps duplicates"
 
 
 def test_replace_keeps_guarded_readings_comparable():

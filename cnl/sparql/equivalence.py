@@ -14,7 +14,8 @@ Normalisations (deliberate choices, see cnl-reference §6):
 - DISTINCT / REDUCED are ignored (answers compared as sets), unless ``distinct=True`` (the
   round trip's strict check): then SELECT, SELECT DISTINCT and SELECT REDUCED differ, except
   where duplicates cannot occur (an ASK; an aggregate whose GROUP BY keys are all projected,
-  one row per group);
+  one row per group; a SELECT of every variable of one group of plain triples and FILTERs,
+  whose solutions are distinct mappings);
 - an aggregate's alias is a new variable even when it reuses the name of a pattern variable
   that is not a group key (``SELECT (COUNT(?x) AS ?x)``: after grouping, ?x is not in scope);
 - ``COUNT(*)`` is ``COUNT(?x)`` when ``?x`` is the one variable in scope of a pattern of triples
@@ -40,7 +41,7 @@ from cnl.sparql.algebra import parse_algebra
 from cnl.sparql.namespaces import PREFIXES
 from cnl.errors import SPARQLParseError
 from cnl.sparql.equivalence_rewrites import (  # noqa: F401 — Var and Bag are part of this module's API
-    Bag, Var, aggregate_aliases, certain, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_unique, subquery_locals, union_locals, values_test, walk)
+    Bag, Var, aggregate_aliases, certain, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_distinct, rows_unique, subquery_locals, union_locals, values_test, walk)
 
 DEFAULT_LIMIT = 200
 _MAX_BRANCHES = 64  # individualisation leaves tried before settling for the first (symmetric BGPs)
@@ -369,6 +370,7 @@ class _Query:
     limit: int | None
     pattern: tuple
     tree: tuple  # everything compared
+    set_rows: bool = False  # a SELECT whose rows cannot repeat, with or without DISTINCT
 
     @property
     def all_vars(self) -> list[Var]:
@@ -411,14 +413,22 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
     pattern = inline_binds(pattern, total)
     pattern = named_item_tests(pattern, Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var)))
     order, pattern = inline_order_binds(order, pattern, total)
-    if duplicates_unseen(form, mods["distinct"], pattern, distinct):
+    set_rows = form == "SELECT" and rows_distinct(pattern, projection)  # without DISTINCT, too
+    if set_rows or duplicates_unseen(form, mods["distinct"], pattern, distinct):
         total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
         pattern = exists_as_joins(pattern, total)
     rows = None  # duplicates: ignored
     if distinct and form == "SELECT":
-        rows = "distinct" if rows_unique(pattern, projection) else (mods["distinct"] or "all")
+        rows = "distinct" if set_rows or rows_unique(pattern, projection) else (mods["distinct"] or "all")
     tree = ("QUERY", form, Bag(projection), order, offset or 0, limit, pattern, rows)
-    return _Query(form, projection, order, offset or 0, limit, pattern, tree)
+    return _Query(form, projection, order, offset or 0, limit, pattern, tree, set_rows)
+
+
+def rows_are_distinct(sparql: str) -> bool:
+    """Whether a SELECT's rows cannot repeat, with or without DISTINCT (see
+    :func:`~cnl.sparql.equivalence_rewrites.rows_distinct`): a FILTER EXISTS of such a query may be
+    said as a join of one that removes duplicates."""
+    return _parse(sparql, None, True).set_rows
 
 
 def _is_star(sparql: str) -> bool:

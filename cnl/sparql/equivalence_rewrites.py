@@ -261,6 +261,24 @@ def subquery_locals(node, counter=None):
     return tuple(subquery_locals(c, counter) for c in node)
 
 
+def rows_distinct(pattern, projection) -> bool:
+    """A SELECT's rows are distinct without DISTINCT when its pattern is one group of plain
+    triples (no property path, which may repeat a pair; no blank node, a variable never shown)
+    and FILTERs, and every variable of the triples is projected: a graph is a set of triples, so
+    the solutions are distinct mappings, and projecting them all keeps them apart."""
+    while pattern[0] == "FILTER":
+        pattern = pattern[2]
+    if pattern[0] != "BGP":
+        return False
+    shown = set(projection)
+    for triple in pattern[1].items:
+        if isinstance(triple[2], tuple):  # ("PATH", ...)
+            return False
+        if any(isinstance(t, Var) and (t.bnode or t not in shown) for t in triple[1:]):
+            return False
+    return True
+
+
 def duplicates_unseen(form: str, distinct: str | None, pattern, strict: bool) -> bool:
     """Whether the answers cannot show how often a solution repeats: an ASK, a DISTINCT
     SELECT (or any SELECT when duplicates are not compared), or aggregates that ignore

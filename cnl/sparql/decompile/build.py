@@ -17,6 +17,7 @@ from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.equivalence import rows_are_distinct
 from cnl.sparql.decompile.binds import bind_np
 from cnl.sparql.decompile.count_values import count_np, count_sentence
 from cnl.sparql.decompile.expressions import (
@@ -44,6 +45,8 @@ def build(state: Decompilation) -> None:
     builder.numbers = state.numbers
     builder.ask = state.form == "AskQuery"
     builder.set_answers = _set_answers(state)
+    builder.sparql = state.sparql
+    builder.keeps_duplicates = state.form == "SelectQuery" and state.duplicates != "removed"
     builder.order_expr = state.order_expr
     builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
     if state.count_test is not None:
@@ -84,6 +87,9 @@ class Builder:
         self.hidden: set = set()    # variables only in scope inside a counting sub-query
         self.ask = False            # a yes/no question: a ranked sub-query is a nested superlative
         self.set_answers = False    # the answers are a set: how often a solution repeats is unseen
+        self.exists_joined = False  # a FILTER EXISTS said as a join (the answers then drop duplicates)
+        self.sparql = ""            # the query read, and whether it is a SELECT without DISTINCT
+        self.keeps_duplicates = False
         self.forms: set = set()
         self.subclasses: set = set()
         self.all_nodes: list = []   # variables in scope at the top (for projection "all")
@@ -550,9 +556,11 @@ class Builder:
     def exists_as_join(self) -> None:
         """SQUALL's "has a <P>" is a join; FILTER EXISTS keeps each answer once. The two agree
         only where the answers are a set (DISTINCT, ASK, a count of distinct values)."""
-        if not self.set_answers:
+        if not self.set_answers and not (self.keeps_duplicates and rows_are_distinct(self.sparql)):
+            # (a SELECT of every variable of plain triples gives each row once all the same)
             raise UnsupportedSPARQLError("FILTER EXISTS in a query that keeps duplicates",
                                          "said as a statement it would repeat the answers")
+        self.exists_joined = True
 
     def compare_vars(self, pair, x, other, ctx, coref: bool = False):
         """The VarComparison ``pair`` said of ``x``: "greater than the <P> of X" (``other``'s

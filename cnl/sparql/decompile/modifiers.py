@@ -30,7 +30,7 @@ def read_modifiers(state: Decompilation) -> None:
         elif node.name in ("Distinct", "Reduced"):
             state.duplicates = "removed" if node.name == "Distinct" else "reduced"
         elif node.name == "Project":
-            state.projected = _written_order(list(node.PV), state.sparql)
+            state.projected = _written_order(list(node.PV), state.sparql, node.p)
         elif node.name == "OrderBy":
             state.order_conditions = node.expr
         elif node.name == "Extend" and _is_aggregate(node.expr):
@@ -50,18 +50,36 @@ def read_modifiers(state: Decompilation) -> None:
     state.having = having
 
 
-def _written_order(columns: list, sparql: str) -> list:
+def _written_order(columns: list, sparql: str, pattern) -> list:
     """``SELECT *``'s columns (rdflib lists them in no fixed order) in the order the query first
     names them, so that a reading never depends on the process's hash seed; an explicit
-    SELECT list is kept as written."""
+    SELECT list is kept as written. rdflib's list for ``*`` also has the variables only a
+    FILTER (NOT) EXISTS or a MINUS names, which SPARQL does not put in scope: they are left out."""
     if not re.search(r"SELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", sparql, re.I):
         return columns
+    in_scope = _bound_outside_tests(pattern)
+    columns = [v for v in columns if v in in_scope]
 
     def first_use(v):
         found = re.search(r"[?$]" + re.escape(str(v)) + r"(?![A-Za-z0-9_])", sparql)
         return (found.start() if found else len(sparql), str(v))
 
     return sorted(columns, key=first_use)
+
+
+def _bound_outside_tests(pattern) -> set:
+    """The variables a pattern names outside its FILTER expressions and MINUS right sides."""
+    out, stack = set(), [pattern]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Variable):
+            out.add(node)
+        elif isinstance(node, CompValue):
+            skip = {"expr"} if node.name == "Filter" else {"p2"} if node.name == "Minus" else set()
+            stack.extend(v for k, v in node.items() if not k.startswith("_") and k not in skip)
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+    return out
 
 
 # SPARQL's aggregates of values and the IR's names for them (ir.Aggregate.op)

@@ -40,11 +40,15 @@ def profile_options(state: Decompilation) -> dict:
     if state.order_cast is not None:
         options["order_cast"] = state.order_cast
     if state.form == "SelectQuery":
-        options["duplicates"] = state.duplicates
+        # a FILTER EXISTS said as a join repeats an answer the query gave once: its rows were
+        # distinct anyway (build's set answers), so the query that removes duplicates is the same
+        options["duplicates"] = "removed" if builder.exists_joined else state.duplicates
     if state.form == "SelectQuery" and state.counted is None and state.aggregated is None:
         answer = {state.answer_bind.var} if state.answer_bind else set()
         visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order} - builder.hidden
-        options["projection"] = "all" if set(state.select_vars) == visible else "focus"
+        # a FILTER EXISTS said as a join puts its values in scope, but the query never showed them
+        all_shown = set(state.select_vars) == visible and not builder.exists_joined
+        options["projection"] = "all" if all_shown else "focus"
         values = [v for v in state.orders if v != state.counted_order]  # a ranking count: below
         if options["projection"] == "focus" and values:
             options["order_columns"] = all(v in state.select_vars for v in values)
