@@ -497,8 +497,38 @@ FORMS += [
           "<Douglas_Adams> has <P106:occupation> <writer> and has not <P166:award_received> "
           "<Nobel_Prize_in_Literature>?"),
          "ASK { wd:Q42 wdt:P106 wd:Q36180 . FILTER NOT EXISTS { wd:Q42 wdt:P166 wd:Q37922 } }"),
+    Form("every answer that ties for the best value (the joint highest: MAX in a sub-query)",
+         ("Which <Q8502> has <P30> <Q46> and has the joint highest <P2044>?",
+          "Which [mountain] has <continent> [Europe] and has the joint highest <elevation above sea level>?",
+          "Which <mountain> has <P30:continent> <Europe> and has the joint highest <P2044:elevation_above_sea_level>?"),
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P30 wd:Q46 ; wdt:P2044 ?h . "
+         "{ SELECT (MAX(?h2) AS ?top) WHERE { ?m2 wdt:P31 wd:Q8502 ; wdt:P30 wd:Q46 ; wdt:P2044 ?h2 } } "
+         "FILTER(?h = ?top) }"),
+    Form("every answer that ties for the best value (the joint highest: MAX in a sub-query)",
+         ("Which <Q5> has <P106> <Q33999> and has the joint earliest <P569>?",
+          "Which [human] has <occupation> [actor] and has the joint earliest <date of birth>?",
+          "Which <human> has <P106:occupation> <actor> and has the joint earliest <P569:date_of_birth>?"),
+         "SELECT DISTINCT ?p WHERE { ?p wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P569 ?b . "
+         "{ SELECT (MIN(?b2) AS ?first) WHERE { ?p2 wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P569 ?b2 } } "
+         "FILTER(?b = ?first) }"),
+    Form("every answer that ties for the most (GROUP BY ... HAVING(COUNT(...) = MAX(...)))",
+         ("Which <Q6256> has the joint most <P150>?",
+          "Which [country] has the joint most <contains the administrative territorial entity>?",
+          "Which <country> has the joint most <P150:contains_the_administrative_territorial_entity>?"),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q6256 ; wdt:P150 ?s . "
+         "{ SELECT (MAX(?n) AS ?most) WHERE { { SELECT ?c2 (COUNT(DISTINCT ?s2) AS ?n) WHERE { "
+         "?c2 wdt:P31 wd:Q6256 ; wdt:P150 ?s2 } GROUP BY ?c2 } } } } "
+         "GROUP BY ?c HAVING(COUNT(DISTINCT ?s) = MAX(?most))"),
+    Form("every answer that ties for the most (GROUP BY ... HAVING(COUNT(...) = MAX(...)))",
+         ("Which <Q5> has <P106> <Q33999> and has the joint fewest <P166>?",
+          "Which [human] has <occupation> [actor] and has the joint fewest <award received>?",
+          "Which <human> has <P106:occupation> <actor> and has the joint fewest <P166:award_received>?"),
+         "SELECT DISTINCT ?p WHERE { ?p wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P166 ?a . "
+         "{ SELECT (MIN(?n) AS ?fewest) WHERE { { SELECT ?p2 (COUNT(DISTINCT ?a2) AS ?n) WHERE { "
+         "?p2 wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P166 ?a2 } GROUP BY ?p2 } } } } "
+         "GROUP BY ?p HAVING(COUNT(DISTINCT ?a) = MIN(?fewest))"),
 ]
-IDS.update({"height": "P2048", "mountain": "Q8502"})
+IDS.update({"height": "P2048", "mountain": "Q8502", "continent": "P30", "Europe": "Q46"})
 IDS.update({"Douglas Adams": "Q42", "instance of": "P31", "writer": "Q36180", "Nobel Prize in Literature": "Q37922",
             "inception": "P571", "area": "P2046", "position held": "P39", "President of the United States": "Q11696", "start time": "P580",
             "end time": "P582", "city": "Q515"})
@@ -559,6 +589,13 @@ def test_every_form_has_two_paraphrases():
     # the values a sentence names must take a co-reference variable (a class noun, a bare value)
     ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d } ORDER BY DESC(?a - ?b)",
      "ORDER BY an expression"),
+    # the best value of another pattern than the query's own: "ties" would change the meaning
+    ("SELECT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?h . { SELECT (MAX(?h2) AS ?top) WHERE { "
+     "?n wdt:P31 wd:Q8502 ; wdt:P2044 ?h2 ; wdt:P17 wd:Q183 } } FILTER(?h = ?top) }",
+     "a best value compared in a sub-query (ties kept)"),
+    ("SELECT ?c WHERE { ?c wdt:P31 wd:Q6256 ; wdt:P150 ?s . { SELECT (MAX(?n) AS ?most) WHERE { { SELECT ?c2 "
+     "(COUNT(DISTINCT ?s2) AS ?n) WHERE { ?c2 wdt:P31 wd:Q6256 ; wdt:P47 ?s2 } GROUP BY ?c2 } } } } "
+     "GROUP BY ?c HAVING(COUNT(DISTINCT ?s) = MAX(?most))", "a best value compared in a sub-query (ties kept)"),
 ])
 def test_what_has_no_form_is_refused_with_the_construct_named(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:

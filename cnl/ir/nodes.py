@@ -94,13 +94,15 @@ class Order:
     """A superlative: ``highest``, ``2nd earliest``, ``10 highest`` (count), ``3rd to 5th latest``.
 
     ``limit`` False is a plain ordering without a limit (Sparklis' ``highest-to-lowest``):
-    all answers, sorted."""
+    all answers, sorted. ``ties``: ``joint highest``, every answer whose value (or count) is the
+    maximum, where ``highest`` keeps one of them."""
 
     word: str
     rank: int = 1
     count: int | None = None
     to_rank: int | None = None
     limit: bool = True
+    ties: bool = False
 
     DESCENDING = frozenset(
         {"highest", "latest", "largest", "biggest", "most", "greatest", "youngest", "longest"}

@@ -234,7 +234,7 @@ class SquallPrinter:
             return f"{order.count} {order.word}"
         if order.rank != 1:
             return f"{_ordinal(order.rank)} {order.word}"
-        return order.word
+        return f"joint {order.word}" if order.ties else order.word
 
     def det(self, quant: ir.Quant) -> str:
         if quant.det in ("at_least", "at_most", "exactly", "more_than", "fewer_than"):

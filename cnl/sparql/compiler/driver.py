@@ -57,6 +57,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         self.top = self.group
         self.owners: list[str] = []         # subjects of the statements being compiled ("its <P>")
         self.nested_orders = False          # superlatives rank their own NP in a sub-query (ASK)
+        self.tied: tuple[str, bool] | None = None  # "the joint highest": (key, descending), ties kept
 
     # ---------------------------------------------------------------- variables
     def fresh(self, hint: str | None) -> str:

@@ -21,6 +21,12 @@ _SELECT = {"removed": "SELECT DISTINCT ", "kept": "SELECT ", "reduced": "SELECT 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
+# a variable, or a string literal (skipped whole, so that a "?x" inside it is left alone)
+_VARIABLE_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\?[A-Za-z_][A-Za-z0-9_]*')
+
+_TIES_AT_TOP = "a superlative that keeps ties ('joint ...') ranks the answers of a question that lists them"
+
+
 def _strip_strings(text: str) -> str:
     return _STRING_LITERAL.sub('""', text) if '"' in text else text
 
@@ -66,6 +72,8 @@ class SolutionModifiersMixin:
                     self._order(q, inner)
             if self.count_order_var is not None:
                 raise CompileError("a count ranking ('the most') inside a yes/no question is not supported")
+            if self.tied is not None:
+                raise CompileError(_TIES_AT_TOP)
             block = ["{", f"  SELECT {inner} WHERE {{", *indent(indent(g.lines())), "  }"]
             block.append("  ORDER BY " + " ".join(f"{'DESC' if d else 'ASC'}({key})" for key, d in self.order_keys))
             if self.offset:
@@ -94,7 +102,16 @@ class SolutionModifiersMixin:
         else:
             self.order_keys.append((v, order.descending))
         if len(self.order_keys) > 1:
+            if order.ties or self.tied is not None:
+                raise CompileError("a superlative that keeps ties ('joint ...') cannot be combined with another one")
             return  # the first superlative decides the limit; later ones break ties
+        if order.ties:
+            if order.rank != 1 or order.count is not None or order.to_rank is not None or not order.limit:
+                raise CompileError("'joint' keeps the ties of the first rank ('the joint highest'), not of a rank or range")
+            if self.group is not self.top:
+                raise CompileError(_TIES_AT_TOP)
+            self.tied = self.order_keys[0]
+            return  # no ORDER BY / LIMIT: the maximum in a sub-query (_tie_block)
         if not order.limit:
             return  # an ordering only (Sparklis' highest-to-lowest): every answer, sorted
         if order.to_rank is not None:
@@ -155,6 +172,47 @@ class SolutionModifiersMixin:
             return f"xsd:{self.profile.order_cast}({key})"
         return key
 
+    def _tie_block(self, where: list[str], keys: list[str]) -> tuple[list[str], str | None]:
+        """"the joint highest <P>" / "the joint most <P>": every answer whose value (or count per
+        answer) is the best one, not one of them. The query's pattern again, its variables
+        renamed, gives the best value in a sub-query: ``{ SELECT (MAX(?v_all) AS ?best) WHERE {
+        ... } }`` and ``FILTER(?v = ?best)``; for a count, the counts per answer (grouped by the
+        renamed ``keys``) in a sub-query of its own, and ``HAVING(COUNT(?v) = MAX(?best))`` (the
+        returned HAVING condition: ?best is one value, but not a group key)."""
+        key, descending = self.tied
+        renamed, names = self._renamed(where)
+        best = self.fresh("most" if key == "?count" else "best")
+        op = "MAX" if descending else "MIN"
+        if key != "?count":
+            block = ["{", f"  SELECT ({op}({names[key]}) AS {best}) WHERE {{", *indent(indent(renamed)), "  }", "}",
+                     f"FILTER({key} = {best})"]
+            return where + block, None
+        count = self.fresh("count")
+        inner_keys = " ".join(names.get(k, k) for k in keys)
+        per_answer = ["{", f"  SELECT {inner_keys} ({self._count(names[self.count_order_var])} AS {count}) WHERE {{",
+                      *indent(indent(renamed)), "  }", f"  GROUP BY {inner_keys}", "}"]
+        block = ["{", f"  SELECT ({op}({count}) AS {best}) WHERE {{", *indent(indent(per_answer)), "  }", "}"]
+        return where + block, f"{self._count(self.count_order_var)} = {op}({best})"
+
+    def _renamed(self, lines: list[str]) -> tuple[list[str], dict[str, str]]:
+        """``lines`` with every variable outside string literals renamed to a fresh one."""
+        names: dict[str, str] = {}
+
+        def rename(match):
+            text = match.group(0)
+            if not text.startswith("?"):
+                return text  # a string literal, kept as written
+            if text not in names:
+                base, n = text[1:] + "_all", 1
+                while (base if n == 1 else f"{base}{n}") in self.var_names:
+                    n += 1
+                name = base if n == 1 else f"{base}{n}"
+                self.var_names.add(name)
+                names[text] = "?" + name
+            return names[text]
+
+        return [_VARIABLE_OR_STRING.sub(rename, line) for line in lines], names
+
     def _count(self, v: str) -> str:
         """COUNT of ``v``: of distinct values unless the profile counts solutions."""
         return f"COUNT(DISTINCT {v})" if self.profile.count_distinct else f"COUNT({v})"
@@ -162,6 +220,9 @@ class SolutionModifiersMixin:
     def _render(self) -> str:
         profile = self.profile
         where = self.group.lines()
+        having: list[str] = []  # "the joint most": the count equal to the best count
+        if self.tied is not None and (self.aggregates or self.counted):
+            raise CompileError("a superlative that keeps ties ('joint ...') cannot be counted or aggregated")
         if self.having and (self.aggregates or self.counted or self.count_order_var or not self.focus):
             raise CompileError("a count condition written as HAVING needs a question that lists answers "
                                "(no other count or aggregate)")
@@ -188,6 +249,10 @@ class SolutionModifiersMixin:
             if not cols:
                 cols = list(self.focus)
             group_by = cols if self.count_order_var or self.having else []
+            if self.tied is not None:
+                where, condition = self._tie_block(where, cols)
+                if condition is not None:
+                    having.append(condition)
             for _, outer in self.having:
                 if not set(outer) <= set(cols):
                     raise CompileError("a count condition written as HAVING must be about the answers")
@@ -202,6 +267,8 @@ class SolutionModifiersMixin:
                     cols.append(label)
             head = _SELECT[profile.duplicates] + " ".join(cols)
         else:
+            if self.tied is not None:
+                raise CompileError(_TIES_AT_TOP)
             head = "ASK"
             group_by = []
         lines = []
@@ -214,10 +281,10 @@ class SolutionModifiersMixin:
         lines.append("}")
         if group_by:
             lines.append("GROUP BY " + " ".join(group_by))
-        for condition, _ in self.having:
+        for condition in [c for c, _ in self.having] + having:
             lines.append(f"HAVING({condition})")
         if head != "ASK":
-            if self.order_keys:
+            if self.order_keys and self.tied is None:
                 lines.append("ORDER BY " + " ".join(
                     f"{'DESC' if desc else 'ASC'}({self._order_expr(key)})" for key, desc in self.order_keys))
             if self.offset:

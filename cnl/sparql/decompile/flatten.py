@@ -32,6 +32,7 @@ class Group:
     binds: list = field(default_factory=list)  # (var, expression)
     counts: list = field(default_factory=list)  # CountQuery: counting sub-queries joined here
     ranked: list = field(default_factory=list)  # RankedQuery: superlatives' sub-queries joined here
+    bests: list = field(default_factory=list)  # BestQuery: "the joint highest"'s sub-queries (ties)
 
 
 @dataclass
@@ -44,6 +45,17 @@ class RankedQuery:
     orders: list      # (key variable, descending)
     limit: int | None
     offset: int | None
+
+
+@dataclass
+class BestQuery:
+    """``{ SELECT (MAX(?v) AS ?best) WHERE { P } }``: the best value of the query's own pattern
+    again, which a FILTER or HAVING compares with (``joint highest``: every answer that ties)."""
+
+    alias: object     # ?best
+    op: str           # "max" or "min"
+    value: object     # ?v
+    inner: "Group"    # P (its counting sub-query, for "the joint most")
 
 
 @dataclass
@@ -118,6 +130,8 @@ def _flatten_into(node, group: Group) -> None:
         group.ranked.append(_ranked_query(node))
     elif name == "Project" and _count_query(node) is not None:
         group.counts.append(_count_query(node))
+    elif name == "Project" and _best_query(node) is not None:
+        group.bests.append(_best_query(node))
     elif name in ("Project", "Slice", "Distinct", "Reduced", "OrderBy", "Group", "AggregateJoin"):
         raise UnsupportedSPARQLError("a sub-query (nested SELECT)")
     elif name == "Graph":
@@ -160,6 +174,22 @@ def _count_query(node):
     if alias is None or set(node.PV) != set(keys) | {alias} or not all(isinstance(k, Variable) for k in keys):
         return None
     return CountQuery(counts[0].vars, alias, bool(counts[0].distinct), keys, flatten(inner.p.p))
+
+
+def _best_query(node):
+    """The BestQuery of ``Project(?best) Extend(?best = MAX(?v)) AggregateJoin`` with no GROUP BY,
+    else None."""
+    inner = node.p
+    if len(node.PV) != 1 or getattr(inner, "name", None) != "Extend" or inner.var != node.PV[0]:
+        return None
+    join = inner.p
+    if getattr(join, "name", None) != "AggregateJoin" or len(join.A) != 1 or join.p.expr:
+        return None
+    (call,) = join.A
+    if call.name not in ("Aggregate_Max", "Aggregate_Min") or call.distinct or not isinstance(call.vars, Variable) \
+            or call.res != inner.expr:
+        return None
+    return BestQuery(inner.var, call.name[len("Aggregate_"):].lower(), call.vars, flatten(join.p.p))
 
 
 def group_vars(group: Group) -> set:

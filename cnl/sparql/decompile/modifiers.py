@@ -18,6 +18,7 @@ from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.expressions import variables
 from cnl.sparql.decompile.flatten import flatten
 from cnl.sparql.decompile.state import Decompilation
+from cnl.sparql.decompile.ties import tied_count
 from cnl.sparql.profiles import ORDER_CASTS
 
 
@@ -138,7 +139,8 @@ def read_columns(state: Decompilation) -> None:
         else:
             state.select_vars.append(v)
     for condition in state.having:
-        _having_count(state, condition)
+        if not tied_count(state, condition):  # "the joint most": the count equal to the best
+            _having_count(state, condition)
     if state.group_keys is not None:
         if state.counted is None and state.aggregated is None and not state.numbers:
             _ranking_count(state)

@@ -16,6 +16,7 @@ from cnl.sparql.decompile.options import MIXED_CLASS_TESTS, drop_ranks, profile_
 from cnl.sparql.decompile.parse import parse
 from cnl.sparql.decompile.sentence import choose_root, write_query
 from cnl.sparql.decompile.state import Decompilation
+from cnl.sparql.decompile.ties import read_ties
 from cnl.sparql.decompile.units import read_unit_tests
 
 
@@ -51,6 +52,7 @@ def _read_once(sparql: str, focus_columns: bool) -> Decompilation:
     read_modifiers(state)
     read_columns(state)
     state.top = flatten(state.pattern)
+    read_ties(state)
     read_unit_tests(state)
     if read_named_values(state):  # a BIND over values of named things: no tree to read
         return state

@@ -58,6 +58,7 @@ class Decompilation:
     order_expr: object = None            # ORDER BY an expression: OrderedExpression(expr, order)
     order_cast: str | None = None        # ORDER BY xsd:integer(?x) (every key so cast): "integer"
     counted_order: object = None         # ORDER BY the count: the counted variable
+    tied_count: tuple | None = None      # HAVING(COUNT(?y) = MAX(?best)): (?y, "max"/"min", ?best)
 
     # flatten, then binds
     top: Group | None = None

@@ -26,6 +26,7 @@ _TERMINAL_WORDS = {
     "VAR_NAME": "a variable",
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
+    "JOINT_SUPERLATIVE": "a superlative that keeps ties (joint highest, ...)",
     "DATE_PART": '"month" or "day"',
     "MEASURE": '"length", "latitude" or "longitude"',
     "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",

@@ -255,6 +255,9 @@ class ToIR(WriterForms, SparqlForms, Transformer):
     def sup(self, word):
         return ir.Order(word.value.lower())
 
+    def sup_joint(self, words):
+        return ir.Order(words.value.split()[-1].lower(), ties=True)
+
     def sup_sorted(self, word):
         return ir.Order(word.value.lower().split("-")[0], limit=False)
 
