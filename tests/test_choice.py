@@ -156,3 +156,19 @@ def test_translate_with_a_store_chooses_among_the_beams_on_it(kg, monkeypatch, c
     seen.clear()
     main(["translate", "Who directed Inception?", "--store", str(kg.path), "--format", "json", "--no-validate"])
     assert all(k is None for k in seen)
+
+
+def test_a_label_copied_from_the_question_resolves_to_the_candidate_linked_from_those_words(kg):
+    """The model wrote the question's words ("[Golden Globe Awards]") where the linked candidate's
+    label is "Golden Globe Award": the candidate whose mention they are (the likeliest one) is
+    taken, after every source that knows the label itself (so no compiled output changes)."""
+    cands = [{"id": "Q577982", "label": "56th Golden Globe Awards", "mention": "Golden Globe Awards", "probability": 0.6},
+             {"id": "Q1011547", "label": "Golden Globe Award", "mention": "Golden Globe Awards", "probability": 0.8},
+             {"id": "Q25191", "label": "Christopher Nolan", "mention": "Nolan", "probability": 0.9}]
+    nbest = ["How many [Golden Globe Awards] is a <award received> of [Christopher Nolan]?"]
+    _, sparql, error = _choose(kg, ("answers",), nbest, "How many Golden Globe Awards has Nolan won?", cands)
+    assert error is None and "wd:Q1011547" in sparql
+    # a label the KG itself has is read as the KG's: "[Inception]" stays the film, whatever it was linked from
+    cands.append({"id": "Q99", "label": "Inception (soundtrack)", "mention": "Inception", "probability": 0.99})
+    _, sparql, _ = _choose(kg, ("answers",), ["Give me a <director> of [Inception]."], "Who directed Inception?", cands)
+    assert "wd:Q25188" in sparql

@@ -513,7 +513,10 @@ class Translator:
     def resolver(self, candidates, lexicon=None, store=None, kg=None) -> ChainResolver:
         """Resolves the labels of a generated CNL: the ``lexicon`` (a Lexicon, a file or a dict),
         the question's entity candidates, Wikidata's property labels and aliases, then (with a
-        store, or a KG) any entity or class of it by its exact name."""
+        store, or a KG) any entity or class of it by its exact name; last, the question's own
+        words a candidate was linked from (its mention: the model copied "[Golden Globe Awards]"
+        from the question where the candidate is "Golden Globe Award"), the likeliest candidate
+        of that mention."""
         sources = [as_lexicon(lexicon)] if lexicon is not None else []
         sources.append(ChainResolver.table(("entity", c["label"], c["id"]) for c in candidates if c.get("label")))
         if self._properties is None:
@@ -524,6 +527,9 @@ class Translator:
             sources.append(IndexResolver(self.entity_index(store)))
         elif kg is not None:
             sources.append(KGLabelResolver(kg))
+        likeliest_first = sorted(candidates, key=lambda c: -float(c.get("probability") or 0.0))
+        sources.append(ChainResolver.table(("entity", c["mention"], c["id"]) for c in likeliest_first
+                                           if c.get("mention") and c.get("id")))
         return ChainResolver(*sources)
 
     def slot_fit(self, kg) -> SlotFit:
