@@ -26,6 +26,11 @@ def test_regex_terminals_are_enumerated_from_the_grammar():
     assert terminal_words("INT") == () and terminal_words("ENT") == ()
 
 
+def test_a_superlative_that_keeps_ties_is_offered_after_the_plain_ones():
+    words = expect("Which [country] has the ").keywords
+    assert "joint highest" in words and words.index("joint highest") > words.index("fewest")
+
+
 def test_the_first_word():
     slot = expect("")
     assert {"Which", "What", "Who", "How", "Give"} <= set(slot.keywords)

@@ -255,14 +255,20 @@ def _relexing_words(value: str, notation: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Rarer variants of words offered beside them ("joint highest" beside "highest"): offered after
+# every other word, so that the common form comes first
+_OFFERED_LAST = frozenset({"JOINT_SUPERLATIVE"})
+
+
 @lru_cache(maxsize=None)
 def _keyword_order(name: str) -> tuple:
-    """Plain words first, then multi-word and regex terminals, then punctuation; by name."""
+    """Plain words first, then multi-word and regex terminals, then rarer variants, then
+    punctuation; by name."""
     words = terminal_words(name)
     punctuation = bool(words) and not words[0][:1].isalpha()
     lark = squall_parser.lark_parser()
     plain = any(t.name == name and t.pattern.type == "str" for t in lark.terminals)
-    return (punctuation, not plain, name)
+    return (punctuation, name in _OFFERED_LAST, not plain, name)
 
 
 def _kind_of_typed(typed: str) -> str | None:
