@@ -178,6 +178,16 @@ EQUIVALENT += [
      "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o }"),
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }", "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 }"),
 ]
+# lead3: the OPTIONAL of FILTER(!BOUND(?v)) anywhere in the group (rdflib nests it in a join
+# with what follows it); not where what follows names the OPTIONAL's own variable
+EQUIVALENT += [
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?a } ?x wdt:P106 ?o . FILTER(!BOUND(?a)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o . FILTER NOT EXISTS { ?x wdt:P166 ?a } }"),
+]
+NEAR_MISSES += [
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P166 ?a } ?y wdt:P166 ?a . FILTER(!BOUND(?a)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?y wdt:P166 ?a . FILTER NOT EXISTS { ?x wdt:P166 ?a } }"),
+]
 _UNSEEN_VARIABLE = ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 ?o }",
                     "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 ?o }")
 NEAR_MISSES += [_UNSEEN_VARIABLE]

@@ -11,7 +11,8 @@ Each rule is one SPARQL equivalence, named in its docstring; none looks at a dat
 - :func:`statement_subjects`: a Wikidata statement read through ``ps:P``/``pq:Q`` without its
   ``p:P`` triple has one subject all the same (the statement model): it is written out;
 - :func:`unbound_as_not_exists`: ``OPTIONAL { P } FILTER(!BOUND(?v))``, ``?v`` bound by ``P``,
-  is ``FILTER NOT EXISTS { P }``; ``OPTIONAL { P } FILTER(BOUND(?v))`` is ``P``;
+  is ``FILTER NOT EXISTS { P }`` (also with the OPTIONAL before other parts of the group);
+  ``OPTIONAL { P } FILTER(BOUND(?v))`` is ``P``;
 - :func:`drop_unused_binds`: a BIND whose variable nothing reads (no column, no ORDER BY, no
   expression) changes no answer;
 - :func:`integer_casts_of_integers`: ``xsd:integer(YEAR(?d))`` is ``YEAR(?d)``: casting a value
@@ -394,7 +395,11 @@ def unbound_as_not_exists(algebra: CompValue) -> None:
     uses = _uses(algebra)
     for node in _nodes(algebra):
         for key, child in list(_children(node)):
-            if key is None or child.name != "Filter" or getattr(child.p, "name", None) != "LeftJoin":
+            if key is None or child.name != "Filter":
+                continue
+            if getattr(child.p, "name", None) == "Join":
+                child["p"] = _optional_last(child.p)
+            if getattr(child.p, "name", None) != "LeftJoin":
                 continue
             test, left = child.expr, child.p
             if _bound_after_optional(test, left):
@@ -417,6 +422,24 @@ def unbound_as_not_exists(algebra: CompValue) -> None:
                 continue
             node[key] = CompValue("Filter", p=left.p1, expr=CompValue("Builtin_NOTEXISTS", graph=left.p2),
                                   _vars=set(outer_vars))
+
+
+def _optional_last(join: CompValue) -> CompValue:
+    """``{ A OPTIONAL { B } C }`` (rdflib: Join(LeftJoin(A, B), C)) as ``{ A C OPTIONAL { B } }``
+    where C names none of B's variables that A may leave unbound: a solution of B compatible
+    with one of A is then compatible with its join with C and back (the variables B and C share
+    are bound by A), so the two give the same solutions. Hand-written queries put the OPTIONAL
+    anywhere in the group; the FILTER(!BOUND(?v)) rule reads it last. Else ``join`` unchanged."""
+    for optional, other in ((join.p1, join.p2), (join.p2, join.p1)):
+        if getattr(optional, "name", None) != "LeftJoin" or getattr(optional.expr, "name", None) != "TrueFilter":
+            continue
+        maybe_unbound = set(_variables(optional.p2, Counter())) - _certain(optional.p1)
+        if maybe_unbound & set(_variables(other, Counter())):
+            continue
+        inner = CompValue("Join", p1=optional.p1, p2=other, _vars=set(join.get("_vars") or ()))
+        return CompValue("LeftJoin", p1=inner, p2=optional.p2, expr=optional.expr,
+                         _vars=set(join.get("_vars") or ()))
+    return join
 
 
 def _bound_after_optional(test, left) -> bool:
