@@ -20,6 +20,8 @@ wd:Q904 rdfs:label "Night Saga"@en ; schema:description "dystopian film series"@
 wd:Q915 rdfs:label "Dune"@en ; wdt:P31 wd:Q11424 ; schema:description "2021 film by a director"@en .
 wd:Q905 rdfs:label "Dune"@en ; schema:description "media franchise"@en .
 wd:Q916 rdfs:label "Dune Part One"@en ; wdt:P31 wd:Q11424 ; p:P179 [ ps:P179 wd:Q915 ] .
+wd:Q917 rdfs:label "Starfall"@en ; schema:description "fictional character of the Starfall novels"@en .
+wd:Q907 rdfs:label "Starfall"@en .
 """
 # twelve film series, each with a film in it: what the values of <part of the series> are like
 TTL += "".join(
@@ -81,6 +83,31 @@ def test_an_entity_the_kg_states_in_the_slot_outweighs_its_description(kg):
     _, sparql, _ = _choose(kg, ("answers", "type", "readings", "fit"), "Which [film] has <part of the series> [Dune]?",
                            "Which films are in the Dune series?", cands)
     assert "wd:Q915" in sparql
+
+
+def test_a_reading_the_kg_knows_to_be_unlike_the_slot_loses_to_one_it_knows_nothing_of(kg):
+    """"Starfall" the character (described, and nothing like a series) and "Starfall" of which the
+    KG has only the label: as a value of <part of the series>, the character is evidence
+    against, the other none either way, so the other is kept (the linker put the character
+    first)."""
+    cands = [{"id": "Q917", "label": "Starfall"}, {"id": "Q907", "label": "Starfall"}]
+    text, question = "Which [film] has <part of the series> [Starfall]?", "Which films are in the Starfall series?"
+    _, sparql, _ = _choose(kg, ("answers", "type", "readings", "fit"), text, question, cands)
+    assert "wd:Q907" in sparql and "wd:Q917" not in sparql
+
+
+def test_misfit_needs_a_profiled_slot_and_something_known():
+    from collections import Counter
+
+    from cnl.learn.slot_fit import MIN_PROFILED, MISFIT, SlotProfile, slot_fit
+
+    baseline = SlotProfile(100, Counter(), 100, Counter({"character": 5}))
+    series = SlotProfile(MIN_PROFILED, Counter({"Q24856": MIN_PROFILED}), MIN_PROFILED, Counter({"series": MIN_PROFILED}))
+    assert slot_fit(False, {"Q95074"}, {"character"}, series, baseline) == -MISFIT
+    assert slot_fit(False, set(), set(), series, baseline) == 0  # nothing known: no evidence
+    assert slot_fit(True, {"Q95074"}, {"character"}, series, baseline) == 2  # stated there: fits
+    few = SlotProfile(3, Counter({"Q24856": 3}), 3, Counter({"series": 3}))
+    assert slot_fit(False, {"Q95074"}, {"character"}, few, baseline) == 0  # no profile: no evidence
 
 
 def test_a_slot_with_few_entities_in_the_kg_has_no_profile():

@@ -33,6 +33,9 @@ BASELINE = 4000
 QUERY_TIMEOUT = 2.0
 # an entity the KG states in the slot outweighs any profile score (each at most 1)
 ATTESTED = 2.0
+# evidence against: an entity whose classes and description the KG knows, none of which is
+# like the slot's entities, scores below one the KG says nothing of (no evidence either way)
+MISFIT = 0.5
 # classes and words too general to tell readings apart
 _IGNORED_CLASSES = {"Q35120", "Q488383", "Q16889133"}  # entity, object, class
 _STOP = {"the", "and", "for", "from", "with", "that", "which", "its", "his", "her", "their", "was", "are",
@@ -100,8 +103,17 @@ class SlotProfile:
 
 def slot_fit(attested: bool, classes, description_words, profile: SlotProfile, baseline: SlotProfile) -> float:
     """The score of one entity in one slot: :data:`ATTESTED` when the KG states it there, plus
-    its best class share and its best description word's lift (each between 0 and 1)."""
-    return (ATTESTED if attested else 0.0) + profile.class_share(classes) + profile.word_lift(description_words, baseline)
+    its best class share and its best description word's lift (each between 0 and 1); less
+    :data:`MISFIT` when what the KG knows of it (its classes, its description's head noun) is
+    all unlike the slot's entities, which a profiled slot can tell ("fictional character" as a
+    value of <part of the series>)."""
+    share, lift = profile.class_share(classes), profile.word_lift(description_words, baseline)
+    score = (ATTESTED if attested else 0.0) + share + lift
+    known_classes = {c for c in classes if c not in _IGNORED_CLASSES} if profile.entities >= MIN_PROFILED else set()
+    known_words = description_words if profile.described >= MIN_PROFILED else set()
+    if not attested and (known_classes or known_words) and share == 0.0 and lift == 0.0:
+        score -= MISFIT
+    return score
 
 
 class SlotFit:
