@@ -23,14 +23,15 @@ def round_trip(sparql: str) -> tuple[str, dict]:
 # ------------------------------------------------------------------ the checker's strict mode
 
 def test_strict_mode_tells_duplicates_apart():
-    plain = "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }"
-    distinct = "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 }"
-    reduced = "SELECT REDUCED ?x WHERE { ?x wdt:P31 wd:Q5 }"
+    # ?o is not shown: a human with two occupations is one row, or two
+    plain = "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 ?o }"
+    distinct = "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 ?o }"
+    reduced = "SELECT REDUCED ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 ?o }"
     assert equivalent(plain, distinct)  # the default compares answers as sets
     assert not equivalent(plain, distinct, distinct=True)
     assert not equivalent(reduced, distinct, distinct=True)
     assert not equivalent(reduced, plain, distinct=True)
-    assert equivalent(reduced, "SELECT REDUCED ?y WHERE { ?y wdt:P31 wd:Q5 }", distinct=True)
+    assert equivalent(reduced, "SELECT REDUCED ?y WHERE { ?y wdt:P31 wd:Q5 ; wdt:P106 ?p }", distinct=True)
 
 
 def test_strict_mode_where_duplicates_cannot_occur():
@@ -43,6 +44,13 @@ def test_strict_mode_where_duplicates_cannot_occur():
     assert not equivalent("SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P50 ?k } GROUP BY ?k",
                           "SELECT DISTINCT (COUNT(?x) AS ?n) WHERE { ?x wdt:P50 ?k } GROUP BY ?k", distinct=True)
     assert equivalent("ASK { wd:Q1 wdt:P31 ?x }", "ASK { wd:Q1 wdt:P31 ?y }", distinct=True)
+    # every variable of plain triples shown: a graph is a set of triples, no row comes twice
+    for head in ("SELECT", "SELECT REDUCED"):
+        assert equivalent(head + " ?x WHERE { ?x wdt:P31 wd:Q5 }", "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 }",
+                          distinct=True)
+    # ... not through a property path (a sequence may reach one pair twice)
+    assert not equivalent("SELECT ?x WHERE { ?x wdt:P31/wdt:P279 wd:Q5 }",
+                          "SELECT DISTINCT ?x WHERE { ?x wdt:P31/wdt:P279 wd:Q5 }", distinct=True)
 
 
 @pytest.mark.parametrize("strict", [False, True])
