@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from cnl import ir
 
@@ -59,10 +60,12 @@ def detect_notation(text: str) -> str:
     return "ecai"
 
 
+@lru_cache(maxsize=4096)
 def split_angle(inner: str, notation: str) -> tuple[str | None, str | None, str | None]:
     """``P57:director`` -> (``P57``, ``director``, ``P``); ``Jon_Favreau`` -> (None, ``Jon Favreau``, None).
 
-    IDs are recognised on the raw text, so ``<\\P1>`` is the label "P1", not the ID P1."""
+    IDs are recognised on the raw text, so ``<\\P1>`` is the label "P1", not the ID P1. Cached: a
+    pure function of its two strings, and the same terms come back in query after query."""
     match = ID_RE.match(inner)
     if "\\" in inner:
         inner = unescape(inner)

@@ -53,7 +53,7 @@ class SquallLexer(Lexer):
     def _lex(self, text):
         label_notation = current_notation.get() == "label"
         keywords, master, space, by_first_char = self.keywords, self.master, self.space, self.by_first_char
-        new_token = Token._future_new  # Token(...) without the check for a deprecated keyword
+        new_str = str.__new__  # a Token built as Token._future_new builds it, without its two calls
         multiline = "\n" in text
         pos, end, line, line_start = 0, len(text), 1, 0
         while True:
@@ -68,19 +68,21 @@ class SquallLexer(Lexer):
                 column = pos - (text.rfind("\n", 0, pos) + 1) + 1
                 raise UnexpectedCharacters(text, pos, line, column, allowed=None)
             kind = match.lastgroup
-            value = match.group(kind)
             pos, new_end = match.span(kind)  # the group ends the match: lookaheads take no text
+            value = text[pos:new_end]
             if kind == "WORD":
                 kind = keywords.get(value.lower(), "WORD")
-                if kind == "WORD" and value[-3:].lower() == "n't" and keywords.get(value[:-3].lower()) in _AUXILIARIES:
+                if (kind == "WORD" and value[-1] in "tT" and value[-3:].lower() == "n't"
+                        and keywords.get(value[:-3].lower()) in _AUXILIARIES):
                     # "doesn't", "isn't", "hasn't": the auxiliary, then "not" (its own token,
                     # so that every rule written with "does not" reads the contraction too)
                     split = new_end - 3
-                    yield new_token(keywords[value[:-3].lower()], value[:-3], pos, line, pos - line_start + 1,
-                                    line, split - line_start + 1, split)
+                    yield Token._future_new(keywords[value[:-3].lower()], value[:-3], pos, line, pos - line_start + 1,
+                                            line, split - line_start + 1, split)
                     kind, value, pos = "NOT", value[-3:], split
             elif kind == "ANGLE":
-                ident = ID_RE.match(value[1:-1])  # raw: <\P1> is a label
+                # raw: <\P1> is a label; an ID starts with Q, P or ^ (most labels are no ID: no regex)
+                ident = ID_RE.match(value[1:-1]) if value[1] in "QP^" else None
                 if ident:
                     kind = "ENT" if ident.group(1) == "Q" else "PROP"
                 else:
@@ -90,7 +92,11 @@ class SquallLexer(Lexer):
             if multiline and text.find("\n", line_start, pos) >= 0:
                 line = text.count("\n", 0, pos) + 1
                 line_start = text.rfind("\n", 0, pos) + 1
-            yield new_token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
+            token = new_str(Token, value)
+            token.type, token.start_pos, token.value, token.end_pos = kind, pos, value, new_end
+            token.line = token.end_line = line
+            token.column, token.end_column = pos - line_start + 1, new_end - line_start + 1
+            yield token
             pos = new_end
 
 
