@@ -1,7 +1,7 @@
 """The parser's and compiler's fast paths (issue 29, bench_compile) give exactly what the general
-ones give: the LALR loop what Lark's own parser builds, the lexer's first-character dispatch
-what the whole alternation matches, the PREFIX names what the regex finds, ``ir.depth`` and
-``ir.asks_for_values`` what a plain recursive walk says."""
+ones give: the LALR loop what Lark's own parser builds, the lexer's first-character and
+two-character dispatches what the whole alternation matches, the PREFIX names what the regex
+finds, ``ir.depth`` and ``ir.asks_for_values`` what a plain recursive walk says."""
 from __future__ import annotations
 
 import random
@@ -59,7 +59,7 @@ def test_the_lalr_loop_builds_what_larks_parser_builds():
     assert compared >= len(TEXTS)
 
 
-def test_the_first_character_dispatch_matches_as_the_whole_alternation():
+def test_the_first_characters_dispatch_matches_as_the_whole_alternation():
     lexer = lark_parser().parser.lexer
     while not isinstance(lexer, SquallLexer):
         lexer = lexer.lexer
@@ -72,8 +72,10 @@ def test_the_first_character_dispatch_matches_as_the_whole_alternation():
             if char in " \t\r\n":
                 continue
             fast = lexer.by_first_char.get(char, lexer.master).match(text, pos)
+            pair = lexer.by_two_chars[text[pos:pos + 2]].match(text, pos)
             whole = lexer.master.match(text, pos)
             assert (fast and (fast.lastgroup, fast.span())) == (whole and (whole.lastgroup, whole.span())), (text, pos)
+            assert (pair and (pair.lastgroup, pair.span())) == (whole and (whole.lastgroup, whole.span())), (text, pos)
 
 
 @pytest.mark.parametrize("text", ["wd:Q1 wdt:P31", "?wd:x", "_wd:x", "a-wd:x", "ab-p:x", "?x-p:y", "éwd:x", "wd: p:", "",

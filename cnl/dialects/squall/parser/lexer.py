@@ -42,6 +42,7 @@ class SquallLexer(Lexer):
         # leading blanks are part of the match: one regex call per token
         self.master = _alternation(alternatives)
         self.by_first_char = _first_char_dispatch(alternatives)
+        self.by_two_chars = _TwoCharDispatch(alternatives, self.by_first_char, self.master)
         self.space = re.compile(r"\s*")
 
     def lex(self, text):
@@ -52,14 +53,14 @@ class SquallLexer(Lexer):
 
     def _lex(self, text):
         label_notation = current_notation.get() == "label"
-        keywords, master, space, by_first_char = self.keywords, self.master, self.space, self.by_first_char
+        keywords, space, by_two_chars = self.keywords, self.space, self.by_two_chars
         new_str = str.__new__  # a Token built as Token._future_new builds it, without its two calls
         multiline = "\n" in text
         pos, end, line, line_start = 0, len(text), 1, 0
         while True:
             while pos < end and text[pos] in " \t\r\n":
                 pos += 1
-            match = by_first_char.get(text[pos], master).match(text, pos) if pos < end else None
+            match = by_two_chars[text[pos:pos + 2]].match(text, pos) if pos < end else None
             if match is None:
                 pos = space.match(text, pos).end()
                 if pos >= end:
@@ -135,12 +136,42 @@ def _first_char_dispatch(alternatives) -> dict:
 _NO_TOKEN = re.compile(r"(?!)")  # no token starts with this character
 
 
+class _TwoCharDispatch(dict):
+    """The text's next two characters -> the alternation of only those alternatives a token may
+    start with there (a word starting "ha" need not try the terminals that start "hi" or "mo"),
+    found as :func:`_first_char_dispatch` finds them, one pair at a time as pairs are met. A
+    pair of other than two ASCII characters (the text's last one, a letter with an accent) uses
+    the first character's alternation."""
+
+    def __init__(self, alternatives, by_first_char: dict, master: re.Pattern):
+        super().__init__()
+        import regex
+
+        self.alternatives, self.by_first_char, self.master = alternatives, by_first_char, master
+        self.tests = [(name, _start_test(pattern, regex)) for name, pattern in alternatives]
+        self.shared: dict = {}
+
+    def __missing__(self, pair: str) -> re.Pattern:
+        first = self.by_first_char.get(pair[0], self.master)
+        if len(pair) < 2 or not pair.isascii() or first is _NO_TOKEN:
+            if pair.isascii():
+                self[pair] = first
+            return first
+        names = tuple(name for name, may_start in self.tests if may_start(pair))
+        if names not in self.shared:
+            kept = set(names)
+            self.shared[names] = (_alternation([(n, p) for n, p in self.alternatives if n in kept]) if names
+                                  else _NO_TOKEN)
+        self[pair] = self.shared[names]
+        return self[pair]
+
+
 # a look-behind holding no group: "(?<=[>)])", "(?<![^\s(])"
 _LOOKBEHIND = re.compile(r"\(\?<[=!](?:\[(?:\\.|[^\]\\])*\]|\\.|[^()\[\\])*\)")
 
 
 def _start_test(pattern: str, regex):
-    """character -> whether a match of ``pattern`` may start with it. A pattern's look-behinds
+    """characters -> whether a match of ``pattern`` may start with them. A pattern's look-behinds
     are taken out (what is left matches wherever the pattern does) and it is tried after each
     kind of character that may come before (none, a blank, a word character); a look-behind that
     cannot be taken out so (one holding a group, or one in a negative look-ahead, where taking it
