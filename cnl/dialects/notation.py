@@ -51,8 +51,17 @@ def detect_notation(text: str) -> str:
     """``label`` if any ``[...]`` term is used; ``id`` if every ``<...>`` term is an ID;
     otherwise ``ecai`` (the ECAI data's mix of ``<P57:director>`` and ``<Jon_Favreau>``).
     Terms are found as the lexer finds them, so ``[`` inside ``<...>`` or a string is no term."""
+    if "[" not in text:  # no [...] term: the first <...> term that is no ID decides
+        ids = False
+        for match in _TERM_TOKENS.finditer(text):
+            angle = match.group(1)  # "" for a string
+            if angle:
+                if not ID_RE.match(angle):
+                    return "ecai"
+                ids = True
+        return "id" if ids else "ecai"
     found = _TERM_TOKENS.findall(text)  # (angle's inside, bracket's inside); both "" for a string
-    if "[" in text and any(bracket for _, bracket in found):
+    if any(bracket for _, bracket in found):
         return "label"
     angles = [angle for angle, _ in found if angle]
     if angles and all(map(ID_RE.match, angles)):
