@@ -1,5 +1,5 @@
-"""Lexing: :class:`SquallLexer` (one regex built from the grammar's terminals, with a
-first-character dispatch) and the merging of a property path's tokens into one PROP token.
+"""Lexing: :class:`SquallLexer` (one regex built from the grammar's terminals, dispatched on the
+next two characters) and the merging of a property path's tokens into one PROP token.
 
 Separate from the grammar's rules because it is where a parse spends most of its time, and where
 the notation decides what a ``<...>`` term is (a property or an entity)."""
