@@ -1,7 +1,8 @@
 """The parser's and compiler's fast paths (issue 29, bench_compile) give exactly what the general
-ones give: the LALR loop what Lark's own parser builds, the lexer's first-character dispatch
-what the whole alternation matches, the PREFIX names what the regex finds, ``ir.depth`` and
-``ir.asks_for_values`` what a plain recursive walk says."""
+ones give: the LALR loop what Lark's own parser builds, the lexer's first-character and
+two-character dispatches what the whole alternation matches, the PREFIX names what the regex
+finds, ``ir.depth`` and ``ir.asks_for_values`` what a plain recursive walk says, the notation
+found from the first label what reading every term finds."""
 from __future__ import annotations
 
 import random
@@ -11,7 +12,7 @@ import pytest
 
 from cnl import ir
 from cnl.datasets.paths import data_dir
-from cnl.dialects.notation import detect_notation
+from cnl.dialects.notation import _TERM_TOKENS, ID_RE, detect_notation
 from cnl.dialects.squall.parser import SquallLexer, lark_parser, parse_squall, reading_notation
 from cnl.errors import CNLError
 from cnl.sparql.compiler.modifiers import _PREFIX_USE, prefixes_used
@@ -59,7 +60,7 @@ def test_the_lalr_loop_builds_what_larks_parser_builds():
     assert compared >= len(TEXTS)
 
 
-def test_the_first_character_dispatch_matches_as_the_whole_alternation():
+def test_the_first_characters_dispatch_matches_as_the_whole_alternation():
     lexer = lark_parser().parser.lexer
     while not isinstance(lexer, SquallLexer):
         lexer = lexer.lexer
@@ -72,8 +73,10 @@ def test_the_first_character_dispatch_matches_as_the_whole_alternation():
             if char in " \t\r\n":
                 continue
             fast = lexer.by_first_char.get(char, lexer.master).match(text, pos)
+            pair = lexer.by_two_chars[text[pos:pos + 2]].match(text, pos)
             whole = lexer.master.match(text, pos)
             assert (fast and (fast.lastgroup, fast.span())) == (whole and (whole.lastgroup, whole.span())), (text, pos)
+            assert (pair and (pair.lastgroup, pair.span())) == (whole and (whole.lastgroup, whole.span())), (text, pos)
 
 
 @pytest.mark.parametrize("text", ["wd:Q1 wdt:P31", "?wd:x", "_wd:x", "a-wd:x", "ab-p:x", "?x-p:y", "éwd:x", "wd: p:", "",
@@ -123,3 +126,20 @@ def test_depth_and_asks_for_values_agree_with_a_plain_walk():
     for node in queries + [nested, None, "which", (), ir.Exists(), ir.Var("x"), ir.Quant("how_many")]:
         assert ir.depth(node) == _plain_depth(node), node
         assert ir.asks_for_values(node) == _plain_asks(node), node
+
+
+def _notation_by_every_term(text: str) -> str:
+    found = _TERM_TOKENS.findall(text)
+    if any(bracket for _, bracket in found):
+        return "label"
+    angles = [angle for angle, _ in found if angle]
+    return "id" if angles and all(map(ID_RE.match, angles)) else "ecai"
+
+
+def test_detect_notation_stopping_at_the_first_label_agrees_with_reading_every_term():
+    rng = random.Random(3)
+    pieces = ["<P1>", "<Q2>", "<a_b>", "[x]", '"s"', '"<a>"', '"[b]"', "<", ">", "[", "]", "\\", "\\>", " ", "<P1:x>",
+              "<^P2>", "<Q3(s)>", "has", "\n"]
+    texts = _all_texts() + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(20000)]
+    for text in texts:
+        assert detect_notation(text) == _notation_by_every_term(text), text

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from cnl import ir
 
@@ -50,8 +51,17 @@ def detect_notation(text: str) -> str:
     """``label`` if any ``[...]`` term is used; ``id`` if every ``<...>`` term is an ID;
     otherwise ``ecai`` (the ECAI data's mix of ``<P57:director>`` and ``<Jon_Favreau>``).
     Terms are found as the lexer finds them, so ``[`` inside ``<...>`` or a string is no term."""
+    if "[" not in text:  # no [...] term: the first <...> term that is no ID decides
+        ids = False
+        for match in _TERM_TOKENS.finditer(text):
+            angle = match.group(1)  # "" for a string
+            if angle:
+                if not ID_RE.match(angle):
+                    return "ecai"
+                ids = True
+        return "id" if ids else "ecai"
     found = _TERM_TOKENS.findall(text)  # (angle's inside, bracket's inside); both "" for a string
-    if "[" in text and any(bracket for _, bracket in found):
+    if any(bracket for _, bracket in found):
         return "label"
     angles = [angle for angle, _ in found if angle]
     if angles and all(map(ID_RE.match, angles)):
@@ -59,10 +69,12 @@ def detect_notation(text: str) -> str:
     return "ecai"
 
 
+@lru_cache(maxsize=4096)
 def split_angle(inner: str, notation: str) -> tuple[str | None, str | None, str | None]:
     """``P57:director`` -> (``P57``, ``director``, ``P``); ``Jon_Favreau`` -> (None, ``Jon Favreau``, None).
 
-    IDs are recognised on the raw text, so ``<\\P1>`` is the label "P1", not the ID P1."""
+    IDs are recognised on the raw text, so ``<\\P1>`` is the label "P1", not the ID P1. Cached: a
+    pure function of its two strings, and the same terms come back in query after query."""
     match = ID_RE.match(inner)
     if "\\" in inner:
         inner = unescape(inner)

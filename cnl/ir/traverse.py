@@ -100,7 +100,7 @@ def depth(node) -> int:
     """How deeply ``node`` nests (a leaf is 1), counted without recursion so that any input,
     however deep, can be measured before something recursive walks it."""
     best, stack = 0, [(node, 1)]
-    pop, push, below_of, atoms = stack.pop, stack.append, _BELOW, _ATOMS
+    pop, push, below_of, shallow = stack.pop, stack.append, _BELOW, _SHALLOW
     while stack:
         current, level = pop()
         if level > best:
@@ -114,11 +114,16 @@ def depth(node) -> int:
                 best = level
             continue
         for value in current if below is _TUPLE else below(current):
-            if type(value) in atoms:  # a leaf one level down: counted, not walked
-                if level > best:
-                    best = level
-            else:
-                push((value, level))
+            # counted, not walked: a scalar, an empty tuple, a node with nothing or only scalars
+            # inside (terms: one level more); every other node is walked
+            extra = shallow.get(type(value))
+            if extra is None:
+                if type(value) is not tuple or value:
+                    push((value, level))
+                    continue
+                extra = 0
+            if level + extra > best:
+                best = level + extra
     return best
 
 
@@ -141,6 +146,8 @@ def _below(cls):
     else:
         below = attrgetter(*children)
     _BELOW[cls] = below
+    if below is _NOTHING or below is _LEAVES:
+        _SHALLOW[cls] = 0 if below is _NOTHING else 1
     return below
 
 
@@ -171,6 +178,9 @@ def _scalar_node_types() -> frozenset:
 
 SCALAR_NODE_TYPES = _scalar_node_types()
 _BELOW: dict = dict.fromkeys(_ATOMS, _NOTHING)
+# the levels a node of a type that :func:`depth` never walks adds below its parent: 0 for a
+# scalar or a node with nothing inside, 1 for a node with only scalars inside (filled by _below)
+_SHALLOW: dict = dict.fromkeys(_ATOMS, 0)
 
 
 def _children_of(cls):

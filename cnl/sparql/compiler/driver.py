@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import lru_cache
 
 from cnl import ir
 from cnl.dialects import get_dialect
@@ -27,6 +28,18 @@ _PROPERTY_ID = re.compile(r"^P[1-9][0-9]*$")
 _ITEM_ID = re.compile(r"^Q[1-9][0-9]*$")
 ANSWER_VAR = "answer"   # the variable of an answer nothing names (a bare "what", "who")
 MAX_VAR_NAME = 64       # longer names (a long property label) are cut at a word's end
+
+
+@lru_cache(maxsize=4096)
+def _var_base(name: str) -> str:
+    """A readable name as a variable's name (before a number makes it unique): SPARQL's
+    characters only, cut at a word's end. Cached: pure, and the same names recur."""
+    base = _VAR_SAFE.sub("_", name.lower()).strip("_") or ANSWER_VAR
+    if len(base) > MAX_VAR_NAME:
+        base = base[:MAX_VAR_NAME + 1].rsplit("_", 1)[0] or base[:MAX_VAR_NAME]
+    if base[0].isdigit():
+        base = "v" + base
+    return base
 
 
 class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, SolutionModifiersMixin, ValuesMixin,
@@ -65,11 +78,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         the property it holds (``?film``, ``?director``; an ID by the name the profile or the
         resolver knows for it), ``?answer`` when nothing names it; a long name is cut only at
         a word's end, past :data:`MAX_VAR_NAME` characters."""
-        base = _VAR_SAFE.sub("_", self.readable(hint).lower()).strip("_") or ANSWER_VAR
-        if len(base) > MAX_VAR_NAME:
-            base = base[:MAX_VAR_NAME + 1].rsplit("_", 1)[0] or base[:MAX_VAR_NAME]
-        if base[0].isdigit():
-            base = "v" + base
+        base = _var_base(self.readable(hint))
         name, n = base, 1
         while name in self.var_names:
             n += 1

@@ -2,7 +2,7 @@
 
 The Lark grammar (``cnl/dialects/squall/squall.lark``) is LALR(1); the transformer runs inside the
 parser (no parse tree is built), and the parse runs Lark's table and callbacks in a loop of our own
-(``lalr``), which keeps parsing a typical ECAI question near 140 µs (bench_compile).
+(``lalr``), which keeps parsing a typical ECAI question near 120 µs (bench_compile).
 Errors become :class:`cnl.errors.CNLSyntaxError` with the position, the offending token, what
 was expected (from the interactive parser's ``accepts()``) and, for known mistakes, a hint.
 

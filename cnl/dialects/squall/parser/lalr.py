@@ -39,7 +39,11 @@ class LalrLoop:
         # a terminal callback (a transformer method named like a terminal) applies on shift
         self.token_callbacks = {name: f for name, f in callbacks.items() if isinstance(name, str)}
         reductions = {}
-        self.rows = {}
+        # the rows in a list indexed by state (Lark numbers the states 0..n-1): a list index is
+        # cheaper than a dict lookup, and the loop takes two per action
+        if sorted(table.states) != list(range(len(table.states))):
+            raise ValueError("the LALR loop expects the parse table's states numbered 0..n-1")
+        self.rows = [None] * len(table.states)
         for state, row in table.states.items():
             flat = {}
             for symbol, (action, arg) in row.items():

@@ -1,5 +1,5 @@
-"""Lexing: :class:`SquallLexer` (one regex built from the grammar's terminals, with a
-first-character dispatch) and the merging of a property path's tokens into one PROP token.
+"""Lexing: :class:`SquallLexer` (one regex built from the grammar's terminals, dispatched on the
+next two characters) and the merging of a property path's tokens into one PROP token.
 
 Separate from the grammar's rules because it is where a parse spends most of its time, and where
 the notation decides what a ``<...>`` term is (a property or an entity)."""
@@ -42,6 +42,7 @@ class SquallLexer(Lexer):
         # leading blanks are part of the match: one regex call per token
         self.master = _alternation(alternatives)
         self.by_first_char = _first_char_dispatch(alternatives)
+        self.by_two_chars = _TwoCharDispatch(alternatives, self.by_first_char, self.master)
         self.space = re.compile(r"\s*")
 
     def lex(self, text):
@@ -52,14 +53,14 @@ class SquallLexer(Lexer):
 
     def _lex(self, text):
         label_notation = current_notation.get() == "label"
-        keywords, master, space, by_first_char = self.keywords, self.master, self.space, self.by_first_char
-        new_token = Token._future_new  # Token(...) without the check for a deprecated keyword
+        keywords, space, by_two_chars = self.keywords, self.space, self.by_two_chars
+        new_str = str.__new__  # a Token built as Token._future_new builds it, without its two calls
         multiline = "\n" in text
         pos, end, line, line_start = 0, len(text), 1, 0
         while True:
             while pos < end and text[pos] in " \t\r\n":
                 pos += 1
-            match = by_first_char.get(text[pos], master).match(text, pos) if pos < end else None
+            match = by_two_chars[text[pos:pos + 2]].match(text, pos) if pos < end else None
             if match is None:
                 pos = space.match(text, pos).end()
                 if pos >= end:
@@ -68,19 +69,21 @@ class SquallLexer(Lexer):
                 column = pos - (text.rfind("\n", 0, pos) + 1) + 1
                 raise UnexpectedCharacters(text, pos, line, column, allowed=None)
             kind = match.lastgroup
-            value = match.group(kind)
             pos, new_end = match.span(kind)  # the group ends the match: lookaheads take no text
+            value = text[pos:new_end]
             if kind == "WORD":
                 kind = keywords.get(value.lower(), "WORD")
-                if kind == "WORD" and value[-3:].lower() == "n't" and keywords.get(value[:-3].lower()) in _AUXILIARIES:
+                if (kind == "WORD" and value[-1] in "tT" and value[-3:].lower() == "n't"
+                        and keywords.get(value[:-3].lower()) in _AUXILIARIES):
                     # "doesn't", "isn't", "hasn't": the auxiliary, then "not" (its own token,
                     # so that every rule written with "does not" reads the contraction too)
                     split = new_end - 3
-                    yield new_token(keywords[value[:-3].lower()], value[:-3], pos, line, pos - line_start + 1,
-                                    line, split - line_start + 1, split)
+                    yield Token._future_new(keywords[value[:-3].lower()], value[:-3], pos, line, pos - line_start + 1,
+                                            line, split - line_start + 1, split)
                     kind, value, pos = "NOT", value[-3:], split
             elif kind == "ANGLE":
-                ident = ID_RE.match(value[1:-1])  # raw: <\P1> is a label
+                # raw: <\P1> is a label; an ID starts with Q, P or ^ (most labels are no ID: no regex)
+                ident = ID_RE.match(value[1:-1]) if value[1] in "QP^" else None
                 if ident:
                     kind = "ENT" if ident.group(1) == "Q" else "PROP"
                 else:
@@ -90,7 +93,11 @@ class SquallLexer(Lexer):
             if multiline and text.find("\n", line_start, pos) >= 0:
                 line = text.count("\n", 0, pos) + 1
                 line_start = text.rfind("\n", 0, pos) + 1
-            yield new_token(kind, value, pos, line, pos - line_start + 1, line, new_end - line_start + 1, new_end)
+            token = new_str(Token, value)
+            token.type, token.start_pos, token.value, token.end_pos = kind, pos, value, new_end
+            token.line = token.end_line = line
+            token.column, token.end_column = pos - line_start + 1, new_end - line_start + 1
+            yield token
             pos = new_end
 
 
@@ -129,12 +136,42 @@ def _first_char_dispatch(alternatives) -> dict:
 _NO_TOKEN = re.compile(r"(?!)")  # no token starts with this character
 
 
+class _TwoCharDispatch(dict):
+    """The text's next two characters -> the alternation of only those alternatives a token may
+    start with there (a word starting "ha" need not try the terminals that start "hi" or "mo"),
+    found as :func:`_first_char_dispatch` finds them, one pair at a time as pairs are met. A
+    pair of other than two ASCII characters (the text's last one, a letter with an accent) uses
+    the first character's alternation."""
+
+    def __init__(self, alternatives, by_first_char: dict, master: re.Pattern):
+        super().__init__()
+        import regex
+
+        self.alternatives, self.by_first_char, self.master = alternatives, by_first_char, master
+        self.tests = [(name, _start_test(pattern, regex)) for name, pattern in alternatives]
+        self.shared: dict = {}
+
+    def __missing__(self, pair: str) -> re.Pattern:
+        first = self.by_first_char.get(pair[0], self.master)
+        if len(pair) < 2 or not pair.isascii() or first is _NO_TOKEN:
+            if pair.isascii():
+                self[pair] = first
+            return first
+        names = tuple(name for name, may_start in self.tests if may_start(pair))
+        if names not in self.shared:
+            kept = set(names)
+            self.shared[names] = (_alternation([(n, p) for n, p in self.alternatives if n in kept]) if names
+                                  else _NO_TOKEN)
+        self[pair] = self.shared[names]
+        return self[pair]
+
+
 # a look-behind holding no group: "(?<=[>)])", "(?<![^\s(])"
 _LOOKBEHIND = re.compile(r"\(\?<[=!](?:\[(?:\\.|[^\]\\])*\]|\\.|[^()\[\\])*\)")
 
 
 def _start_test(pattern: str, regex):
-    """character -> whether a match of ``pattern`` may start with it. A pattern's look-behinds
+    """characters -> whether a match of ``pattern`` may start with them. A pattern's look-behinds
     are taken out (what is left matches wherever the pattern does) and it is tried after each
     kind of character that may come before (none, a blank, a word character); a look-behind that
     cannot be taken out so (one holding a group, or one in a negative look-ahead, where taking it

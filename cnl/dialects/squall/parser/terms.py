@@ -8,6 +8,7 @@ construct may stand (the grammar and the transformer's business)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lark import Token
 
@@ -40,12 +41,17 @@ def token_span(tok: Token) -> tuple[int, int]:
 
 
 def _raw_term(tok: Token) -> tuple[str | None, str | None]:
-    value = tok.value
-    if tok.type == "VERB_PROP":
+    return _term_parts(tok.value, tok.type == "VERB_PROP", current_notation.get())
+
+
+@lru_cache(maxsize=4096)
+def _term_parts(value: str, verb_prop: bool, notation: str) -> tuple[str | None, str | None]:
+    """(ID, label) of a term token's text (cached: pure, and terms recur across queries)."""
+    if verb_prop:
         value = value[value.index("<"):]
     if value.startswith("["):
         return None, unescape(value[1:-1]).strip()
-    id_, label, _ = split_angle(value[1:-1], current_notation.get())
+    id_, label, _ = split_angle(value[1:-1], notation)
     return id_, label
 
 
@@ -61,13 +67,19 @@ def read_property(tok: Token, path: bool = True):
     """The property a PROP/VERB_PROP/ENT token names: an ``ir.Property``, or an
     ``ir.PropPath`` where the lexer merged a path (``path`` False: a position that takes a
     property only, such as a qualifier)."""
-    value = tok.value
-    if value[-1] == ">" and (value[0] == "<" or tok.type == "VERB_PROP") and value.count("<") == 1:
+    if _one_term(tok):
         id_, label = _raw_term(tok)
         return checked_property(id_, label, token_span(tok))
+    value = tok.value
     if not path:
         raise error_at(token_span(tok), "a property path cannot be a qualifier: write one property here")
     return _PathReader(value, tok.start_pos).read()
+
+
+def _one_term(tok: Token) -> bool:
+    """Whether a PROP/VERB_PROP/ENT token is one ``<...>`` term (else the lexer merged a path)."""
+    value = tok.value
+    return value[-1] == ">" and (value[0] == "<" or tok.type == "VERB_PROP") and value.count("<") == 1
 
 
 _PATH_PART = re.compile(r"\s*(?:(?:is|are|was|were|has|have)-)?(?:(<(?:[^<>\\\n]|\\.)+>)|(or)\b|([()+*/^]|\{0,1\}))",
@@ -145,9 +157,15 @@ def read_entity(tok: Token) -> ir.Entity:
 
 
 def read_head(tok: Token) -> _Head:
-    prop = read_property(tok) if tok.type == "PROP" else None
-    if isinstance(prop, ir.PropPath):
-        return _Head(None, None, token_span(tok), prop)
+    if tok.type == "PROP":
+        if _one_term(tok):
+            id_, label = _raw_term(tok)
+            if id_ is not None and id_.startswith("Q") and not label:
+                checked_property(id_, label, token_span(tok))  # refused as read_property refuses it
+            return _Head(id_, label, token_span(tok))
+        prop = read_property(tok)
+        if isinstance(prop, ir.PropPath):
+            return _Head(None, None, token_span(tok), prop)
     id_, label = _raw_term(tok)
     return _Head(id_, label, token_span(tok))
 

@@ -5,6 +5,7 @@ qualifiers, comparisons and literals."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 
 from lark import Token, Transformer, v_args
 
@@ -36,12 +37,21 @@ def _quals(vals):
     """(the qualifiers among ``vals``, the statement's marks among them as the keyword arguments
     of ``Stmt`` and ``RelNoun``: ``any_rank`` (``at any rank``), ``normalized`` (``in SI
     units``), ``unit`` (``in unit <Q11573>``))."""
+    for v in vals:
+        if isinstance(v, StatementMark):
+            break
+    else:  # no mark (nearly every statement): one pass
+        return tuple(v for v in vals if isinstance(v, ir.Qual)), _NO_MARKS
     units = [v.unit for v in vals if isinstance(v, InUnit)]
     marks = {"any_rank": any(v is _ANY_RANK for v in vals), "normalized": any(v is IN_SI_UNITS for v in vals),
              "unit": units[0] if units else None}
     if len(units) > 1 or (units and marks["normalized"]):
         raise error_at(units[-1].span, "a quantity is said in one unit ('in unit <Q>' or 'in SI units', once)")
     return tuple(v for v in vals if isinstance(v, ir.Qual)), marks
+
+
+# no mark: no keyword argument, so Stmt's and RelNoun's defaults (False, False, None) apply
+_NO_MARKS = MappingProxyType({})
 
 
 def _flatten(kind, items):
