@@ -33,7 +33,7 @@ IDS = {
     "date of birth": "P569", "date of death": "P570", "place of birth": "P19", "occupation": "P106",
     "publication date": "P577", "start time": "P580", "position held": "P39", "duration": "P2047",
     "elevation above sea level": "P2044", "point in time": "P585",
-    "continent": "P30", "box office": "P2142",
+    "continent": "P30", "box office": "P2142", "population": "P1082",
 }
 
 
@@ -482,6 +482,45 @@ FORMS = [
           "Which <film> has a <P2047:duration> at most 90 and has <P57:director> <Christopher_Nolan>?"),
          "Which <Q11424> has <P2047> (something that is less or equal to 90) and has <P57> <Q25191>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d ; wdt:P57 wd:Q25191 . FILTER(?d <= 90) }"),
+    # "with" after a noun as "that has", before a superlative or a compared value
+    Form("with a superlative or a compared value",
+         ("Give me the <Q515> with the highest <P1082>.", "Give me the [city] with the highest <population>.",
+          "Give me the <city> with the highest <P1082:population>."),
+         "Give me the <Q515> that has the highest <P1082>.",
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1082 ?p . } ORDER BY DESC(?p) LIMIT 1"),
+    Form("with a superlative or a compared value",
+         ("Which <Q11424> with a <P2047> greater than 150 has <P57> <Q25191>?",
+          "Which [film] with a <duration> greater than 150 has <director> [Christopher Nolan]?",
+          "Which <film> with a <P2047:duration> greater than 150 has <P57:director> <Christopher_Nolan>?"),
+         "Which <Q11424> whose <P2047> is greater than 150 has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d ; wdt:P57 wd:Q25191 . FILTER(?d > 150) }"),
+    # "of" before a compared value: "a population of more than ..."
+    Form("of before a compared value",
+         ("Which <Q515> has a <P1082> of more than 1000000?", "Which [city] has a <population> of more than 1000000?",
+          "Which <city> has a <P1082:population> of more than 1000000?"),
+         "Which <Q515> has a <P1082> greater than 1000000?",
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1082 ?p . FILTER(?p > 1000000) }"),
+    Form("of before a compared value",
+         ("Which <Q11424> with a <P2047> of at least 120 has <P57> <Q25191>?",
+          "Which [film] with a <duration> of at least 120 has <director> [Christopher Nolan]?",
+          "Which <film> with a <P2047:duration> of at least 120 has <P57:director> <Christopher_Nolan>?"),
+         "Which <Q11424> whose <P2047> is greater or equal to 120 has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d ; wdt:P57 wd:Q25191 . FILTER(?d >= 120) }"),
+    # a property as a verb before a compared value: "was <publication date> after 2010"
+    Form("a property as a verb before a compared value",
+         ("Which <Q11424> has <P57> <Q25191> and was <P577> after 2010?",
+          "Which [film] has <director> [Christopher Nolan] and was <publication date> after 2010?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and was <P577:publication_date> after 2010?"),
+         "Which <Q11424> has <P57> <Q25191> and has a <P577> later than 2010?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . "
+         "FILTER(?d >= \"2011-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    Form("a property as a verb before a compared value",
+         ("Which <Q11424> that is <P577> before 2000 has <P161> <Q2263>?",
+          "Which [film] that is <publication date> before 2000 has <cast member> [Tom Hanks]?",
+          "Which <film> that is <P577:publication_date> before 2000 has <P161:cast_member> <Tom_Hanks>?"),
+         "Which <Q11424> whose <P577> is earlier than 2000 has <P161> <Q2263>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d ; wdt:P161 wd:Q2263 . "
+         "FILTER(?d < \"2000-01-01T00:00:00Z\"^^xsd:dateTime) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

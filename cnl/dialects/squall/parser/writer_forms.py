@@ -49,6 +49,11 @@ def _question_quant(np, what: str) -> ir.Quant:
     raise error_at(None, f"{what} needs a question word: 'Which <C> ...' or 'How many <C> ...'")
 
 
+def _without_of(args) -> list:
+    """The children of a rule but its ``OF`` token (kept by Lark as a named terminal)."""
+    return [a for a in args if not (isinstance(a, Token) and a.type == "OF")]
+
+
 @v_args(inline=True)
 class WriterForms(Transformer):
     """Mixed into :class:`~cnl.dialects.squall.parser.transform.ToIR`; the canonical callbacks
@@ -152,6 +157,18 @@ class WriterForms(Transformer):
 
     # Dropped words (the grammar's "more of the same forms").
     def has_value_compare_bare(self, prop_tok, *rest):
+        return self.has_value(("a", None), prop_tok, *rest)
+
+    def rel_with_superlative(self, _with, *args):
+        return self.has_superlative(*args)
+
+    def rel_with_compare(self, _with, det, prop_tok, *rest):
+        return self.has_value(det, prop_tok, *_without_of(rest))
+
+    def has_value_of_compare(self, det, prop_tok, *rest):
+        return self.has_value(det, prop_tok, *_without_of(rest))
+
+    def be_prop_compare(self, prop_tok, *rest):
         return self.has_value(("a", None), prop_tok, *rest)
 
     def be_not_prop(self, _not, *args):
