@@ -81,6 +81,12 @@ class SquallLexer(Lexer):
                     yield Token._future_new(keywords[value[:-3].lower()], value[:-3], pos, line, pos - line_start + 1,
                                             line, split - line_start + 1, split)
                     kind, value, pos = "NOT", value[-3:], split
+                elif kind == "WORD" and value[-2:].lower() == "'s" and keywords.get(value[:-2].lower()) in _WH_IS:
+                    # "What's", "Who's": the question word, then "is"
+                    split = new_end - 2
+                    yield Token._future_new(keywords[value[:-2].lower()], value[:-2], pos, line, pos - line_start + 1,
+                                            line, split - line_start + 1, split)
+                    kind, value, pos = "IS", value[-2:], split
             elif kind == "ANGLE":
                 # raw: <\P1> is a label; an ID starts with Q, P or ^ (most labels are no ID: no regex)
                 ident = ID_RE.match(value[1:-1]) if value[1] in "QP^" else None
@@ -103,6 +109,8 @@ class SquallLexer(Lexer):
 
 # the auxiliaries a contracted "not" follows ("doesn't", "didn't", "isn't", "hasn't", ...)
 _AUXILIARIES = frozenset({"DOES", "DO", "DID", "IS", "ARE", "WAS", "WERE", "HAS", "HAVE", "HAD"})
+# the question words a contracted "is" follows ("What's", "Who's")
+_WH_IS = frozenset({"WHAT", "WHO"})
 
 
 def _alternation(alternatives) -> re.Pattern:

@@ -27,6 +27,7 @@ _TERMINAL_WORDS = {
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
     "JOINT_SUPERLATIVE": "a superlative that keeps ties (joint highest, ...)",
+    "POSSESSIVE": "'s",
     "DATE_PART": '"month" or "day"',
     "MEASURE": '"length", "latitude" or "longitude"',
     "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",

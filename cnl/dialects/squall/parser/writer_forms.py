@@ -171,6 +171,10 @@ class WriterForms(Transformer):
     def be_prop_compare(self, prop_tok, *rest):
         return self.has_value(("a", None), prop_tok, *rest)
 
+    def possessive(self, owner, _possessive, prop_tok, *rels):
+        rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
+        return ir.Quant("the", self.rel_noun(read_head(prop_tok), owner), rels)
+
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
 
