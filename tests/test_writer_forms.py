@@ -528,6 +528,20 @@ FORMS = [
           "Who's the <P57:director> of <Inception>?"),
          "What is the <P57> of <Q25188>?",
          "SELECT DISTINCT ?d WHERE { wd:Q25188 wdt:P57 ?d . }"),
+    # "Are there <C>-s that ...?" (and "Is there a <C> who ...?"): whether such a thing exists, which
+    # the printer writes "Is there a <C> that ...?"
+    Form("is there, are there",
+         ("Is there a <Q5> who has <P19> <Q60> and has <P106> <Q33999>?",
+          "Is there a [human] who has <place of birth> [New York City] and has <occupation> [actor]?",
+          "Are there <human>-s that have <P19:place_of_birth> <New_York_City> and have <P106:occupation> <actor>?"),
+         "Is there a <Q5> that has <P19> <Q60> and has <P106> <Q33999>?",
+         "ASK { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 ; wdt:P106 wd:Q33999 . }"),
+    Form("is there, are there",
+         ("Are there <Q11424>-s that have <P57> <Q25191> and have <P161> <Q45772>?",
+          "Are there [film]-s that have <director> [Christopher Nolan] and have <cast member> [Christian Bale]?",
+          "Are there <film>-s that have <P57:director> <Christopher_Nolan> and have <P161:cast_member> <Christian_Bale>?"),
+         "Is there a <Q11424> that has <P57> <Q25191> and has <P161> <Q45772>?",
+         "ASK { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 . }"),
     # a property as a verb before a compared value: "was <publication date> after 2010"
     Form("a property as a verb before a compared value",
          ("Which <Q11424> has <P57> <Q25191> and was <P577> after 2010?",

@@ -127,6 +127,8 @@ class SquallPrinter:
         return text[0].upper() + text[1:]
 
     def _yes_no(self, subject, vp):
+        if isinstance(vp, ir.Exists) and isinstance(subject, ir.Quant):
+            return f"Is there {self.np_atom(subject)}?"  # whether such a thing exists
         if _is_atom(subject):
             if isinstance(vp, ir.Stmt) and not vp.inverse:
                 return f"Has {self.np(subject)} {self._has_tail(vp)}?"

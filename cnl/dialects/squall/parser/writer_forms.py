@@ -175,6 +175,11 @@ class WriterForms(Transformer):
         rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
         return ir.Quant("the", self.rel_noun(read_head(prop_tok), owner), rels)
 
+    def is_there(self, _be, _there, np):
+        if isinstance(np, ir.Quant) and np.det == "the":  # "Are there <film>-s that ...": some such thing
+            np = ir.Quant("a", np.noun, np.rels, np.order, np.number, np.var)
+        return ir.Query(np, ir.Exists())
+
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
 
