@@ -542,6 +542,16 @@ FORMS = [
           "Are there <film>-s that have <P57:director> <Christopher_Nolan> and have <P161:cast_member> <Christian_Bale>?"),
          "Is there a <Q11424> that has <P57> <Q25191> and has <P161> <Q45772>?",
          "ASK { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 . }"),
+    # "Count the <C> that ..." = "How many <C> ...?"
+    Form("count",
+         ("Count the <Q11424> that have <P57> <Q25191>.", "Count the [film]-s that have <director> [Christopher Nolan].",
+          "Count all <film>-s that have <P57:director> <Christopher_Nolan>."),
+         "How many <Q11424> has <P57> <Q25191>?",
+         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("count",
+         ("Count the <P40> of <Q76>.", "Count the <child> of [Barack Obama].", "Count the <P40:child> of <Barack_Obama>."),
+         "How many <P40> of <Q76> are there?",
+         "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { wd:Q76 wdt:P40 ?c . }"),
     # a property as a verb before a compared value: "was <publication date> after 2010"
     Form("a property as a verb before a compared value",
          ("Which <Q11424> has <P57> <Q25191> and was <P577> after 2010?",

@@ -86,7 +86,8 @@ class TermSpan:
 # ("When is" = "What is", "List" = "Give me", ">=" = "greater or equal to"), so that completion
 # teaches the canonical form the printer writes (docs/cnl-reference.md section 11)
 _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIVE", "CMP_SYMBOL", "ABOVE", "BELOW",
-                                  "CMP_AT_LEAST", "CMP_AT_MOST", "POSSESSIVE"})
+                                  "CMP_AT_LEAST", "CMP_AT_MOST", "POSSESSIVE",
+                                  "COUNT_IMPERATIVE"})
 
 
 @lru_cache(maxsize=4)

@@ -28,6 +28,7 @@ _TERMINAL_WORDS = {
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
     "JOINT_SUPERLATIVE": "a superlative that keeps ties (joint highest, ...)",
     "POSSESSIVE": "'s",
+    "COUNT_IMPERATIVE": "\"Count\"",
     "DATE_PART": '"month" or "day"',
     "MEASURE": '"length", "latitude" or "longitude"',
     "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",

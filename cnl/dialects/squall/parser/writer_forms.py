@@ -175,6 +175,11 @@ class WriterForms(Transformer):
         rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
         return ir.Quant("the", self.rel_noun(read_head(prop_tok), owner), rels)
 
+    def count_command(self, _count, np):
+        if not isinstance(np, ir.Quant) or np.noun is None or np.det not in ("a", "the", "every", "all"):
+            raise error_at(None, "'Count' counts a noun phrase with a noun: 'Count the <C> that ...'")
+        return ir.Query(ir.Quant("how_many", np.noun), _and(np.rels) if np.rels else ir.Exists())
+
     def is_there(self, _be, _there, np):
         if isinstance(np, ir.Quant) and np.det == "the":  # "Are there <film>-s that ...": some such thing
             np = ir.Quant("a", np.noun, np.rels, np.order, np.number, np.var)
