@@ -175,6 +175,9 @@ class WriterForms(Transformer):
         rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
         return ir.Quant("the", self.rel_noun(read_head(prop_tok), owner), rels)
 
+    def np_and_both(self, _both, *args):
+        return self.np_and(*args)
+
     def count_command(self, _count, np):
         if not isinstance(np, ir.Quant) or np.noun is None or np.det not in ("a", "the", "every", "all"):
             raise error_at(None, "'Count' counts a noun phrase with a noun: 'Count the <C> that ...'")
