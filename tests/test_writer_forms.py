@@ -565,6 +565,21 @@ FORMS = [
           "Which <human> is a <P161:cast_member> of both <The_Godfather> and <The_Shawshank_Redemption>?"),
          "Which <Q5> is a <P161> of <Q47703> and <Q172241>?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q47703 wdt:P161 ?h . wd:Q172241 wdt:P161 ?h . }"),
+    # "neither A nor B" = "not A and not B"
+    Form("neither ... nor",
+         ("Which <Q11424> has neither <P57> <Q25191> nor <P161> <Q45772>?",
+          "Which [film] has neither <director> [Christopher Nolan] nor <cast member> [Christian Bale]?",
+          "Which <film> has neither <P57:director> <Christopher_Nolan> nor <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> has not <P57> <Q25191> and has not <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . FILTER NOT EXISTS { ?f wdt:P57 wd:Q25191 } "
+         "FILTER NOT EXISTS { ?f wdt:P161 wd:Q45772 } }"),
+    Form("neither ... nor",
+         ("Which <Q5> has <P106> <Q33999> and has neither a <P40> nor a <P26>?",
+          "Which [human] has <occupation> [actor] and has neither a <child> nor a <spouse>?",
+          "Which <human> has <P106:occupation> <actor> and has neither a <P40:child> nor a <P26:spouse>?"),
+         "Which <Q5> has <P106> <Q33999> and has not a <P40> and has not a <P26>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 . FILTER NOT EXISTS { ?h wdt:P40 ?c } "
+         "FILTER NOT EXISTS { ?h wdt:P26 ?s } }"),
     # a property as a verb before a compared value: "was <publication date> after 2010"
     Form("a property as a verb before a compared value",
          ("Which <Q11424> has <P57> <Q25191> and was <P577> after 2010?",

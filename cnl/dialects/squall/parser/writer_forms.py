@@ -178,6 +178,9 @@ class WriterForms(Transformer):
     def np_and_both(self, _both, *args):
         return self.np_and(*args)
 
+    def has_neither(self, _neither, first, _nor, second):
+        return ir.And((ir.Not(first), ir.Not(second)))
+
     def count_command(self, _count, np):
         if not isinstance(np, ir.Quant) or np.noun is None or np.det not in ("a", "the", "every", "all"):
             raise error_at(None, "'Count' counts a noun phrase with a noun: 'Count the <C> that ...'")
