@@ -710,6 +710,11 @@ def test_a_term_that_starts_with_a_digit_is_no_comparison_symbol():
     ("can't find a squall query?", "bare label"),
     ("give me every film that has as a <P179:part_of_the_series> Harry Potter film series", "Sparklis"),
     ("Which <Q5> has a <P569> before?", "bare label 'before'"),
+    ("Count <Q76>.", "'Count' counts a noun phrase with a noun"),
+    ("What is <Q76>'s?", "unexpected character"),
+    ("Give me <Q76>'s 's <P26>.", "unexpected token"),
+    ("Is there?", "unexpected token"),
+    ("Give me the <Q515> with.", "unexpected token"),
 ])
 def test_malformed_text_keeps_failing_with_a_reason(text, message):
     with pytest.raises(CNLSyntaxError) as info:
