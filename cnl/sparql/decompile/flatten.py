@@ -176,6 +176,10 @@ def _count_query(node):
     return CountQuery(counts[0].vars, alias, bool(counts[0].distinct), keys, flatten(inner.p.p))
 
 
+# the aggregates a best value is (ties.tied_count reads a HAVING's the same way)
+BEST_AGGREGATES = {"Aggregate_Max": "max", "Aggregate_Min": "min"}
+
+
 def _best_query(node):
     """The BestQuery of ``Project(?best) Extend(?best = MAX(?v)) AggregateJoin`` with no GROUP BY,
     else None."""
@@ -186,10 +190,10 @@ def _best_query(node):
     if getattr(join, "name", None) != "AggregateJoin" or len(join.A) != 1 or join.p.expr:
         return None
     (call,) = join.A
-    if call.name not in ("Aggregate_Max", "Aggregate_Min") or call.distinct or not isinstance(call.vars, Variable) \
+    if call.name not in BEST_AGGREGATES or call.distinct or not isinstance(call.vars, Variable) \
             or call.res != inner.expr:
         return None
-    return BestQuery(inner.var, call.name[len("Aggregate_"):].lower(), call.vars, flatten(join.p.p))
+    return BestQuery(inner.var, BEST_AGGREGATES[call.name], call.vars, flatten(join.p.p))
 
 
 def group_vars(group: Group) -> set:

@@ -18,12 +18,10 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
-from cnl.sparql.decompile.flatten import Group
+from cnl.sparql.decompile.flatten import BEST_AGGREGATES, Group
 from cnl.sparql.decompile.state import Decompilation
 
 TIES = "a best value compared in a sub-query (ties kept)"
-
-_BEST_CALLS = {"Aggregate_Max": "max", "Aggregate_Min": "min"}
 
 
 def tied_count(state: Decompilation, condition) -> bool:
@@ -32,15 +30,15 @@ def tied_count(state: Decompilation, condition) -> bool:
     if getattr(condition, "name", None) != "RelationalExpression" or condition.op != "=":
         return False
     left, right = state.aggregate_calls.get(condition.expr), state.aggregate_calls.get(condition.other)
-    if left is not None and right is not None and left.name in _BEST_CALLS:
+    if left is not None and right is not None and left.name in BEST_AGGREGATES:
         left, right = right, left
-    if left is None or right is None or left.name != "Aggregate_Count" or right.name not in _BEST_CALLS:
+    if left is None or right is None or left.name != "Aggregate_Count" or right.name not in BEST_AGGREGATES:
         return False
     if not isinstance(left.vars, Variable) or not isinstance(right.vars, Variable) or right.distinct:
         return False
     if state.tied_count is not None or state.counted is not None:
         raise UnsupportedSPARQLError(TIES, "beside another count")
-    state.tied_count = (left.vars, _BEST_CALLS[right.name], right.vars)
+    state.tied_count = (left.vars, BEST_AGGREGATES[right.name], right.vars)
     state.counted, state.count_hidden, state.count_distinct = left.vars, True, bool(left.distinct)
     return True
 

@@ -8,6 +8,8 @@ it already reads: each callback states the variant in terms of the canonical one
 calling its callback), and nothing else depends on them."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lark import Token, Transformer, v_args
 
 from cnl import ir
@@ -188,7 +190,7 @@ class WriterForms(Transformer):
 
     def is_there(self, _be, _there, np):
         if isinstance(np, ir.Quant) and np.det == "the":  # "Are there <film>-s that ...": some such thing
-            np = ir.Quant("a", np.noun, np.rels, np.order, np.number, np.var)
+            np = replace(np, det="a")
         return ir.Query(np, ir.Exists())
 
     def be_not_prop(self, _not, *args):
