@@ -255,3 +255,21 @@ def test_a_disjunction_with_a_negated_branch_tests_the_subject_itself():
         sparql = cnl.compile(text)
         answers = {row[0].value.rsplit("/", 1)[-1] for row in store.query(sparql)}
         assert answers == {"A", "C"}, sparql
+
+
+@pytest.mark.parametrize("text", ["What is the number of <P40> of <Q76>?", "What was the number of <P40> of <Q76>?",
+                                  "What is the number of <Q5> that have <P19> <Q60>?"])
+def test_what_is_the_number_of_is_the_count_itself(text):
+    """"What is the number of NP?" asks what "Give me the number of NP." asks: one count. It
+    compiled to a count per referent grouped by an unbound ?answer (one row per referent, each
+    counting 1), a wrong query. Run on a real store: Q76 with two children."""
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for s, p, o in [("Q76", "P40", "Q1"), ("Q76", "P40", "Q2"), ("Q3", "P31", "Q5"), ("Q3", "P19", "Q60"),
+                    ("Q4", "P31", "Q5"), ("Q4", "P19", "Q60")]:
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + p),
+                                  pyoxigraph.NamedNode(wd + o)))
+    given = text.replace("What is", "Give me").replace("What was", "Give me").rstrip("?") + "."
+    sparql = cnl.compile(text)
+    assert equivalent(sparql, cnl.compile(given))
+    assert [int(row[0].value) for row in store.query(sparql)] == [2]

@@ -595,6 +595,29 @@ FORMS = [
          "Which <Q11424> whose <P577> is earlier than 2000 has <P161> <Q2263>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d ; wdt:P161 wd:Q2263 . "
          "FILTER(?d < \"2000-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    # "with <qualifier> v" after a named value = "at <qualifier> v" (the ECAI writers' word for it)
+    Form("a qualifier with 'with'",
+         ("Which <Q5> has <P39> <Q11696> with <P580> after 2000?",
+          "Which [human] has <position held> [President of the United States of America] with <start time> after "
+          "2000?",
+          "Which <human> has <P39:position_held> <President_of_the_United_States_of_America> with "
+          "<P580:start_time> after 2000?"),
+         "Which <Q5> has <P39> <Q11696> at a <P580> later than 2000?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . ?h p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?t . "
+         "FILTER(?t >= \"2001-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    Form("a qualifier with 'with'",
+         ("Which <Q5> has <P166> <Q103916> with <P1686> <Q47703>?",
+          "Which [human] has <award received> [Academy Award for Best Actor] with <for work> [The Godfather]?",
+          "Which <human> has <P166:award_received> <Academy_Award_for_Best_Actor> with <P1686:for_work> "
+          "<The_Godfather>?"),
+         "Which <Q5> has <P166> <Q103916> at <P1686> <Q47703>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . ?h p:P166 ?s . ?s ps:P166 wd:Q103916 ; pq:P1686 wd:Q47703 . }"),
+    Form("a qualifier with 'with'",
+         ("Which <Q11424> is-<P179> <Q216930> with <P1545> 4?",
+          "Which [film] is-<part of the series> [Harry Potter film series] with <series ordinal> 4?",
+          "Which <film> is-<P179:part_of_the_series> <Harry_Potter_film_series> with <P1545:series_ordinal> 4?"),
+         "Which <Q11424> has <P179> <Q216930> at <P1545> 4?",
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 ?s . ?s ps:P179 wd:Q216930 ; pq:P1545 "4" . }'),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -680,6 +703,14 @@ def test_a_clause_after_a_name_inside_a_clause_describes_that_clause_s_noun():
     query = parse_squall("Which <Q11424> has a <P57> that has <P19> <Q60> that has <P106> <Q33999>?")
     assert query.vp.obj.rels == (ir.Stmt(ir.Property("P19"), ir.Ref(ir.Entity("Q60"))),
                                  ir.Stmt(ir.Property("P106"), ir.Ref(ir.Entity("Q33999"))))
+
+
+def test_with_after_a_noun_stays_that_noun_s_property():
+    # "with <P> X" after a noun says what the noun has; only after a name is it the qualifier
+    assert parse_squall("Which <Q11424> has a <P57> with <P166> <Q103360>?") == parse_squall(
+        "Which <Q11424> has a <P57> that has <P166> <Q103360>?")
+    assert parse_squall("Which <Q8502> with <P30> <Q48> has the highest <P2044>?") == parse_squall(
+        "Which <Q8502> that has <P30> <Q48> has the highest <P2044>?")
 
 
 def test_apposition_keeps_the_old_readings_of_is_and_fronted_objects():

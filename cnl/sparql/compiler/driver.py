@@ -135,7 +135,9 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         elif (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Aggregate) and isinstance(subject, ir.Quant)
               and subject.det == "which" and subject.noun is None and not subject.rels and subject.order is None):
             self._aggregate(vp.np)  # "What is the average <P> of ...?"
-        elif self._is_what_is(subject, vp):
+        elif self._is_what_is(subject, vp) and vp.np.det == "number_of":
+            self._give_me(vp.np)  # "What is the number of <P> of X?" = "Give me the number of ..."
+        elif self._is_what_is(subject, vp):  # det "a"/"the"
             # "What is the <P> of X?": the NP after "is" is the answer itself.
             inner = vp.np
             self.np(replace(inner, det=subject.det), lambda t: None)
@@ -150,7 +152,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         return (
             isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is None
             and not subject.rels and subject.order is None and isinstance(vp, ir.Be)
-            and isinstance(vp.np, ir.Quant) and vp.np.det in ("a", "the") and vp.np.var is None
+            and isinstance(vp.np, ir.Quant) and vp.np.det in ("a", "the", "number_of") and vp.np.var is None
         )
 
     def _aggregate(self, agg: ir.Aggregate) -> None:

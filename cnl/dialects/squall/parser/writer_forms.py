@@ -167,6 +167,9 @@ class WriterForms(Transformer):
     def rel_with_compare(self, _with, det, prop_tok, *rest):
         return self.has_value(det, prop_tok, *_without_of(rest))
 
+    def qual_compare_bare(self, with_, prop_tok, comparison):
+        return self.qual_described(with_, ("a", None), prop_tok, comparison)
+
     def has_value_of_compare(self, det, prop_tok, *rest):
         return self.has_value(det, prop_tok, *_without_of(rest))
 
