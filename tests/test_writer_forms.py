@@ -680,6 +680,60 @@ def test_which_of_names_asks_which_of_them(texts):
         assert parse_squall(listed.replace("> and <", ">, and <")) == parse_squall(in_notations[0])
 
 
+COUNT_COMPARISONS = [
+    # "has more <P> than X": the subject's count of <P> values against X's (a canonical form of
+    # its own); "has more <P> than 3" is "has more than 3 <P>"
+    ("Which <Q5> has more <P166> than <Q76>?",
+     "Which [human] has more <award received>-s than [Barack Obama]?",
+     "Which <human> has more <P166:award_received> than <Barack_Obama>?", {"Q3"}),
+    ("Which <Q5> has fewer <P166> than <Q76>?",
+     "Which [human] has fewer <award received> than [Barack Obama]?",
+     "Which <human> has fewer <P166:award_received> than <Barack_Obama>?", {"Q1", "Q2"}),
+    ("Which <Q5> has not more <P166> than the <P26> of <Q13133>?",
+     "Which [human] has not more <award received> than the <spouse> of [Michelle Obama]?",
+     "Which <human> has not more <P166:award_received> than the <P26:spouse> of <Michelle_Obama>?",
+     {"Q1", "Q2", "Q76"}),
+    ("Has <Q2> fewer <P166> than <Q1>?", "Has [Q2] fewer <award received> than [Q1]?",
+     "Has <Q2> fewer <P166:award_received> than <Q1>?", True),
+]
+
+
+@pytest.mark.parametrize("texts", COUNT_COMPARISONS, ids=["more", "fewer-with-zero", "not-more", "ask"])
+def test_counts_compared_on_a_real_store(texts):
+    """Run on a store: Q1 has 2 awards, Q2 none, Q3 five, Q76 three; Q13133's spouse is Q76. A
+    human with no award has fewer than Q76 (the count it has no row for is 0)."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+
+    def add(s, p, o):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + p),
+                                  pyoxigraph.NamedNode(wd + o)))
+    for human, awards in [("Q1", 2), ("Q2", 0), ("Q3", 5), ("Q76", 3)]:
+        add(human, "P31", "Q5")
+        for i in range(awards):
+            add(human, "P166", f"Q9{human[1:]}{i}")
+    add("Q13133", "P26", "Q76")
+    *in_notations, expected = texts
+    lexicon = {**IDS, "Q1": "Q1", "Q2": "Q2"}
+    for text in in_notations:
+        sparql = cnl.compile(text, lexicon=type("L", (), {"resolve": lambda self, label, kind, span=None:
+                                                          lexicon[label]})())
+        result = store.query(sparql)
+        answers = bool(result) if isinstance(expected, bool) else {
+            row[0].value.rsplit("/", 1)[-1] for row in result}
+        assert answers == expected, (text, sparql)
+        query = parse_squall(text)
+        printed = print_squall(query, detect_notation(text))
+        assert parse_squall(printed) == for_notation(query, detect_notation(text)), printed
+
+
+def test_more_than_a_number_is_a_numeric_determiner():
+    assert parse_squall("Which <Q5> has more <P166> than 3?") == parse_squall("Which <Q5> has more than 3 <P166>?")
+    with pytest.raises(CNLSyntaxError, match="counts are compared with 'more', 'fewer' or 'less'"):
+        parse_squall("Which <Q5> has greater <P166> than <Q76>?")
+
+
 def test_every_form_has_two_paraphrases_of_its_own():
     forms = [f.form for f in FORMS]
     for name in ("1 ", "2 ", "3 ", "4 ", "5 ", "6 ", "7 ", "8 ", "9 "):

@@ -415,7 +415,21 @@ class TermKind:
     KINDS = ("literal", "iri")
 
 
-VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat, TermKind]
+@dataclass(frozen=True, slots=True)
+class CountComparison:
+    """``has more <P166> than <Q76>``, ``has fewer <P40> than the <P26> of <Q76>``: the number of
+    the subject's ``prop`` values compared (``op`` ``>`` or ``<``) with the number of
+    ``other``'s (project extension; each count a sub-query, as ``the number of <P> of X``)."""
+
+    op: str
+    prop: Property
+    other: "NP"
+
+    OPS = (">", "<")
+
+
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat, TermKind,
+           CountComparison]
 
 # ------------------------------------------------------------------------------- queries
 

@@ -72,4 +72,5 @@ _NO_SPARKLIS_FORM = {
     ir.AnyValue: "a statement without its value ('a <P> statement')",
     ir.SuchThat: "a test or ordering over several values ('such that S')",
     ir.TermKind: "a test of a term's kind ('is a literal')",
+    ir.CountComparison: "a comparison of two counts ('has more <P> than X')",
 }

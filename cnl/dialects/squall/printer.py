@@ -132,6 +132,8 @@ class SquallPrinter:
         if _is_atom(subject):
             if isinstance(vp, ir.Stmt) and not vp.inverse:
                 return f"Has {self.np(subject)} {self._has_tail(vp)}?"
+            if isinstance(vp, ir.CountComparison):
+                return f"Has {self.np(subject)} {self._count_comparison(vp)}?"
             if isinstance(vp, (ir.Be, ir.Compare)):
                 return f"Is {self.np(subject)} {self._be_tail(vp)}?"
         elif isinstance(subject, ir.Arith) and isinstance(vp, (ir.Be, ir.Compare)):
@@ -394,6 +396,8 @@ class SquallPrinter:
             return "is a literal" if vp.kind == "literal" else "is an IRI"
         if isinstance(vp, ir.SuchThat):  # "is something such that S": the same test
             return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)
+        if isinstance(vp, ir.CountComparison):
+            return f"has {self._count_comparison(vp, closed)}"
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
 
     def _not(self, vp, closed) -> str:
@@ -407,7 +411,16 @@ class SquallPrinter:
             return f"does not contain {self.literal(ir.Literal(vp.value))}"
         if isinstance(vp, ir.TermKind):
             return "is not " + self.vp(vp)[len("is "):]
+        if isinstance(vp, ir.CountComparison):
+            return f"has not {self._count_comparison(vp, closed)}"
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
+
+    def _count_comparison(self, vp: ir.CountComparison, closed: bool = False) -> str:
+        """``more <P166> than <Q76>``: what follows "has" in a comparison of counts."""
+        more = {">": "more", "<": "fewer"}.get(vp.op)
+        if more is None:
+            raise PrintError(f"unknown comparison of counts {vp.op!r}")
+        return f"{more} {self.prop(vp.prop)} than {self.np_item(vp.other, closed)}"
 
     def _be_tail(self, vp, closed=False) -> str:
         if isinstance(vp, ir.Be):

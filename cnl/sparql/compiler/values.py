@@ -52,12 +52,37 @@ class ValuesMixin:
         the query's variables it names, its GROUP BY keys), whose count ``k`` receives."""
         if q.order is not None or q.var is not None:
             raise CompileError("'the number of' counts a plain noun phrase (no superlative, no variable)")
-        v = self.fresh(noun_hint(q.noun))
-        before = set(self.var_order)
-        with self.subgroup(hidden=True) as g:
+
+        def referents(v: str) -> None:
             self.noun(q.noun, v)
             for rel in q.rels:
                 self.vp(rel, v)
+        self._count_of(noun_hint(q.noun), referents, k)
+
+    def count_comparison(self, vp: ir.CountComparison, subject: str) -> None:
+        """``has more <P> than X``: the subject's count of ``<P>`` values (per subject, where it
+        is a variable) against X's, each a counting sub-query, compared by a FILTER. For
+        "fewer", a subject with no value at all has fewer too, but a grouped count has no row
+        for it: its sub-query is OPTIONAL and a missing count is 0."""
+        if vp.op not in ir.CountComparison.OPS:
+            raise CompileError(f"unknown comparison of counts {vp.op!r}")
+        hint = vp.prop.label or vp.prop.id
+        theirs = ir.Quant("number_of", ir.RelNoun(vp.prop, vp.other))
+
+        def compare(mine: str) -> None:
+            if vp.op == "<":
+                self.group.blocks[-1][0] = "OPTIONAL {"  # the sub-query's own braces: OPTIONAL's group
+                mine = f"COALESCE({mine}, 0)"
+            self.count_value(theirs, lambda other: self.group.filters.append(f"FILTER({mine} {vp.op} {other})"))
+        self._count_of(hint, lambda v: self.statement(subject, vp.prop, v, ()), compare)
+
+    def _count_of(self, hint, referents, k) -> None:
+        """A sub-query counting what ``referents(v)`` binds ``v`` to, grouped by the query's
+        variables it names; ``k`` receives the count's variable."""
+        v = self.fresh(hint)
+        before = set(self.var_order)
+        with self.subgroup(hidden=True) as g:
+            referents(v)
         text = "\n".join(g.lines())
         outer = [x for x in sorted(before, key=self.var_order.get)
                  if x != v and re.search(re.escape(x) + r"\b", text)]

@@ -112,6 +112,8 @@ class VerbPhrasesMixin:
         elif isinstance(vp, ir.SuchThat):
             # a sentence of its own: what it names joins the group, its test a FILTER
             self.value_np(vp.subject, lambda s: self.vp(vp.vp, s))
+        elif isinstance(vp, ir.CountComparison):
+            self.count_comparison(vp, x)
         else:
             raise CompileError(f"not a verb phrase: {type(vp).__name__}")
 

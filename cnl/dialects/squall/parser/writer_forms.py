@@ -167,6 +167,17 @@ class WriterForms(Transformer):
     def rel_with_compare(self, _with, det, prop_tok, *rest):
         return self.has_value(det, prop_tok, *_without_of(rest))
 
+    def has_more_than(self, word, prop_tok, _than, other):
+        more = word.value.lower()
+        if more not in ("more", "fewer", "less"):
+            raise error_at(token_span(word), f"'has {more} <P> than X' compares nothing: counts are compared "
+                                             "with 'more', 'fewer' or 'less' ('has more <P166> than <Q76>')")
+        prop = read_property(prop_tok)
+        if (isinstance(other, ir.Ref) and isinstance(other.term, ir.Literal) and other.term.datatype == "integer"):
+            det = "more_than" if more == "more" else "fewer_than"
+            return ir.Stmt(prop, ir.Quant(det, None, (), None, int(other.term.value)))
+        return ir.CountComparison(">" if more == "more" else "<", prop, other)
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
