@@ -207,6 +207,9 @@ class WriterForms(Transformer):
             np = replace(np, det="a")
         return ir.Query(np, ir.Exists())
 
+    def is_there_class(self, be, there, head, *rels):
+        return self.is_there(be, there, ir.Quant("a", ir.ClassNoun(read_head(head).as_class()), rels))
+
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
 
