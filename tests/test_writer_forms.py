@@ -608,6 +608,21 @@ FORMS = [
          "Which <Q11424> whose <P577> is earlier than 2000 has <P161> <Q2263>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d ; wdt:P161 wd:Q2263 . "
          "FILTER(?d < \"2000-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    # "in <year>": the date's year is it
+    Form("in a year",
+         ("Which <Q5> was <P569> in 1961 and has <P19> <Q60>?",
+          "Which [human] was <date of birth> in 1961 and has <place of birth> [New York City]?",
+          "Which <human> was <P569:date_of_birth> in 1961 and has <P19:place_of_birth> <New_York_City>?"),
+         "Which <Q5> has <P569> (something whose year is 1961) and has <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P19 wd:Q60 . FILTER(YEAR(?b) = 1961) }"),
+    Form("in a year",
+         ("Which <Q5> has <P166> <Q103360> at a <P585> in 1998?",
+          "Which [human] has <award received> [Academy Award for Best Director] with <point in time> in 1998?",
+          "Which <human> has <P166:award_received> <Academy_Award_for_Best_Director> at a <P585:point_in_time> in "
+          "1998?"),
+         "Which <Q5> has <P166> <Q103360> at a <P585> whose year is 1998?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . ?h p:P166 ?s . ?s ps:P166 wd:Q103360 ; pq:P585 ?t . "
+         "FILTER(YEAR(?t) = 1998) }"),
     # "with <qualifier> v" after a named value = "at <qualifier> v" (the ECAI writers' word for it)
     Form("a qualifier with 'with'",
          ("Which <Q5> has <P39> <Q11696> with <P580> after 2000?",
@@ -812,6 +827,8 @@ def test_a_term_that_starts_with_a_digit_is_no_comparison_symbol():
     ("What is <Q76>'s?", "unexpected character"),
     ("Give me <Q76>'s 's <P26>.", "unexpected token"),
     ("Is there?", "unexpected token"),
+    ("Which <Q5> was born in <Q60>?", "bare label 'born in'"),
+    ("Which <Q5> has a <P569> in 1961-05-04?", "bare label 'in'"),
     ("Give me the <Q515> with.", "unexpected token"),
 ])
 def test_malformed_text_keeps_failing_with_a_reason(text, message):

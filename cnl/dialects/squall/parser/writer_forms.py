@@ -109,6 +109,9 @@ class WriterForms(Transformer):
     def cmp_after(self, _word, np):
         return ir.Compare(">", (np,), True)
 
+    def cmp_in_year(self, _in, year):
+        return ir.YearIs(ir.Be(ir.Ref(ir.Literal(year.value, "integer"))))
+
     def cmp_above(self, _word, np):
         return ir.Compare(">", (np,))
 
