@@ -756,6 +756,34 @@ def test_counts_compared_on_a_real_store(texts):
         assert parse_squall(printed) == for_notation(query, detect_notation(text)), printed
 
 
+@pytest.mark.parametrize("texts", [
+    ("Which <Q5> has between 2 and 4 <P40>?", "Which [human] has between 2 and 4 <child>-s?",
+     "Which <human> has between 2 and 4 <P40:child>s?", {"Q3"}),
+    ("Which <Q5> has between 0 and 1 <P40>?", "Which [human] has between 0 and 1 <child>?",
+     "Which <human> has between 0 and 1 <P40:child>?", {"Q1", "Q2"}),
+], ids=["2-4", "0-1"])
+def test_a_count_between_two_numbers_on_a_real_store(texts):
+    """"has between 2 and 4 <P40>" = "has at least 2 <P40> and has not at least 5 <P40>" (the
+    printer's form); a count that may be 0 is kept. Q1 has 1 child, Q2 none, Q3 three, Q4 six."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for human, children in [("Q1", 1), ("Q2", 0), ("Q3", 3), ("Q4", 6)]:
+        for p, o in [("P31", "Q5")] + [("P40", f"Q9{human[1:]}{i}") for i in range(children)]:
+            store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + human), pyoxigraph.NamedNode(wdt + p),
+                                      pyoxigraph.NamedNode(wd + o)))
+    *in_notations, expected = texts
+    for text in in_notations:
+        sparql = cnl.compile(text, lexicon=Lexicon())
+        assert {row[0].value.rsplit("/", 1)[-1] for row in store.query(sparql)} == expected, (text, sparql)
+    low = in_notations[0].split()[4]
+    assert print_squall(parse_squall(in_notations[0]), "id", id_labels=False) == (
+        "Which <Q5> has at least 2 <P40> and has not at least 5 <P40>?" if low == "2" else
+        "Which <Q5> has not at least 2 <P40>?")
+    with pytest.raises(CNLSyntaxError, match="the first number is the smaller"):
+        parse_squall("Which <Q5> has between 4 and 2 <P40>?")
+
+
 def test_more_than_a_number_is_a_numeric_determiner():
     assert parse_squall("Which <Q5> has more <P166> than 3?") == parse_squall("Which <Q5> has more than 3 <P166>?")
     with pytest.raises(CNLSyntaxError, match="counts are compared with 'more', 'fewer' or 'less'"):

@@ -181,6 +181,17 @@ class WriterForms(Transformer):
             return ir.Stmt(prop, ir.Quant(det, None, (), None, int(other.term.value)))
         return ir.CountComparison(">" if more == "more" else "<", prop, other)
 
+    def has_between_count(self, between, low, _and, high, prop_tok, *rels):
+        low, high = int(low.value), int(high.value)
+        if low > high:
+            raise error_at(token_span(between), f"'between {low} and {high}': the first number is the smaller")
+        prop = read_property(prop_tok)
+        rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
+        at_most = ir.Not(ir.Stmt(prop, ir.Quant("at_least", None, rels, None, high + 1)))
+        if low == 0:
+            return at_most
+        return ir.And((ir.Stmt(prop, ir.Quant("at_least", None, rels, None, low)), at_most))
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
