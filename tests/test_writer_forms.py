@@ -608,6 +608,19 @@ FORMS = [
          "Which <Q11424> whose <P577> is earlier than 2000 has <P161> <Q2263>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d ; wdt:P161 wd:Q2263 . "
          "FILTER(?d < \"2000-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    # names in a row after a property: each its value ("and")
+    Form("names in a row",
+         ("Which <Q11424> has a <P57> <Q25191> <Q8877>?",
+          "Which [film] has a <director> [Christopher Nolan] [Steven Spielberg]?",
+          "Which <film>-s have a <P57:director> <Christopher_Nolan> <Steven_Spielberg>?"),
+         "Which <Q11424> has <P57> <Q25191> and <Q8877>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P57 wd:Q8877 . }"),
+    Form("names in a row",
+         ("Which <Q11424> has <P161> <Q2263> <Q45772> <Q38111>?",
+          "Which [film] is-<cast member> [Tom Hanks] [Christian Bale] [Leonardo DiCaprio]?",
+          "Which <film> <P161:cast_member> <Tom_Hanks> <Christian_Bale> <Leonardo_DiCaprio>?"),
+         "Which <Q11424> has <P161> <Q2263> and <Q45772> and <Q38111>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q2263 , wd:Q45772 , wd:Q38111 . }"),
     # "in <year>": the date's year is it
     Form("in a year",
          ("Which <Q5> was <P569> in 1961 and has <P19> <Q60>?",

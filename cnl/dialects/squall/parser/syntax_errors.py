@@ -67,7 +67,6 @@ SPARKLIS_HINT = re.compile(
 # Known mistakes, recognised by the parser state they fail in (Lark's match_examples).
 _NAMED_ERRORS = {
     'two noun phrases in a row: join them with "and" or "of"': [
-        "Which <film> has <P57:director> <A> <B>?",
         "Which <member> <Twice> has not a <P19:place_of_birth>?",
     ],
     'a class needs a determiner here: write "a <film>"': [

@@ -192,6 +192,12 @@ class WriterForms(Transformer):
             return at_most
         return ir.And((ir.Stmt(prop, ir.Quant("at_least", None, rels, None, low)), at_most))
 
+    def has_names_in_a_row(self, *args):
+        args = [a for a in args if not isinstance(a, tuple)]  # the determiner: "has a <P> X Y"
+        names = tuple(ir.Ref(read_entity(a)) for a in args[1:] if isinstance(a, Token) and a.type == "ENT")
+        rest = [a for a in args[1:] if not (isinstance(a, Token) and a.type == "ENT")]
+        return self.has_prop(args[0], ir.Coord("and", names), *rest)
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
