@@ -621,6 +621,19 @@ FORMS = [
           "Which <film> <P161:cast_member> <Tom_Hanks> <Christian_Bale> <Leonardo_DiCaprio>?"),
          "Which <Q11424> has <P161> <Q2263> and <Q45772> and <Q38111>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q2263 , wd:Q45772 , wd:Q38111 . }"),
+    # a property's label without brackets between "has" and a name
+    Form("a bare property label",
+         ("Which <Q8502> that has <P30> <Q48> has the highest <P2044>?",
+          "Which [mountain] that has continent [Asia] has the highest <elevation above sea level>?",
+          "Which <mountain> that has continent <Asia> has the highest <P2044:elevation_above_sea_level>?"),
+         "Which <Q8502> that has <P30> <Q48> has the highest <P2044>?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P30 wd:Q48 ; wdt:P2044 ?e . } ORDER BY DESC(?e) LIMIT 1"),
+    Form("a bare property label",
+         ("Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772>?",
+          "Which [film] has director [Christopher Nolan] and has cast member [Christian Bale]?",
+          "Which <film> has director <Christopher_Nolan> and has cast member <Christian_Bale>?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 . }"),
     # "in <year>": the date's year is it
     Form("in a year",
          ("Which <Q5> was <P569> in 1961 and has <P19> <Q60>?",
@@ -869,6 +882,7 @@ def test_a_term_that_starts_with_a_digit_is_no_comparison_symbol():
     ("Give me <Q76>'s 's <P26>.", "unexpected token"),
     ("Is there?", "unexpected token"),
     ("Which <Q5> was born in <Q60>?", "bare label 'born in'"),
+    ("Which [film] has director Jon Favreau?", "unexpected token"),
     ("Which <Q5> has a <P569> in 1961-05-04?", "bare label 'in'"),
     ("Give me the <Q515> with.", "unexpected token"),
 ])

@@ -198,6 +198,13 @@ class WriterForms(Transformer):
         rest = [a for a in args[1:] if not (isinstance(a, Token) and a.type == "ENT")]
         return self.has_prop(args[0], ir.Coord("and", names), *rest)
 
+    def has_bare_property(self, *args):
+        # the words as the bracketed label they stand for (WORD holds letters, "'" and "." only)
+        words = [a for a in args if isinstance(a, Token) and a.type == "WORD"]
+        label = Token.new_borrow_pos("PROP", "<" + " ".join(w.value for w in words) + ">", words[0])
+        value, *quals = args[len(words):]
+        return self.has_prop(label, ir.Ref(read_entity(value)), *quals)
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
