@@ -7,6 +7,7 @@ import cnl
 from cnl.sparql.equivalence import equivalent
 from cnl.sparql.profiles import WikidataProfile
 from cnl.errors import CompileError, LexiconError
+from tests.roundtrip_helpers import PREFIXES
 
 LEX = {
     "film": "Q11424", "human": "Q5", "director": "P57", "Jon Favreau": "Q295964",
@@ -273,3 +274,73 @@ def test_what_is_the_number_of_is_the_count_itself(text):
     sparql = cnl.compile(text)
     assert equivalent(sparql, cnl.compile(given))
     assert [int(row[0].value) for row in store.query(sparql)] == [2]
+
+
+def _store(triples):
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for s, p, o in triples:
+        obj = pyoxigraph.Literal(str(o), datatype=pyoxigraph.NamedNode(
+            "http://www.w3.org/2001/XMLSchema#integer")) if isinstance(o, int) else pyoxigraph.NamedNode(wd + o)
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + p), obj))
+    return store
+
+
+def _answers(store, sparql):
+    return {row[0].value.rsplit("/", 1)[-1] for row in store.query(sparql)}
+
+
+def test_what_is_an_arithmetic_value_is_the_value_itself():
+    """"What is A / B?" asks what "Give me A / B." gives; it compiled to FILTER(?answer = ?value)
+    with ?answer bound nowhere: no row at all (Ferré's own example sentences)."""
+    store = _store([("Q64", "P1082", 3600), ("Q64", "P2046", 900)])
+    sparql = cnl.compile("What is the <P1082> of <Q64> / the <P2046> of <Q64>?")
+    assert equivalent(sparql, cnl.compile("Give me the <P1082> of <Q64> / the <P2046> of <Q64>."))
+    assert [float(row[0].value) for row in store.query(sparql)] == [4.0]
+
+
+@pytest.mark.parametrize("text", ["Give me the <P36> of every <Q6256> whose <P30> is <Q15>.",
+                                  "What is the <P36> of every <Q6256> whose <P30> is <Q15>?"])
+def test_every_in_an_answer_s_of_lists_each(text):
+    """"the <P36> of every <Q6256> ...": each country's capital. As a universal, the answer was
+    bound only inside FILTER NOT EXISTS (a query whose rows name nothing)."""
+    store = _store([("Q1", "P31", "Q6256"), ("Q1", "P30", "Q15"), ("Q1", "P36", "Q11"),
+                    ("Q2", "P31", "Q6256"), ("Q2", "P30", "Q15"), ("Q2", "P36", "Q12"),
+                    ("Q3", "P31", "Q6256"), ("Q3", "P30", "Q46"), ("Q3", "P36", "Q13")])
+    assert _answers(store, cnl.compile(text)) == {"Q11", "Q12"}
+
+
+def test_the_a_or_the_b_of_x_shares_the_of():
+    """"the <P50> or the <P98> of X": both of X (the first compiled as the <P50> of anything)."""
+    store = _store([("Q9", "P50", "Q1"), ("Q9", "P98", "Q2"), ("Q8", "P50", "Q3")] +
+                   [(h, "P31", "Q5") for h in ("Q1", "Q2", "Q3")])
+    sparql = cnl.compile("Which <Q5> is the <P50> or the <P98> of <Q9>?")
+    assert _answers(store, sparql) == {"Q1", "Q2"}
+    assert equivalent(cnl.compile("Give me the <P50> and the <P98> of <Q9>."), PREFIXES +
+                      "SELECT DISTINCT ?a ?e WHERE { wd:Q9 wdt:P50 ?a . wd:Q9 wdt:P98 ?e . }")
+    # a class before "or" stays a class
+    assert "wdt:P31 wd:Q5 ." in cnl.compile("Which <Q5> is the <Q5> or the <P98> of <Q9>?")
+
+
+def test_the_highest_of_a_class_ranks_by_no_value():
+    """"Give me the 10 highest <Q8502>-s." ordered mountains by their IRIs; a sort alone (Sparklis'
+    "highest-to-lowest <class>") is kept."""
+    with pytest.raises(CompileError, match="ranks things by no value"):
+        cnl.compile("Give me the 10 highest <Q8502>-s.")
+    assert "ORDER BY" in cnl.compile("give me the highest-to-lowest <Q5>", dialect="sparklis")
+
+
+@pytest.mark.parametrize("text", ["<Q76> <P26> <Q13133>.", "Every <Q5> whose <P2048> is greater than 2 is a <Q5>.",
+                                  "<Q1023> is a <Q571> whose <P50> is <Q1012>."])
+def test_a_statement_is_no_question(text):
+    """SQUALL reads a sentence ending in "." as an update; it compiled to ASK (a yes/no question,
+    another meaning). cnl2sparql only reads: it refuses, and says how to ask."""
+    with pytest.raises(cnl.errors.CNLSyntaxError, match="end it with '[?]'"):
+        cnl.compile(text)
+    assert cnl.compile(text[:-1] + "?").split("WHERE")[0].strip().endswith("ASK")
+    assert "ASK" in cnl.compile("Has <Q76> <P26> <Q13133>.")  # a question, sloppily ended
+
+
+def test_a_bracketed_list_of_terms_is_refused():
+    with pytest.raises(cnl.errors.CNLSyntaxError, match="names one thing, not a list"):
+        cnl.parse("Which <Q1003>-s have <P1015> [<Q1016>, <Q1017>] ?")

@@ -61,7 +61,8 @@ def test_the_joint_superlative_is_read_and_printed_back():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("Is <Q183> the joint largest <Q6256>?", "ranks the answers of a question that lists them"),
+    ("Is <Q183> the <Q6256> that has the joint largest <P2046>?", "ranks the answers of a question that lists them"),
+    ("Is <Q183> the joint largest <Q6256>?", "ranks things by no value"),
     ("How many <Q6256> has the joint most <P150>?", "cannot be counted or aggregated"),
     ("Which <Q6256> has the joint highest <P1082> and has the highest <P2046>?", "cannot be combined"),
 ])

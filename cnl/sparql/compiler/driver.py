@@ -135,11 +135,12 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         elif (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Aggregate) and isinstance(subject, ir.Quant)
               and subject.det == "which" and subject.noun is None and not subject.rels and subject.order is None):
             self._aggregate(vp.np)  # "What is the average <P> of ...?"
-        elif self._is_what_is(subject, vp) and vp.np.det == "number_of":
-            self._give_me(vp.np)  # "What is the number of <P> of X?" = "Give me the number of ..."
+        elif self._is_what_is(subject, vp) and (isinstance(vp.np, ir.Arith) or vp.np.det == "number_of"):
+            # "What is the number of <P> of X?", "What is A - B?": what "Give me ..." gives
+            self._give_me(vp.np)
         elif self._is_what_is(subject, vp):  # det "a"/"the"
             # "What is the <P> of X?": the NP after "is" is the answer itself.
-            inner = vp.np
+            inner = _each(vp.np)
             self.np(replace(inner, det=subject.det), lambda t: None)
         else:
             self.np(subject, lambda s: self.vp(vp, s))
@@ -152,7 +153,8 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         return (
             isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is None
             and not subject.rels and subject.order is None and isinstance(vp, ir.Be)
-            and isinstance(vp.np, ir.Quant) and vp.np.det in ("a", "the", "number_of") and vp.np.var is None
+            and (isinstance(vp.np, ir.Arith)
+                 or (isinstance(vp.np, ir.Quant) and vp.np.det in ("a", "the", "number_of") and vp.np.var is None))
         )
 
     def _aggregate(self, agg: ir.Aggregate) -> None:
@@ -206,7 +208,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
             return
         if isinstance(np, ir.Quant) and np.det in ("a", "the", "every"):
             # "give me every film that ...": list them (Sparklis' reading), not a universal.
-            np = replace(np, det="which")
+            np = replace(_each(np), det="which")
             self.np(np, lambda t: None)
             return
 
@@ -217,6 +219,22 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         self.np(np, project)
         if not self.focus and not self.counted:
             raise CompileError("'give me' needs something to list (a noun phrase with a variable)")
+
+
+def _each(np):
+    """An answer's noun phrase with "every" in its ``of`` chain read as "each" ("a"): "Give me
+    the <P36> of every <Q6256> ..." lists each country's capital. As a universal the answer
+    would be bound only inside FILTER NOT EXISTS, never in a row."""
+    if not isinstance(np, ir.Quant):
+        return np
+    if np.det == "every":
+        np = replace(np, det="a")
+    noun = np.noun
+    if isinstance(noun, ir.RelNoun) and noun.of is not None:
+        of = _each(noun.of)
+        if of is not noun.of:
+            np = replace(np, noun=replace(noun, of=of))
+    return np
 
 
 def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:

@@ -100,6 +100,11 @@ class SolutionModifiersMixin:
             self.count_order_var = v
             self.order_keys.append(("?count", order.word == "most"))
         else:
+            if order.limit and isinstance(q.noun, ir.ClassNoun) and not (q.noun.cls.id or "").startswith("P"):
+                # things of a class have no value to pick the highest by: ORDER BY their IRIs
+                # means nothing (a sort alone, Sparklis' "highest-to-lowest <class>", stays)
+                raise CompileError(f"'the {order.word} <class>' ranks things by no value: say what ranks them "
+                                   f"('the <class> that has the {order.word} <P>')")
             self.order_keys.append((v, order.descending))
         if len(self.order_keys) > 1:
             if order.ties or self.tied is not None:

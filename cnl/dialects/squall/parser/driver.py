@@ -64,7 +64,7 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     tok_n = current_notation.set(notation)
     tok_t = current_text.set(stripped)
     try:
-        return check_depth(_parse_raw(stripped), "SQUALL")
+        query = check_depth(_parse_raw(stripped), "SQUALL")
     except UnexpectedInput as err:
         raise to_syntax_error(err, stripped, _parse_raw) from None
     except RecursionError:
@@ -76,3 +76,24 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     finally:
         current_notation.reset(tok_n)
         current_text.reset(tok_t)
+    if _is_statement(stripped, query):
+        raise CNLSyntaxError(
+            "a sentence that ends in '.' without a question word states a fact (SQUALL's update, which "
+            "cnl2sparql does not write: it only reads); to ask whether it holds, end it with '?'", text=text)
+    return query
+
+
+# the words that begin a yes/no question ("Has <Q76> ... ." is still a question, sloppily ended)
+_AUXILIARIES = {"has", "have", "had", "is", "are", "was", "were", "does", "do", "did", "can"}
+
+
+def _is_statement(text: str, query: ir.Query) -> bool:
+    """Whether ``text`` is a declarative sentence: it ends in "." (no "?"), says something of a
+    subject (a yes/no query) and does not begin as a question. SQUALL reads such a sentence as
+    an update (an insertion); compiling it as ASK would change what it means."""
+    end = len(text.rstrip("?.! ")) if text else 0
+    mark = text[end:]
+    if "." not in mark or "?" in mark or query.vp is None or ir.asks_for_values(query):
+        return False
+    first = text.split(None, 1)[0].lower()
+    return first not in _AUXILIARIES

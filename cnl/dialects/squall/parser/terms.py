@@ -41,7 +41,15 @@ def token_span(tok: Token) -> tuple[int, int]:
 
 
 def _raw_term(tok: Token) -> tuple[str | None, str | None]:
+    if tok.value.startswith("[") and _TERM_INSIDE.search(tok.value):
+        # "[<Q1>, <Q2>]" (SQUALL's list of values) would read as one entity of that label
+        raise error_at(token_span(tok), "a [label] names one thing, not a list of terms: "
+                                        "write the values joined by 'and' or 'or' (<Q1> or <Q2>)")
     return _term_parts(tok.value, tok.type == "VERB_PROP", current_notation.get())
+
+
+# a term of the ID or ECAI notation (<Q1016>, <P57:director>, <Barack_Obama>), not any "<...>"
+_TERM_INSIDE = re.compile(r"<(?:[QP]\d+(?::[^<>]*)?|[\w.'()-]+)>")
 
 
 @lru_cache(maxsize=4096)

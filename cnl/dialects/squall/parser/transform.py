@@ -11,7 +11,7 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.dialects.notation import unescape
-from cnl.dialects.squall.parser.reading import error_at
+from cnl.dialects.squall.parser.reading import current_notation, current_text, error_at
 from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, read_entity, read_head, read_language, read_ordinal, read_property, read_string,
     token_span,
@@ -151,10 +151,10 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     # ---- noun phrases
     def np_and(self, *args):
-        return ir.Coord("and", _flatten(ir.Coord, _values(args)))
+        return ir.Coord("and", _shared_of(_flatten(ir.Coord, _values(args))))
 
     def np_or(self, *args):
-        return ir.Coord("or", tuple(_values(args)))
+        return ir.Coord("or", _shared_of(tuple(_values(args))))
 
     def np_list(self, *args):
         op = "or" if any(isinstance(a, Token) and a.type == "OR" for a in args) else "and"
@@ -517,3 +517,40 @@ def _take_order(rest):
     if rest and isinstance(rest[0], ir.Order):
         return rest[0], rest[1:]
     return None, rest
+
+
+def _shared_of(items: tuple) -> tuple:
+    """"the <author> or the <publisher> of X": the last item's ``of`` is every item's, where
+    the items before it are properties written as nouns without an ``of`` of their own (English
+    shares the complement; without it "the <author>" would be the author of anything)."""
+    last = items[-1] if items else None
+    if not (isinstance(last, ir.Quant) and isinstance(last.noun, ir.RelNoun) and last.noun.of is not None):
+        return items
+    shared = []
+    for item in items[:-1]:
+        prop = _property_noun(item)
+        if prop is None:
+            return items
+        shared.append(replace(item, noun=ir.RelNoun(prop, last.noun.of)))
+    return (*shared, last)
+
+
+def _property_noun(item) -> ir.Property | None:
+    """The property a plain ``the <P>`` names, when it is written as a property (an ID ``P..``,
+    or in the label notation between angle brackets), else None."""
+    if not (isinstance(item, ir.Quant) and item.det in ("a", "the") and not item.rels and item.order is None
+            and item.var is None):
+        return None
+    noun = item.noun
+    if isinstance(noun, ir.RelNoun) and noun.of is None and not noun.quals:
+        return noun.prop
+    if not isinstance(noun, ir.ClassNoun):
+        return None
+    cls = noun.cls
+    if (cls.id or "").startswith("P"):
+        return ir.Property(cls.id, cls.label, cls.span)
+    if cls.id is None and cls.span is not None and current_text.get()[cls.span[0]:cls.span[0] + 1] == "<" \
+            and current_notation.get() == "label":
+        return ir.Property(None, cls.label, cls.span)
+    return None
+
