@@ -449,6 +449,8 @@ class SquallPrinter:
             return f"the {self.order(stmt.order)} {prop} {self.np(obj, inner_closed)}{quals}"
         if obj == ir.Quant("which"):
             return f"which {prop}{quals}"
+        if obj == ir.Quant("how_many") and not quals:
+            return f"how many {prop}"  # "Which <book> has how many <author>?": a count per book
         if isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.det not in ("which", "how_many"):
             det = self.det(obj)
             if obj.order is not None and not obj.rels:

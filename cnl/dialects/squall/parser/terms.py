@@ -90,7 +90,7 @@ def _one_term(tok: Token) -> bool:
     return value[-1] == ">" and (value[0] == "<" or tok.type == "VERB_PROP") and value.count("<") == 1
 
 
-_PATH_PART = re.compile(r"\s*(?:(?:is|are|was|were|has|have)-)?(?:(<(?:[^<>\\\n]|\\.)+>)|(or)\b|([()+*/^]|\{0,1\}))",
+_PATH_PART = re.compile(r"\s*(?:(?:is|are|was|were|be|has|have)-)?(?:(<(?:[^<>\\\n]|\\.)+>)|(or)\b|([()+*/^]|\{0,1\}))",
                         re.I)
 
 

@@ -101,6 +101,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
             return ir.Query(quant, stmts[0] if len(stmts) == 1 else ir.And(stmts))
         if kind == "qualifier":
             return self.qualifier_question(quant, subject, gap)
+        if kind == "qualifier_noun":
+            return self.qualifier_noun_question(quant, subject, gap)
         # "How many <spouse> <Woodrow_Wilson> has": the noun is a relational noun of the subject.
         noun = quant.noun
         if not isinstance(noun, ir.ClassNoun):

@@ -14,7 +14,8 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.dialects.squall.parser.reading import error_at
-from cnl.dialects.squall.parser.terms import read_entity, read_head, read_ordinal, read_property, token_span
+from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, read_entity, read_head, read_ordinal,
+                                              read_property, token_span)
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
 # Form 5's comparison symbols, as SPARQL's operators
@@ -205,6 +206,23 @@ class WriterForms(Transformer):
         value, *quals = args[len(words):]
         return self.has_prop(label, ir.Ref(read_entity(value)), *quals)
 
+    def has_how_many(self, _how, _many, prop_tok):
+        return ir.Stmt(read_property(prop_tok), ir.Quant("how_many"))
+
+    def has_comparative(self, det, word, prop_tok, _than, other):
+        prop = read_property(prop_tok)
+        if isinstance(other, ir.Ref) and isinstance(other.term, (ir.Entity, ir.Var)):
+            other = ir.Quant("the", ir.RelNoun(prop, other))  # "than [K2]": than the <P> of [K2]
+        op = "<" if word.type == "CMP_LT" else ">"
+        return self.has_value(det, prop_tok, ir.Compare(op, (other,), is_temporal(word)))
+
+    def has_same(self, _the, _same, prop_tok, _as, other):
+        prop = read_property(prop_tok)
+        return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant("the", ir.RelNoun(prop, other))),)))
+
+    def has_same_as_own(self, _the, _same, prop_tok, _as, own_tok):
+        return ir.Stmt(read_property(prop_tok), ir.Quant("a", None, (ir.Be(ir.Its(read_property(own_tok))),)))
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
@@ -274,3 +292,22 @@ class WriterForms(Transformer):
         """The query of a fronted object whose gap is a qualifier's value (form 8)."""
         _kind, qualifier, stmt = gap
         return ir.Query(quant, ir.QualifierOf(qualifier, subject, stmt))
+
+    def gap_qualifier_noun(self, *args):
+        prop_tok = next(a for a in args if isinstance(a, Token) and a.type in ("PROP", "VERB_PROP"))
+        return ("qualifier_noun", self.has_prop(prop_tok, *_nodes(args)))
+
+    @staticmethod
+    def qualifier_noun_question(quant, subject, gap):
+        """``which <Q> X has <P> Y?``: the question's noun is a qualifier of X's statement, its value
+        asked (the IR of "At which <Q> has X <P> Y?")."""
+        noun = quant.noun
+        if not (isinstance(noun, ir.ClassNoun) and quant.det in ("which", "how_many") and not quant.rels
+                and quant.var is None and not (noun.cls.id or "").startswith("Q")):
+            raise error_at(getattr(getattr(noun, "cls", None), "span", None),
+                           "'which <Q> X has <P> Y?' asks a qualifier's value: its noun is a property "
+                           "('which <P585> X has <P166> Y?'), or write 'Which <C> has ...'")
+        qual = ir.Qual(checked_property(noun.cls.id, noun.cls.label, noun.cls.span),
+                       ir.Quant(quant.det, None, order=quant.order))
+        stmt = gap[1]
+        return ir.Query(subject, replace(stmt, quals=stmt.quals + (qual,)))
