@@ -34,7 +34,8 @@ IDS = {
     "publication date": "P577", "start time": "P580", "position held": "P39", "duration": "P2047",
     "elevation above sea level": "P2044", "point in time": "P585",
     "continent": "P30", "box office": "P2142", "population": "P1082", "mother": "P25", "place of death": "P20",
-    "Prince William": "Q36812", "Prince Harry": "Q152316",
+    "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
+    "France": "Q142", "Germany": "Q183", "producer": "P162",
 }
 
 
@@ -705,6 +706,31 @@ FORMS = [
           "<President_of_the_United_States_of_America>?"),
          "At which earliest <P580> does <Q76> <P39> <Q11696>?",
          "SELECT DISTINCT ?t WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?t . } ORDER BY ?t LIMIT 1"),
+    Form("shares with",
+         ("Which <Q6256> shares a <P47> with <Q142>?", "Which [country] shares a <shares border with> with [France]?",
+          "Which <country> shares a <P47:shares_border_with> with <France>?"),
+         "Which <Q6256> has a <P47> that is a <P47> of <Q142>?",
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q6256 ; wdt:P47 ?n . wd:Q142 wdt:P47 ?n . }"),
+    Form("shares with",
+         ("Does <Q183> share a <P47> with <Q142>?", "Does [Germany] share the <shares border with> with [France]?",
+          "Does <Germany> share a <P47:shares_border_with> with <France>?"),
+         "Has <Q183> a <P47> that is a <P47> of <Q142>?",
+         "ASK { wd:Q183 wdt:P47 ?n . wd:Q142 wdt:P47 ?n . }"),
+    Form("properties joined by and",
+         ("Which <Q11424>-s have <P161> and <P57> <Q25191>?",
+          "Which [film]-s have <cast member> and <director> [Christopher Nolan]?",
+          "Which <film>-s have <P161:cast_member> and <P57:director> <Christopher_Nolan>?"),
+         "Which <Q11424> has <P161> <Q25191> and has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q25191 ; wdt:P57 wd:Q25191 . }"),
+    Form("properties joined by and",
+         ("Which <Q11424> whose <P57> and <P162> is <Q25191> has <P161> <Q45772>?",
+          "Which [film] whose <director> and <producer> is [Christopher Nolan] has <cast member> [Christian Bale]?",
+          "Which <film> whose <P57:director> and <P162:producer> is <Christopher_Nolan> has <P161:cast_member> "
+          "<Christian_Bale>?"),
+         "Which <Q11424> that has <P57> (something that is <Q25191>) and has a <P162> that is <Q25191> has <P161> "
+         "<Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P162 wd:Q25191 ; "
+         "wdt:P161 wd:Q45772 . }"),
     # "in <year>": the date's year is it
     Form("in a year",
          ("Which <Q5> was <P569> in 1961 and has <P19> <Q60>?",

@@ -223,6 +223,19 @@ class WriterForms(Transformer):
     def has_same_as_own(self, _the, _same, prop_tok, _as, own_tok):
         return ir.Stmt(read_property(prop_tok), ir.Quant("a", None, (ir.Be(ir.Its(read_property(own_tok))),)))
 
+    def shares_with(self, _share, _det, prop_tok, _with, other):
+        prop = read_property(prop_tok)
+        return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant("a", ir.RelNoun(prop, other))),)))
+
+    def has_shared_value(self, *args):
+        props = [a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT")]
+        rest = [a for a in args if not isinstance(a, Token)]
+        return ir.And(tuple(self.has_prop(p, *rest) for p in props))
+
+    def rel_whose_shared(self, *args):
+        props = [a for a in args if isinstance(a, Token) and a.type == "PROP"]
+        return ir.And(tuple(self.rel_whose(p, args[-1]) for p in props))
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
