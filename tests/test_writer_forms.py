@@ -907,6 +907,23 @@ def test_a_count_between_two_numbers_on_a_real_store(texts):
         parse_squall("Which <Q5> has between 4 and 2 <P40>?")
 
 
+@pytest.mark.parametrize("quoted, bracketed", [
+    ("Is the <P26> of <Q76> 'Michelle Obama'?", "Is the <P26> of <Q76> [Michelle Obama]?"),
+    ("Which [film] has <director> 'Christopher Nolan'?", "Which [film] has <director> [Christopher Nolan]?"),
+    ("Which <film> has <P57:director> 'Christopher Nolan'?", "Which <film> has <P57:director> [Christopher Nolan]?"),
+    ("Does 'Prince Harry' have the same <P25> as 'Prince William'?",
+     "Does [Prince Harry] have the same <P25> as [Prince William]?"),
+])
+def test_a_name_between_single_quotes_is_a_name_by_its_label(quoted, bracketed):
+    """Ferré's keywords ('Prince Harry'): a name by its label, resolved as [Prince Harry] is; the
+    printer writes the bracketed (or the notation's) form."""
+    assert parse_squall(quoted) == parse_squall(bracketed)
+    assert equivalent(cnl.compile(quoted, lexicon=Lexicon()), cnl.compile(bracketed, lexicon=Lexicon()))
+    # a possessive after a bracketed name, and contractions, are no quotes
+    assert parse_squall("Give me [The Beatles]' <P527>.") == parse_squall("Give me the <P527> of [The Beatles].")
+    assert parse_squall("What's the <P26> of <Q76>?") == parse_squall("What is the <P26> of <Q76>?")
+
+
 def test_more_than_a_number_is_a_numeric_determiner():
     assert parse_squall("Which <Q5> has more <P166> than 3?") == parse_squall("Which <Q5> has more than 3 <P166>?")
     with pytest.raises(CNLSyntaxError, match="counts are compared with 'more', 'fewer' or 'less'"):

@@ -94,7 +94,7 @@ class SquallLexer(Lexer):
                     kind = "ENT" if ident.group(1) == "Q" else "PROP"
                 else:
                     kind = "PROP" if label_notation else "ENT"
-            elif kind == "BRACKET":
+            elif kind == "BRACKET" or kind == "QUOTED":
                 kind = "ENT"
             if multiline and text.find("\n", line_start, pos) >= 0:
                 line = text.count("\n", 0, pos) + 1
@@ -273,7 +273,7 @@ class KeepTermTokens:
     """Keeps ANGLE/BRACKET (and the path operators) in the lexer's terminal set: the grammar's
     rules only name ENT and PROP, which SquallLexer derives from them."""
 
-    always_accept = ("ANGLE", "BRACKET", "PATH_OP")
+    always_accept = ("ANGLE", "BRACKET", "QUOTED", "PATH_OP")
 
     def process(self, stream):
         return stream

@@ -59,6 +59,8 @@ def _term_parts(value: str, verb_prop: bool, notation: str) -> tuple[str | None,
         value = value[value.index("<"):]
     if value.startswith("["):
         return None, unescape(value[1:-1]).strip()
+    if value.startswith("'"):  # 'label' (see QUOTED in squall.lark)
+        return None, value[1:-1].strip()
     id_, label, _ = split_angle(value[1:-1], notation)
     return id_, label
 
