@@ -33,9 +33,10 @@ IDS = {
     "date of birth": "P569", "date of death": "P570", "place of birth": "P19", "occupation": "P106",
     "publication date": "P577", "start time": "P580", "position held": "P39", "duration": "P2047",
     "elevation above sea level": "P2044", "point in time": "P585",
+    "country of citizenship": "P27", "instance of": "P31",
     "continent": "P30", "box office": "P2142", "population": "P1082", "mother": "P25", "place of death": "P20",
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
-    "France": "Q142", "Germany": "Q183", "producer": "P162",
+    "France": "Q142", "Germany": "Q183", "producer": "P162", "employer": "P108", "Google": "Q95",
 }
 
 
@@ -731,6 +732,28 @@ FORMS = [
          "<Q45772>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P162 wd:Q25191 ; "
          "wdt:P161 wd:Q45772 . }"),
+    Form("per",
+         ("What is the number of <Q5>-s per <P27>?", "What is the number of [human]-s per <country of citizenship>?",
+          "What is the number of <human>-s per <P27:country_of_citizenship>?"),
+         "What is the number of <Q5> that has which <P27>?",
+         "SELECT ?c (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P27 ?c . } GROUP BY ?c"),
+    Form("per",
+         ("Give me the number of <Q11424>-s that have <P57> <Q25191> per <P577>.",
+          "Give me the number of [film]-s that have <director> [Christopher Nolan] per <publication date>.",
+          "Give me the number of <film>-s that have <P57:director> <Christopher_Nolan> per <P577:publication_date>."),
+         "Give me the number of <Q11424> that has <P57> <Q25191> and that has which <P577>.",
+         "SELECT ?d (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . } "
+         "GROUP BY ?d"),
+    Form("whether",
+         ("Whether <Q76> has a <P26> that has <P108> <Q95>?", "Whether [Barack Obama] has a <spouse> that has "
+          "<employer> [Google]?", "Whether <Barack_Obama> has a <P26:spouse> that has <P108:employer> <Google>?"),
+         "Has <Q76> a <P26> that has <P108> <Q95>?",
+         "ASK { wd:Q76 wdt:P26 ?s . ?s wdt:P108 wd:Q95 . }"),
+    Form("whether",
+         ("Whether <Q8502> is a <P31> of <Q513>?", "Whether [mountain] is a <instance of> of [Mount Everest]?",
+          "Whether <mountain> is a <P31:instance_of> of <Mount_Everest>?"),
+         "Is <Q8502> a <P31> of <Q513>?",
+         "ASK { wd:Q513 wdt:P31 wd:Q8502 . }"),
     # "in <year>": the date's year is it
     Form("in a year",
          ("Which <Q5> was <P569> in 1961 and has <P19> <Q60>?",

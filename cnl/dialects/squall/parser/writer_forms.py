@@ -236,6 +236,16 @@ class WriterForms(Transformer):
         props = [a for a in args if isinstance(a, Token) and a.type == "PROP"]
         return ir.And(tuple(self.rel_whose(p, args[-1]) for p in props))
 
+    def number_per(self, det, noun, *rest):
+        per, prop_tok = rest[-2], rest[-1]
+        if det[0] != "number_of":
+            raise error_at(token_span(per), "'per <P>' groups a count: 'the number of <C>-s per <P>'")
+        grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which"))
+        return ir.Quant("number_of", noun, (*rest[:-2], grouped))
+
+    def whether(self, _whether, subject, vp):
+        return ir.Query(subject, vp)
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
