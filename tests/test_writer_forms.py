@@ -36,7 +36,7 @@ IDS = {
     "country of citizenship": "P27", "instance of": "P31",
     "continent": "P30", "box office": "P2142", "population": "P1082", "mother": "P25", "place of death": "P20",
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
-    "France": "Q142", "Germany": "Q183", "producer": "P162", "employer": "P108", "Google": "Q95",
+    "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
 }
 
 
@@ -754,6 +754,53 @@ FORMS = [
           "Whether <mountain> is a <P31:instance_of> of <Mount_Everest>?"),
          "Is <Q8502> a <P31> of <Q513>?",
          "ASK { wd:Q513 wdt:P31 wd:Q8502 . }"),
+    # more English words for what the CNL says already
+    Form("passive by",
+         ("Which <Q11424> was <P57> by <Q25191>?", "Which [film] was <director> by [Christopher Nolan]?",
+          "Which <film> was <P57:director> by <Christopher_Nolan>?"),
+         "Which <Q11424> has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("passive by",
+         ("Which <Q11424> that is <P57> by <Q25191> has <P161> <Q45772>?",
+          "Which [film] that is <director> by [Christopher Nolan] has <cast member> [Christian Bale]?",
+          "Which <film> that is <P57:director> by <Christopher_Nolan> has <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> that has <P57> <Q25191> has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 . }"),
+    Form("with a, without a",
+         ("Give me every <Q11424> with a <P57> that has <P166> <Q103360>.",
+          "Give me every [film] with a <director> that has <award received> [Academy Award for Best Director].",
+          "Give me every <film> with a <P57:director> that has <P166:award_received> "
+          "<Academy_Award_for_Best_Director>."),
+         "Give me every <Q11424> whose <P57> has <P166> <Q103360>.",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d . ?d wdt:P166 wd:Q103360 . }"),
+    Form("with a, without a",
+         ("Which <Q5> without a <P40> has <P19> <Q60>?", "Which [human] without <child> has <place of birth> "
+          "[New York City]?", "Which <human> without a <P40:child> has <P19:place_of_birth> <New_York_City>?"),
+         "Which <Q5> that has not a <P40> has <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 . FILTER NOT EXISTS { ?h wdt:P40 ?c } }"),
+    Form("each, their",
+         ("Give me the <P36> of each <Q6256> that has <P30> <Q48>.",
+          "Give me the <capital> of each [country] that has <continent> [Asia].",
+          "Give me the <P36:capital> of each <country> that has <P30:continent> <Asia>."),
+         "Give me the <P36> of (every <Q6256> that has <P30> <Q48>).",
+         "SELECT DISTINCT ?c WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P30 wd:Q48 ; wdt:P36 ?c . }"),
+    Form("each, their",
+         ("Which <Q5> has a <P20> that is their <P19>?", "Which [human] has a <place of death> that is their "
+          "<place of birth>?", "Which <human> has a <P20:place_of_death> that is their <P19:place_of_birth>?"),
+         "Which <Q5> has a <P20> that is its <P19>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P20 ?d ; wdt:P19 ?b . FILTER(?d = ?b) }"),
+    Form("and maybe has",
+         ("Which <Q5> has <P19> <Q60> and maybe has a <P26>?",
+          "Which [human] has <place of birth> [New York City] and maybe has a <spouse>?",
+          "Which <human> has <P19:place_of_birth> <New_York_City> and maybe has a <P26:spouse>?"),
+         "Which <Q5> has <P19> <Q60> and has maybe a <P26>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 . OPTIONAL { ?h wdt:P26 ?s } }"),
+    Form("and maybe has",
+         ("Which <Q11424> has <P57> <Q25191> and maybe has <P2142>?",
+          "Which [film] has <director> [Christopher Nolan] and maybe has <box office>?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and maybe has <P2142:box_office>?"),
+         "Which <Q11424> has <P57> <Q25191> and has maybe a <P2142>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . OPTIONAL { ?f wdt:P2142 ?b } }"),
     # "in <year>": the date's year is it
     Form("in a year",
          ("Which <Q5> was <P569> in 1961 and has <P19> <Q60>?",
@@ -900,6 +947,23 @@ def test_counts_compared_on_a_real_store(texts):
         query = parse_squall(text)
         printed = print_squall(query, detect_notation(text))
         assert parse_squall(printed) == for_notation(query, detect_notation(text)), printed
+
+
+def test_as_many_as_on_a_real_store():
+    """"has as many <P40> as <Q76>": equal counts, a count of 0 included (Q2 and Q76 have none)."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for human, children in [("Q1", 1), ("Q2", 0), ("Q76", 0), ("Q4", 2)]:
+        for p, o in [("P31", "Q5")] + [("P40", f"Q9{human[1:]}{i}") for i in range(children)]:
+            store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + human), pyoxigraph.NamedNode(wdt + p),
+                                      pyoxigraph.NamedNode(wd + o)))
+    for text in ("Which <Q5> has as many <P40> as <Q76>?", "Which [human] has as many <child>-s as [Barack Obama]?"):
+        sparql = cnl.compile(text, lexicon=Lexicon())
+        assert {row[0].value.rsplit("/", 1)[-1] for row in store.query(sparql)} == {"Q2", "Q76"}, sparql
+        assert print_squall(parse_squall(text), detect_notation(text)).startswith("Which")
+    assert print_squall(parse_squall("Which <Q5> has as many <P40> as <Q76>?"), "id", id_labels=False) == (
+        "Which <Q5> has as many <P40> as <Q76>?")
 
 
 @pytest.mark.parametrize("texts", [

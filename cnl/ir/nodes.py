@@ -425,7 +425,7 @@ class CountComparison:
     prop: Property
     other: "NP"
 
-    OPS = (">", "<")
+    OPS = (">", "<", "=")
 
 
 VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat, TermKind,

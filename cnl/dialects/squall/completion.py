@@ -87,7 +87,8 @@ class TermSpan:
 # teaches the canonical form the printer writes (docs/cnl-reference.md section 11)
 _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIVE", "CMP_SYMBOL", "ABOVE", "BELOW",
                                   "CMP_AT_LEAST", "CMP_AT_MOST", "POSSESSIVE",
-                                  "COUNT_IMPERATIVE", "WHOM", "SHARE", "SAME", "AS", "IN_YEAR", "PER", "WHETHER",
+                                  "COUNT_IMPERATIVE", "WHOM", "SHARE", "SAME", "AS", "IN_YEAR", "PER", "WHETHER", "BY",
+                                  "WITHOUT", "EACH", "THEIR",
                                   "QUOTED"})
 
 

@@ -417,6 +417,8 @@ class SquallPrinter:
 
     def _count_comparison(self, vp: ir.CountComparison, closed: bool = False) -> str:
         """``more <P166> than <Q76>``: what follows "has" in a comparison of counts."""
+        if vp.op == "=":
+            return f"as many {self.prop(vp.prop)} as {self.np_item(vp.other, closed)}"
         more = {">": "more", "<": "fewer"}.get(vp.op)
         if more is None:
             raise PrintError(f"unknown comparison of counts {vp.op!r}")

@@ -62,15 +62,15 @@ class ValuesMixin:
     def count_comparison(self, vp: ir.CountComparison, subject: str) -> None:
         """``has more <P> than X``: the subject's count of ``<P>`` values (per subject, where it
         is a variable) against X's, each a counting sub-query, compared by a FILTER. For
-        "fewer", a subject with no value at all has fewer too, but a grouped count has no row
-        for it: its sub-query is OPTIONAL and a missing count is 0."""
+        "fewer" and "as many", a subject with no value at all may hold too, but a grouped count
+        has no row for it: its sub-query is OPTIONAL and a missing count is 0."""
         if vp.op not in ir.CountComparison.OPS:
             raise CompileError(f"unknown comparison of counts {vp.op!r}")
         hint = vp.prop.label or vp.prop.id
         theirs = ir.Quant("number_of", ir.RelNoun(vp.prop, vp.other))
 
         def compare(mine: str) -> None:
-            if vp.op == "<":
+            if vp.op in ("<", "="):
                 self.group.blocks[-1][0] = "OPTIONAL {"  # the sub-query's own braces: OPTIONAL's group
                 mine = f"COALESCE({mine}, 0)"
             self.count_value(theirs, lambda other: self.group.filters.append(f"FILTER({mine} {vp.op} {other})"))

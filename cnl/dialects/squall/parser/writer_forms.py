@@ -246,6 +246,24 @@ class WriterForms(Transformer):
     def whether(self, _whether, subject, vp):
         return ir.Query(subject, vp)
 
+    def passive_by(self, prop_tok, _by, *rest):
+        return self.has_prop(prop_tok, *rest)
+
+    def rel_with_value(self, _with, det, prop_tok, *rels):
+        return self.has_value(det, prop_tok, *rels)
+
+    def rel_without(self, _without, *args):
+        det = args[0] if isinstance(args[0], tuple) else ("a", None)
+        prop_tok, rels = (args[1], args[2:]) if isinstance(args[0], tuple) else (args[0], args[1:])
+        return ir.Not(self.has_value(det, prop_tok, *rels))
+
+    def maybe_has(self, _maybe, _have, *args):
+        args = [a for a in args if not (isinstance(a, Token) and a.type in ("A", "AN"))]
+        return self.has_value(("maybe", None), args[0], *args[1:])
+
+    def has_as_many(self, _as, _many, prop_tok, _as2, other):
+        return ir.CountComparison("=", read_property(prop_tok), other)
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
