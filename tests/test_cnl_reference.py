@@ -17,7 +17,7 @@ from cnl.sparql.namespaces import declare_missing
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "cnl-reference.md").read_text("utf-8")
 SENTENCES = sorted({m for m in re.findall(r"`((?:Which|How|Give|Has|Is|At|What|Who)\b[^`]*[?.])`", DOC)
                     if re.search(r"<[PQ][0-9]", m) and not re.search(r"<[a-z]", m) and "[" not in m
-                    and "..." not in m})
+                    and "..." not in m and not re.search(r"(?<![\w\]>])'[^\s']", m)})  # 'a name' needs a lexicon
 BLOCKS = re.findall(r"```sparql\n(.*?)```", DOC, re.S)
 
 
