@@ -22,6 +22,7 @@ from tests.roundtrip_helpers import PREFIXES as _WIKIDATA_PREFIXES
 PREFIXES = (_WIKIDATA_PREFIXES + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
             "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> PREFIX wikibase: <http://wikiba.se/ontology#> "
             "PREFIX psn: <http://www.wikidata.org/prop/statement/value-normalized/> "
+            "PREFIX psv: <http://www.wikidata.org/prop/statement/value/> "
             "PREFIX geof: <http://www.opengis.net/def/function/geosparql/> ")
 
 # Labels of the label and ECAI notations -> Wikidata IDs.
@@ -527,7 +528,48 @@ FORMS += [
          "{ SELECT (MIN(?n) AS ?fewest) WHERE { { SELECT ?p2 (COUNT(DISTINCT ?a2) AS ?n) WHERE { "
          "?p2 wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P166 ?a2 } GROUP BY ?p2 } } } } "
          "GROUP BY ?p HAVING(COUNT(DISTINCT ?a) = MIN(?fewest))"),
+    Form("a value chosen by a test, in an ordering (ORDER BY IF(...): a unit conversion)",
+         ("Give me a <Q8502> that has <P2044> ?h in unit ?u and such that (?h if ?u is <Q11573>, else ?h * 0.3048) "
+          "is the highest.",
+          "Give me a [mountain] that has <elevation above sea level> ?h in unit ?u and such that (?h if ?u is "
+          "[metre], else ?h * 0.3048) is the highest.",
+          "Give me a <mountain> that has <P2044:elevation_above_sea_level> ?h in unit ?u and such that (?h if ?u "
+          "is <metre>, else ?h * 0.3048) is the highest."),
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; p:P2044 ?s . ?s psv:P2044 ?v . "
+         "?v wikibase:quantityAmount ?h ; wikibase:quantityUnit ?u . "
+         "BIND(IF(?u = wd:Q11573, ?h, ?h * 0.3048) AS ?metres) } ORDER BY DESC(?metres) LIMIT 1"),
+    Form("a value chosen by a test, in an ordering (ORDER BY IF(...): a unit conversion)",
+         ("Give me a <Q4022> that has <P2043> ?l in unit ?u and such that (?l if ?u is <Q828224>, else (?l / 1000 "
+          "if ?u is <Q11573>, else ?l * 1.609344)) is the 3 lowest.",
+          "Give me a [river] that has <length> ?l in unit ?u and such that (?l if ?u is [kilometre], else (?l / "
+          "1000 if ?u is [metre], else ?l * 1.609344)) is the 3 lowest.",
+          "Give me a <river> that has <P2043:length> ?l in unit ?u and such that (?l if ?u is <kilometre>, else "
+          "(?l / 1000 if ?u is <metre>, else ?l * 1.609344)) is the 3 lowest."),
+         "SELECT DISTINCT ?r WHERE { ?r wdt:P31 wd:Q4022 ; p:P2043 [ psv:P2043 [ wikibase:quantityAmount ?l ; "
+         "wikibase:quantityUnit ?u ] ] . } "
+         "ORDER BY ASC(IF(?u = wd:Q828224, ?l, IF(?u = wd:Q11573, ?l / 1000, ?l * 1.609344))) LIMIT 3"),
+    Form("a value chosen by a test, in a test (FILTER(IF(...) > N))",
+         ("Give me a <Q5> that has <P2067> ?m in unit ?u and such that (?m if ?u is <Q11570>, else ?m * 0.453592) "
+          "is greater than 100.",
+          "Give me a [human] that has <mass> ?m in unit ?u and such that (?m if ?u is [kilogram], else ?m * "
+          "0.453592) is greater than 100.",
+          "Give me a <human> that has <P2067:mass> ?m in unit ?u and such that (?m if ?u is <kilogram>, else ?m * "
+          "0.453592) is greater than 100."),
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q5 ; p:P2067 ?s . ?s psv:P2067 ?v . "
+         "?v wikibase:quantityAmount ?m ; wikibase:quantityUnit ?u . "
+         "FILTER(IF(?u = wd:Q11570, ?m, ?m * 0.453592) > 100) }"),
+    Form("a value chosen by a test, in a test (FILTER(IF(...) > N))",
+         ("Give me a <Q515> that has <P1082> ?p and that has <P2046> ?a and such that (?p / ?a if ?a is greater "
+          "than 0, else 0) is greater than 1000.",
+          "Give me a [city] that has <population> ?p and that has <area> ?a and such that (?p / ?a if ?a is "
+          "greater than 0, else 0) is greater than 1000.",
+          "Give me a <city> that has <P1082:population> ?p and that has <P2046:area> ?a and such that (?p / ?a if "
+          "?a is greater than 0, else 0) is greater than 1000."),
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . "
+         "BIND(IF(?a > 0, ?p / ?a, 0) AS ?density) FILTER(?density > 1000) }"),
 ]
+IDS.update({"mountain": "Q8502", "metre": "Q11573", "river": "Q4022", "length": "P2043", "kilometre": "Q828224",
+            "mass": "P2067", "kilogram": "Q11570"})
 IDS.update({"height": "P2048", "mountain": "Q8502", "continent": "P30", "Europe": "Q46"})
 IDS.update({"Douglas Adams": "Q42", "instance of": "P31", "writer": "Q36180", "Nobel Prize in Literature": "Q37922",
             "inception": "P571", "area": "P2046", "position held": "P39", "President of the United States": "Q11696", "start time": "P580",

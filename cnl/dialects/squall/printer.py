@@ -200,8 +200,8 @@ class SquallPrinter:
         if isinstance(np, ir.Its):
             return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
         if isinstance(np, ir.Choice):
-            return (f"{self.np(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
-                    f"else {self.np(np.otherwise, closed)}")
+            return (f"{self.np_item(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
+                    f"else {self.np_item(np.otherwise, closed)}")
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
 
     def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
@@ -217,7 +217,7 @@ class SquallPrinter:
         return f"the {word} of {self.np_atom(arg, closed)}"
 
     def np_atom(self, np, closed: bool = False) -> str:
-        if isinstance(np, (ir.Coord, ir.Arith)):
+        if isinstance(np, (ir.Coord, ir.Arith, ir.Choice)):
             return f"({self.np(np)})"
         return self.np(np, closed)
 
@@ -467,7 +467,7 @@ class SquallPrinter:
         return text
 
     def quals(self, quals, closed: bool = False, any_rank: bool = False, before_of: bool = False,
-              normalized: bool = False, unit: ir.Entity | None = None) -> str:
+              normalized: bool = False, unit: ir.Entity | ir.Var | None = None) -> str:
         """The qualifiers, then ``at any rank`` for a statement of any rank. ``before_of``: an
         of-phrase follows ("<P69> at <P512> (a <Q163727>) of <Q76>"): a last value with a noun
         is parenthesized, else "a <Q163727> of <Q76>" would read as one noun phrase."""

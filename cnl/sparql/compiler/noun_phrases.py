@@ -59,6 +59,8 @@ class NounPhrasesMixin:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
         elif isinstance(np, ir.Now):
             k("NOW()")
+        elif isinstance(np, ir.Choice):
+            self.choice_value(np, var, k)
         elif isinstance(np, ir.AnyValue):
             raise CompileError("'a <P> statement' only follows 'has': a statement whose value is not said")
         elif isinstance(np, ir.Its):

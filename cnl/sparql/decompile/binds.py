@@ -8,7 +8,7 @@ these with the same BINDs.
 """
 from __future__ import annotations
 
-from rdflib import Literal, Variable
+from rdflib import Literal, URIRef, Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
@@ -68,7 +68,7 @@ def _inline_unread_binds(state: Decompilation) -> None:
     aggregated = variables([list(state.aggregate_calls.values()), state.group_keys or [], state.having,
                             state.aggregated[1] if state.aggregated else [], state.counted or []])
     for var, expr in list(top.binds):
-        if (var in state.select_vars or var in aggregated or getattr(expr, "name", None) == "Builtin_IF"
+        if (var in state.select_vars or var in aggregated
                 or any(var in variables(e) for v, e in top.binds if v != var)
                 or var in variables([top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked])):
             continue
@@ -111,6 +111,18 @@ def _answer_bind(state: Decompilation) -> AnswerBind:
     # over several variables, the first (as written) is the tree's root, the others values
     # the tree reaches, said by their co-reference variables
     return AnswerBind(var, expr, inputs[0], filters, tuple(inputs[1:]))
+
+
+def choice_test(condition, say):
+    """(subject, VP) of an IF's condition, one comparison of values: ``?u = wd:Q11573`` is "?u is
+    <Q11573>", ``?x < 3`` "?x is less than 3"; ``say`` gives each side's NP."""
+    if getattr(condition, "name", None) != "RelationalExpression" or condition.op not in FLIP:
+        raise UnsupportedSPARQLError("IF(...) on a test other than one comparison of values",
+                                     "a choice is said 'A if S VP, else B'")
+    subject, other = say(condition.expr), condition.other
+    if condition.op == "=" and isinstance(other, URIRef):
+        return subject, ir.Be(ir.Ref(ir_term(other)))
+    return subject, ir.Compare(condition.op, (say(other),))
 
 
 def ordered_variables(expr) -> list:
@@ -163,6 +175,10 @@ def bind_np(expr, var, root_np, casts: set):
         return ir.Quant("the", ir.Distance(left, right))
     if name == "Builtin_NOW":
         return ir.Now()  # "the year of now - the year of ..."
+    if name == "Builtin_IF":
+        # "(?l if ?u is <Q11573>, else ?l * 0.3048)": a value chosen by a test of values
+        subject, test = choice_test(expr.arg1, lambda e: bind_np(e, var, root_np, casts))
+        return ir.Choice(subject, test, bind_np(expr.arg2, var, root_np, casts), bind_np(expr.arg3, var, root_np, casts))
     if name == "RelationalExpression":
         raise UnsupportedSPARQLError("BIND of a comparison (a true/false answer)")
     if name and name.startswith("Builtin_"):

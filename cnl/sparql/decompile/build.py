@@ -345,7 +345,7 @@ class Builder:
                 vps.append(ir.QualifierOf(
                     ir.Property(qid), self.np(ctx, e.subject, e),
                     ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e),
-                            normalized=e.normalized, unit=e.unit)))
+                            normalized=e.normalized, unit=self.unit_term(e))))
         for make in ctx.extras.pop(node, []):
             vps.append(make(node))
         return vps
@@ -387,14 +387,23 @@ class Builder:
             self.corefs[node] = name
         return self.corefs[node]
 
+    def unit_term(self, e):
+        """The unit of the edge's quantity: a named item, or "in unit ?u" (a variable it names)."""
+        if e.unit in self.projected:  # "in unit ?u" names the unit, it does not ask for it
+            raise UnsupportedSPARQLError("a full value node whose unit is an answer (wikibase:quantityUnit ?u)")
+        if isinstance(e.unit, Variable) and e.unit not in self.corefs:  # no test or choice named it first
+            raise UnsupportedSPARQLError("a full value node whose unit is a variable that no test reads "
+                                         "(wikibase:quantityUnit ?u)")
+        return ir.Var(self.coref_name(e.unit)) if isinstance(e.unit, Variable) else e.unit
+
     def stmt(self, ctx, e, attach: bool = False):
         """The edge said of its subject: ``has <P> X`` (``has a <P> statement`` without a value)."""
         return ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=attach), self.quals(ctx, e.quals, e),
-                       any_rank=_any_rank(e), normalized=e.normalized, unit=e.unit)
+                       any_rank=_any_rank(e), normalized=e.normalized, unit=self.unit_term(e))
 
     def rel_noun(self, ctx, e):
         return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e),
-                          any_rank=_any_rank(e), normalized=e.normalized, unit=e.unit)
+                          any_rank=_any_rank(e), normalized=e.normalized, unit=self.unit_term(e))
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -684,6 +693,8 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
         if (isinstance(node, ir.Quant) and node.var is not None and isinstance(node.noun, ir.ClassNoun)
                 and node.det in ("a", "the", "which")):
             named |= {n for n, v in builder.corefs.items() if v == node.var}
+        if isinstance(node, (ir.Stmt, ir.RelNoun)) and isinstance(node.unit, ir.Var):  # "in unit ?u"
+            named |= {n for n, v in builder.corefs.items() if v == node.unit.name}
     unnamed = set(builder.corefs) - named - builder.named_by_sentence
     if unnamed:
         raise UnsupportedSPARQLError("a cycle in the triple patterns",
@@ -745,7 +756,7 @@ def _reachable(edges, anchor, scope) -> set:
     while changed:
         changed = False
         for e in edges:
-            ends = {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
+            ends = {t for t in (e.subject, e.obj, e.unit, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
             if ends & reached and not ends <= reached:
                 reached |= ends
                 changed = True

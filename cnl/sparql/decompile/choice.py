@@ -19,6 +19,8 @@ def read_choice(state: Decompilation) -> None:
     if not ifs:
         return
     var, expr = ifs[0]
+    if var not in state.select_vars:
+        return  # a value the query reads (ORDER BY a unit conversion): an expression (binds.bind_np)
     if (state.form != "SelectQuery" or len(top.binds) != 1 or state.select_vars != [var] or state.counted is not None
             or state.aggregated is not None or state.order_conditions or state.group_keys is not None):
         raise UnsupportedSPARQLError("BIND(IF(...)) other than the one answer of a plain SELECT")

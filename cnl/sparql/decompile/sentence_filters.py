@@ -17,7 +17,7 @@ from cnl.sparql.decompile.expressions import FLIP, subexpressions, variables
 
 _ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
 # the expressions a side of the comparison may be made of (bind_np says each)
-_SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW", "Builtin_STRLEN")
+_SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW", "Builtin_STRLEN", "Builtin_IF")
 
 
 def is_sentence(vp) -> bool:
@@ -46,7 +46,7 @@ def needs_introduction(expr, var) -> bool:
 
 _GEO_FUNCTIONS = {*GEO_MEASURES, GEO_DISTANCE}
 # computed values no relative clause about one value says (YEAR(?d) has "whose year is")
-_COMPUTED = (*_ARITHMETIC, "Builtin_MONTH", "Builtin_DAY")
+_COMPUTED = (*_ARITHMETIC, "Builtin_MONTH", "Builtin_DAY", "Builtin_IF")
 
 
 def is_computed_test(expr) -> bool:
@@ -76,8 +76,12 @@ def constant_sayable(expr) -> bool:
 
 
 def _sayable(side) -> bool:
+    # an IF's condition is said as the choice's test ("if ?u is <Q11573>"): one comparison
+    tests = {id(e.arg1) for e in subexpressions(side) if getattr(e, "name", None) == "Builtin_IF"}
     for e in subexpressions(side):
         if isinstance(e, (Variable, Literal, URIRef)) or isinstance(e, (list, tuple, str)) or e is None:
+            continue
+        if id(e) in tests and getattr(e, "name", None) == "RelationalExpression" and e.op in FLIP:
             continue
         if getattr(e, "name", None) == "Function" and str(e.iri) in _GEO_FUNCTIONS:
             continue
