@@ -158,13 +158,16 @@ class Measure:
     """``length of X``: the number of characters of a literal (SPARQL's STRLEN), as in "such that
     the length of ?l is the lowest" (the shortest name); ``latitude of X``, ``longitude of X``: a
     coordinate of a point (GeoSPARQL's ``geof:latitude``/``geof:longitude``, as Wikidata's query
-    service offers them), as in "such that the latitude of ?a is greater than the latitude of ?b"."""
+    service offers them), as in "such that the latitude of ?a is greater than the latitude of ?b";
+    ``absolute value of X``: a number without its sign (SPARQL's ABS), as in "such that the
+    absolute value of (?p - 1000000) is the lowest" (the population nearest a million)."""
 
     kind: str
     arg: "NP"
 
     # kind -> the SPARQL function that computes it
-    FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude"}
+    FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude",
+                 "absolute value": "ABS"}
 
 
 @dataclass(frozen=True, slots=True)

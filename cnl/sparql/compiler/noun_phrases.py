@@ -88,6 +88,21 @@ class NounPhrasesMixin:
         else:
             raise CompileError(f"not a noun phrase: {type(np).__name__}")
 
+    def expression(self, np, k: Callable[[str], None]) -> None:
+        """``np`` as one SPARQL expression for ``k``: arithmetic and choices inline (``ABS((?p -
+        ?a))``, ``IF(?u = wd:Q11573, ?h, (?h * 0.3048))``, as a writer of SPARQL nests them, where
+        ``np`` would BIND each step), a year operand as ``YEAR(...)``; anything else the term its
+        noun phrase denotes."""
+        if isinstance(np, ir.Choice):
+            condition = self.choice_condition(np)
+            self.expression(np.then, lambda a: self.expression(
+                np.otherwise, lambda b: k(f"IF({condition}, {a}, {b})")))
+        elif isinstance(np, ir.Arith):
+            left, right = (_year_operand(side) or side for side in (np.left, np.right))
+            self.expression(left, lambda a: self.expression(right, lambda b: k(f"({a} {np.op} {b})")))
+        else:
+            self.np(np, k)
+
     def _unify(self, var: str, term: str) -> None:
         if var == term:
             return
@@ -229,7 +244,8 @@ class NounPhrasesMixin:
             if noun.kind not in ir.Measure.FUNCTIONS:
                 raise CompileError(f"unknown measure {noun.kind!r}")
             function = ir.Measure.FUNCTIONS[noun.kind]
-            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({function}({t}) AS {v})"))
+            # arithmetic inline ("the absolute value of (?p - ?a)": ABS((?p - ?a)), one BIND)
+            self.expression(noun.arg, lambda t: self.group.binds.append(f"BIND({function}({t}) AS {v})"))
         elif isinstance(noun, ir.Distance):
             self.np(noun.left, lambda a: self.np(noun.right, lambda b: self.group.binds.append(
                 f"BIND({ir.Distance.FUNCTION}({a}, {b}) AS {v})")))

@@ -29,7 +29,7 @@ class ValuesMixin:
 
     def _choice(self, choice: ir.Choice) -> None:
         then, otherwise = (self._choice_term(np) for np in (choice.then, choice.otherwise))
-        condition = self._choice_condition(choice)
+        condition = self.choice_condition(choice)
         answer = self.fresh("answer")
         self.group.binds.append(f"BIND(IF({condition}, {then}, {otherwise}) AS {answer})")
         self.focus.append(answer)
@@ -39,7 +39,7 @@ class ValuesMixin:
             raise CompileError("'A if ..., else B' chooses between two named values (entities or literals)")
         return self.term(np.term)
 
-    def _choice_condition(self, choice: ir.Choice) -> str:
+    def choice_condition(self, choice: ir.Choice) -> str:
         """The test of a choice as the IF's condition: compiled like a yes/no question, what it
         names joins the query and its one comparison is the condition. ``?u is <Q11573>``,
         which elsewhere is ``VALUES ?u { wd:Q11573 }``, is the comparison ``?u = wd:Q11573``
@@ -68,19 +68,7 @@ class ValuesMixin:
             result = var or self.fresh("value")
             self.group.binds.append(f"BIND({expression} AS {result})")
             k(result)
-        self._expression(choice, done)
-
-    def _expression(self, np, k) -> None:
-        """``np`` as a SPARQL expression for ``k``: a choice or arithmetic inline, anything else
-        the term its noun phrase denotes."""
-        if isinstance(np, ir.Choice):
-            condition = self._choice_condition(np)
-            self._expression(np.then, lambda a: self._expression(
-                np.otherwise, lambda b: k(f"IF({condition}, {a}, {b})")))
-        elif isinstance(np, ir.Arith) and not any(isinstance(side, ir.Quant) for side in (np.left, np.right)):
-            self._expression(np.left, lambda a: self._expression(np.right, lambda b: k(f"({a} {np.op} {b})")))
-        else:
-            self.np(np, k)
+        self.expression(choice, done)
 
     def value_np(self, np, k) -> None:
         """``np`` as a value: ``the number of ...`` is a count (a sub-query), anything else its

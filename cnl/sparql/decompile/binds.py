@@ -13,7 +13,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
-from cnl.sparql.decompile.expressions import FLIP, subexpressions, var_comparison, variables, year_arg
+from cnl.sparql.decompile.expressions import FLIP, var_comparison, variables, year_arg
 from cnl.sparql.decompile.flatten import Group
 from cnl.sparql.decompile.state import AnswerBind, Decompilation
 from cnl.sparql.decompile.terms import ir_term
@@ -92,9 +92,6 @@ def substitute(expr, var, value):
 
 def _answer_bind(state: Decompilation) -> AnswerBind:
     top = state.top
-    for _, e in top.binds:
-        if any(getattr(n, "name", None) == "Builtin_ABS" for n in subexpressions(e)):
-            raise UnsupportedSPARQLError("BIND of ABS()", "CNL has no absolute value")
     if len(top.binds) > 1:
         raise UnsupportedSPARQLError("several BINDs")
     var, expr = top.binds[0]
@@ -147,6 +144,8 @@ def ordered_variables(expr) -> list:
 # GeoSPARQL's coordinate functions (Wikidata's query service) -> the CNL's measure
 GEO_MEASURES = {PREFIXES["geof"] + "latitude": "latitude", PREFIXES["geof"] + "longitude": "longitude"}
 GEO_DISTANCE = PREFIXES["geof"] + "distance"
+# SPARQL's functions of one value said "the <measure> of X" (ir.Measure)
+MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value"}
 
 
 def bind_np(expr, var, root_np, casts: set):
@@ -166,8 +165,8 @@ def bind_np(expr, var, root_np, casts: set):
         for op, other in zip(expr.op or [], expr.other or []):
             left = ir.Arith(op, left, bind_np(other, var, root_np, casts))
         return left
-    if name == "Builtin_STRLEN":
-        return ir.Quant("the", ir.Measure("length", bind_np(expr.arg, var, root_np, casts)))
+    if name in MEASURES:
+        return ir.Quant("the", ir.Measure(MEASURES[name], bind_np(expr.arg, var, root_np, casts)))
     if name == "Function" and str(expr.iri) in GEO_MEASURES and len(expr.expr or []) == 1:
         return ir.Quant("the", ir.Measure(GEO_MEASURES[str(expr.iri)], bind_np(expr.expr[0], var, root_np, casts)))
     if name == "Function" and str(expr.iri) == GEO_DISTANCE and len(expr.expr or []) == 2:

@@ -296,7 +296,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.DatePart(part.value.lower(), np)
 
     def measure_of(self, kind, _of, np):
-        return ir.Measure(kind.value.lower(), np)
+        return ir.Measure(" ".join(kind.value.lower().split()), np)  # "absolute  value": one space
 
     def now(self, _tok):
         return ir.Now()
