@@ -1,5 +1,5 @@
 """More SPARQL 1.1 constructs of hand-written queries (issue 29, QALD-10 probes): the absolute
-value of a number (``ABS``), ... Each form in two paraphrases of our own, each in the three
+value of a number (``ABS``), the text of a literal (``STR``), ... Each form in two paraphrases of our own, each in the three
 notations, checked as tests/test_sparql_forms.py checks its forms (compiled against a
 hand-written query, read back as itself, the hand-written query decompiled to an equivalent
 text); the answers that a function changes are checked on a real SPARQL engine (pyoxigraph)."""
@@ -40,8 +40,18 @@ FORMS = [
           "Give me the absolute value of ((the <P2044:elevation_above_sea_level> of <Mont_Blanc>) - the "
           "<P2044:elevation_above_sea_level> of <Matterhorn>)."),
          "SELECT DISTINCT ?d WHERE { wd:Q583 wdt:P2044 ?a . wd:Q1374 wdt:P2044 ?b . BIND(ABS(?a - ?b) AS ?d) }"),
+    Form("the text of a literal (STR), compared",
+         ('Give me a <Q515> that has <P1448> ?n and such that the text of ?n is equal to "Berlin".',
+          'Give me a [city] that has <official name> ?n and such that the text of ?n is equal to "Berlin".',
+          'Give me a <city> that has <P1448:official_name> ?n and such that the text of ?n is equal to "Berlin".'),
+         'SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P1448 ?n . FILTER(STR(?n) = "Berlin") }'),
+    Form("the text of a literal (STR), compared",
+         ('Give me a <Q5> that has <P1477> ?n and such that the text of ?n is greater than "Z".',
+          'Give me a [human] that has <birth name> ?n and such that the text of ?n is greater than "Z".',
+          'Give me a <human> that has <P1477:birth_name> ?n and such that the text of ?n is greater than "Z".'),
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1477 ?n . FILTER(STR(?n) > "Z") }'),
 ]
-IDS.update({"mountain": "Q8502"})
+IDS.update({"mountain": "Q8502", "birth name": "P1477"})
 
 
 def _id(form, i):
@@ -88,5 +98,26 @@ def test_a_real_engine_computes_the_absolute_value(text, answers):
     pyoxigraph = pytest.importorskip("pyoxigraph")
     store = pyoxigraph.Store()
     store.load(_CITIES.encode(), format=pyoxigraph.RdfFormat.TURTLE)
+    rows = list(store.query(cnl.compile(text)))
+    assert {row[0].value.rsplit("/", 1)[-1] for row in rows} == answers
+
+
+_NAMES = """
+@prefix wd: <http://www.wikidata.org/entity/> . @prefix wdt: <http://www.wikidata.org/prop/direct/> .
+wd:Q64 wdt:P31 wd:Q515 ; wdt:P1448 "Berlin"@de .
+wd:Q90 wdt:P31 wd:Q515 ; wdt:P1448 "Paris"@fr .
+wd:Q1 wdt:P31 wd:Q515 ; wdt:P1448 "Berlin" .
+"""
+
+
+@pytest.mark.parametrize("text, answers", [
+    # the text whatever the language tag: both Berlins ("is equal to "Berlin"" alone: only the plain one)
+    ('Give me a <Q515> that has <P1448> ?n and such that the text of ?n is equal to "Berlin".', {"Q64", "Q1"}),
+    ('Give me a <Q515> that has <P1448> ?n and such that ?n is equal to "Berlin".', {"Q1"}),
+])
+def test_a_real_engine_compares_the_text_of_a_tagged_string(text, answers):
+    pyoxigraph = pytest.importorskip("pyoxigraph")
+    store = pyoxigraph.Store()
+    store.load(_NAMES.encode(), format=pyoxigraph.RdfFormat.TURTLE)
     rows = list(store.query(cnl.compile(text)))
     assert {row[0].value.rsplit("/", 1)[-1] for row in rows} == answers

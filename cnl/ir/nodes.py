@@ -160,14 +160,16 @@ class Measure:
     coordinate of a point (GeoSPARQL's ``geof:latitude``/``geof:longitude``, as Wikidata's query
     service offers them), as in "such that the latitude of ?a is greater than the latitude of ?b";
     ``absolute value of X``: a number without its sign (SPARQL's ABS), as in "such that the
-    absolute value of (?p - 1000000) is the lowest" (the population nearest a million)."""
+    absolute value of (?p - 1000000) is the lowest" (the population nearest a million); ``text of
+    X``: a literal's lexical form without its language tag or datatype, an IRI's string (SPARQL's
+    STR), as in "such that the text of ?l is equal to "Berlin"" (a label in any language)."""
 
     kind: str
     arg: "NP"
 
     # kind -> the SPARQL function that computes it
     FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude",
-                 "absolute value": "ABS"}
+                 "absolute value": "ABS", "text": "STR"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,7 +145,7 @@ def ordered_variables(expr) -> list:
 GEO_MEASURES = {PREFIXES["geof"] + "latitude": "latitude", PREFIXES["geof"] + "longitude": "longitude"}
 GEO_DISTANCE = PREFIXES["geof"] + "distance"
 # SPARQL's functions of one value said "the <measure> of X" (ir.Measure)
-MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value"}
+MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value", "Builtin_STR": "text"}
 
 
 def bind_np(expr, var, root_np, casts: set):

@@ -30,7 +30,7 @@ _TERMINAL_WORDS = {
     "POSSESSIVE": "'s",
     "COUNT_IMPERATIVE": "\"Count\"",
     "DATE_PART": '"month" or "day"',
-    "MEASURE": '"length", "latitude", "longitude" or "absolute value"',
+    "MEASURE": '"length", "latitude", "longitude", "absolute value" or "text"',
     "AGGREGATE": "an aggregate (sum, total, average, minimum, maximum)",
     "CMP_GT": "a comparison (greater than ...)",
     "CMP_LT": "a comparison (less than ...)",
