@@ -1,11 +1,16 @@
 """More SPARQL 1.1 constructs of hand-written queries (issue 29, QALD-10 probes): the absolute
-value of a number (``ABS``), the text of a literal (``STR``), ... Each form in two paraphrases of our own, each in the three
+value of a number (``ABS``), the text of a literal (``STR``), typed literals (``"1961"^^xsd:gYear``) Each form in two paraphrases of our own, each in the three
 notations, checked as tests/test_sparql_forms.py checks its forms (compiled against a
 hand-written query, read back as itself, the hand-written query decompiled to an equivalent
 text); the answers that a function changes are checked on a real SPARQL engine (pyoxigraph)."""
 import pytest
 
 import cnl
+from cnl import ir
+from cnl.dialects.squall.parser import parse_squall
+from cnl.dialects.squall.printer import print_squall
+from cnl.errors import CompileError
+from cnl.sparql.compiler import compile_query
 from tests.test_sparql_forms import IDS, Form, check_compiles, check_decompiles, check_reads_back
 
 FORMS = [
@@ -50,8 +55,27 @@ FORMS = [
           'Give me a [human] that has <birth name> ?n and such that the text of ?n is greater than "Z".',
           'Give me a <human> that has <P1477:birth_name> ?n and such that the text of ?n is greater than "Z".'),
          'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1477 ?n . FILTER(STR(?n) > "Z") }'),
+    Form("a typed literal (\"1961\"^^xsd:gYear, xsd:duration, any datatype IRI)",
+         ('Which <Q11424> has <P577> "1999"^^xsd:gYear?',
+          'Which [film] has <publication date> "1999"^^xsd:gYear?',
+          'Which <film> has <P577:publication_date> "1999"^^xsd:gYear?'),
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 "1999"^^xsd:gYear . }'),
+    Form("a typed literal (\"1961\"^^xsd:gYear, xsd:duration, any datatype IRI)",
+         ('Which <Q11424> has a <P2047> greater than "PT2H30M"^^xsd:duration?',
+          'Which [film] has a <duration> greater than "PT2H30M"^^xsd:duration?',
+          'Which <film> has a <P2047:duration> greater than "PT2H30M"^^xsd:duration?'),
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d . '
+         'FILTER(?d > "PT2H30M"^^<http://www.w3.org/2001/XMLSchema#duration>) }'),
+    Form("a typed literal (\"1961\"^^xsd:gYear, xsd:duration, any datatype IRI)",
+         ('Which <Q515> has <P625> "Point(13.4 52.5)"^^<http://www.opengis.net/ont/geosparql#wktLiteral>?',
+          'Which [city] has <coordinate location> "Point(13.4 52.5)"^^<http://www.opengis.net/ont/geosparql#wktLiteral>?',
+          'Which <city> has <P625:coordinate_location> "Point(13.4 52.5)"^^'
+          '<http://www.opengis.net/ont/geosparql#wktLiteral>?'),
+         'SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q515 ; wdt:P625 '
+         '"Point(13.4 52.5)"^^<http://www.opengis.net/ont/geosparql#wktLiteral> . }'),
 ]
-IDS.update({"mountain": "Q8502", "birth name": "P1477"})
+IDS.update({"mountain": "Q8502", "birth name": "P1477", "film": "Q11424", "publication date": "P577",
+            "duration": "P2047"})
 
 
 def _id(form, i):
@@ -121,3 +145,43 @@ def test_a_real_engine_compares_the_text_of_a_tagged_string(text, answers):
     store.load(_NAMES.encode(), format=pyoxigraph.RdfFormat.TURTLE)
     rows = list(store.query(cnl.compile(text)))
     assert {row[0].value.rsplit("/", 1)[-1] for row in rows} == answers
+
+
+_FILMS = """
+@prefix wd: <http://www.wikidata.org/entity/> . @prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+wd:Q1 wdt:P31 wd:Q11424 ; wdt:P577 "1999"^^xsd:gYear ; wdt:P2047 "PT3H"^^xsd:dayTimeDuration .
+wd:Q2 wdt:P31 wd:Q11424 ; wdt:P577 "1999" ; wdt:P2047 "PT1H30M"^^xsd:dayTimeDuration .
+"""
+
+
+@pytest.mark.parametrize("text, answers", [
+    # the year as a gYear, not the string "1999"
+    ('Which <Q11424> has <P577> "1999"^^xsd:gYear?', {"Q1"}),
+    ('Which <Q11424> has <P577> "1999"?', {"Q2"}),
+    # durations compared as durations: PT3H > PT2H30M > PT1H30M
+    ('Which <Q11424> has a <P2047> greater than "PT2H30M"^^xsd:dayTimeDuration?', {"Q1"}),
+])
+def test_a_real_engine_reads_the_datatype(text, answers):
+    pyoxigraph = pytest.importorskip("pyoxigraph")
+    store = pyoxigraph.Store()
+    store.load(_FILMS.encode(), format=pyoxigraph.RdfFormat.TURTLE)
+    rows = list(store.query(cnl.compile(text)))
+    assert {row[0].value.rsplit("/", 1)[-1] for row in rows} == answers
+
+
+def test_a_typed_literal_is_escaped_both_ways():
+    text = 'Which <Q11424> has <P577> "a\\"} DROP ALL #\\\\"^^xsd:gYear?'
+    query = parse_squall(text)
+    literal = query.vp.obj.term
+    assert literal == ir.Literal('a"} DROP ALL #\\', "gYear")
+    assert '"a\\"} DROP ALL #\\\\"^^xsd:gYear' in cnl.compile(text)
+    assert parse_squall(print_squall(query, "id", id_labels=False)) == query
+
+
+@pytest.mark.parametrize("datatype", ["gYear> } DROP ALL {", "http://e.org/a> . } DROP ALL { <x", "", "1x"])
+def test_a_datatype_that_could_bend_the_query_is_refused(datatype):
+    query = ir.Query(ir.Quant("which", ir.ClassNoun(ir.Class("Q11424")),
+                              (ir.Stmt(ir.Property("P577"), ir.Ref(ir.Literal("1999", datatype))),)))
+    with pytest.raises(CompileError, match="invalid"):
+        compile_query(query)

@@ -54,6 +54,8 @@ def check_expressible(query: ir.Query) -> None:
             construct = "a quantity in SI units ('in SI units')"
         if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.unit is not None:
             construct = "a quantity in a given unit ('in unit <Q>')"
+        if isinstance(node, ir.Literal) and node.typed:
+            construct = "a typed literal (\"1961\"^^xsd:gYear)"
         if isinstance(node, ir.Quant) and node.det in ("more_than", "fewer_than", "at_least", "at_most", "exactly"):
             construct = "a numeric determiner (at least N, more than N)"
         if construct:

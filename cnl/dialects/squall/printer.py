@@ -105,6 +105,12 @@ class SquallPrinter:
         if lit.datatype == "string":
             return ('"' + lit.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
                     + (f"@{lit.lang}" if lit.lang else ""))
+        if lit.typed:
+            # as SPARQL writes it; a line break has no escape in the CNL's strings
+            if "\n" in lit.value or "\r" in lit.value:
+                raise PrintError(f"a typed literal with a line break: {lit.value!r}")
+            datatype = f"<{lit.datatype}>" if ":" in lit.datatype else f"xsd:{lit.datatype}"
+            return '"' + lit.value.replace("\\", "\\\\").replace('"', '\\"') + '"^^' + datatype
         return lit.value
 
     # ---------------------------------------------------------------- sentences

@@ -23,6 +23,7 @@ _TERMINAL_WORDS = {
     "DATE": "a date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)",
     "STRING": 'a quoted string',
     "LANG_STRING": 'a quoted string with a language tag',
+    "TYPED_STRING": 'a typed literal ("1961"^^xsd:gYear)',
     "VAR_NAME": "a variable",
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
