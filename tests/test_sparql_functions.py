@@ -55,6 +55,16 @@ FORMS = [
           'Give me a [human] that has <birth name> ?n and such that the text of ?n is greater than "Z".',
           'Give me a <human> that has <P1477:birth_name> ?n and such that the text of ?n is greater than "Z".'),
          'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1477 ?n . FILTER(STR(?n) > "Z") }'),
+    Form("a negated regular expression (FILTER(!REGEX(...)): 'does not match')",
+         ('Which <Q11424> has a <P1476> that does not match "^the"?',
+          'Which [film] has a <title> that does not match "^the"?',
+          'Which <film> has a <P1476:title> that does not match "^the"?'),
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(!REGEX(STR(?t), "^the", "i")) }'),
+    Form("a negated regular expression (FILTER(!REGEX(...)): 'does not match')",
+         ('Give me the text of (the <P1448> of <Q64>) that does not match "berlin".',
+          'Give me the text of (the <official name> of [Berlin]) that does not match "berlin".',
+          'Give me the text of (the <P1448:official_name> of <Berlin>) that does not match "berlin".'),
+         'SELECT DISTINCT ?s WHERE { wd:Q64 wdt:P1448 ?n . BIND(STR(?n) AS ?s) FILTER(!REGEX(STR(?s), "berlin", "i")) }'),
     Form("a typed literal (\"1961\"^^xsd:gYear, xsd:duration, any datatype IRI)",
          ('Which <Q11424> has <P577> "1999"^^xsd:gYear?',
           'Which [film] has <publication date> "1999"^^xsd:gYear?',
@@ -75,7 +85,7 @@ FORMS = [
          '"Point(13.4 52.5)"^^<http://www.opengis.net/ont/geosparql#wktLiteral> . }'),
 ]
 IDS.update({"mountain": "Q8502", "birth name": "P1477", "film": "Q11424", "publication date": "P577",
-            "duration": "P2047"})
+            "duration": "P2047", "title": "P1476"})
 
 
 def _id(form, i):

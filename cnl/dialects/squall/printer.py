@@ -409,8 +409,9 @@ class SquallPrinter:
             return f"has not {self._has_tail(vp, closed)}"
         if isinstance(vp, (ir.Be, ir.Compare)):
             return f"is not {self._be_tail(vp, closed)}"
-        if isinstance(vp, ir.StrTest) and vp.op == "contains" and not vp.case_sensitive:
-            return f"does not contain {self.literal(ir.Literal(vp.value))}"
+        if isinstance(vp, ir.StrTest) and vp.op in ("contains", "matches") and not vp.case_sensitive:
+            verb = {"contains": "contain", "matches": "match"}[vp.op]
+            return f"does not {verb} {self.literal(ir.Literal(vp.value))}"
         if isinstance(vp, ir.TermKind):
             return "is not " + self.vp(vp)[len("is "):]
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")

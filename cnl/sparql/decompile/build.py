@@ -479,7 +479,11 @@ class Builder:
                 return ir.Compare("=", (ir.Coord("or", tuple(i.args[0] for i in items)),))
             return ir.Or(items)
         if name == "UnaryNot":
-            return ir.Not(self.filter_vp(expr.expr, x, scope))
+            inner = self.filter_vp(expr.expr, x, scope)
+            if isinstance(inner, ir.StrTest) and (inner.op == "starts" or inner.case_sensitive):
+                # the CNL's negated string tests: "does not contain", "does not match"
+                raise UnsupportedSPARQLError("a negated string test other than 'does not contain' or 'does not match'")
+            return ir.Not(inner)
         if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
             graph = expr.graph
             if graph.name.startswith("GroupGraph"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from cnl import ir
-from cnl.dialects.squall.parser.terms import read_entity, read_language_range
+from cnl.dialects.squall.parser.terms import read_entity, read_language_range, read_string
 
 
 class StatementMark:
@@ -46,6 +46,9 @@ class SparqlForms(Transformer):
     def choice_np(self, *args):
         then, subject, test, otherwise = _values(args)
         return ir.Choice(subject, test, then, otherwise)
+
+    def not_matches(self, *args):
+        return ir.Not(ir.StrTest("matches", read_string(args[-1])))
 
     def arithmetic_op(self, left, op, right):
         return ir.Arith(op.value, left, right)
