@@ -195,7 +195,8 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x wdt:P1 ?y . ?y wdt:P2 ?x }", "a cycle in the triple patterns"),
     ("SELECT ?x WHERE { ?x !wdt:P1 ?y }", "a negated property set (!p)"),
     ("SELECT ?x WHERE { ?x (p:P1/ps:P1)+ ?y }", "a property path through statements or outside wdt: (paths walk the truthy graph)"),
-    ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)", "HAVING"),
+    ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)",
+     "a count both asked for and tested (a projected COUNT and HAVING)"),
     ("SELECT ?x ?p WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),  # the predicate an answer
     ("SELECT ?x WHERE { ?x rdfs:comment ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),

@@ -9,9 +9,10 @@ import cnl
 from cnl import ir
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.errors import CompileError
+from cnl.errors import CompileError, UnsupportedSPARQLError
 from cnl.sparql.compiler import compile_query
-from tests.test_sparql_forms import IDS, Form, check_compiles, check_decompiles, check_reads_back
+from cnl.sparql.decompile import decompile_to_ir
+from tests.test_sparql_forms import IDS, PREFIXES, Form, check_compiles, check_decompiles, check_reads_back
 
 FORMS = [
     Form("the absolute value of a number (ABS), in an ordering",
@@ -195,3 +196,37 @@ def test_a_datatype_that_could_bend_the_query_is_refused(datatype):
                               (ir.Stmt(ir.Property("P577"), ir.Ref(ir.Literal("1999", datatype))),)))
     with pytest.raises(CompileError, match="invalid"):
         compile_query(query)
+
+
+_COUNTS = "SELECT ?x (COUNT(?y) AS ?c) WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P150 ?y . } GROUP BY ?x "
+
+
+@pytest.mark.parametrize("sparql, construct", [
+    # the count asked for ("how many") and tested ("more than 3"): no form says both
+    (_COUNTS + "HAVING(COUNT(?y) > 3)", "a count both asked for and tested (a projected COUNT and HAVING)"),
+    (_COUNTS.replace("COUNT(?y)", "COUNT(DISTINCT ?y)") + "HAVING(COUNT(DISTINCT ?y) >= 2)",
+     "a count both asked for and tested (a projected COUNT and HAVING)"),
+    # HAVING on the SELECT's alias: unbound where HAVING runs (SPARQL 1.1 §18.2.4.1; below)
+    (_COUNTS + "HAVING(?c > 3)", "HAVING on the alias of a projected count"),
+    # IF on a test other than one comparison
+    ("SELECT ?x WHERE { ?x wdt:P1082 ?p ; wdt:P2046 ?a . BIND(IF(?a > 0 && ?p > 0, ?p / ?a, 0) AS ?d) } "
+     "ORDER BY DESC(?d) LIMIT 1", "ORDER BY an expression"),
+    # a negated string test the CNL has no words for
+    ('SELECT ?x WHERE { ?x wdt:P1476 ?t . FILTER(!STRSTARTS(LCASE(STR(?t)), "the")) }',
+     "a negated string test other than 'does not contain' or 'does not match'"),
+])
+def test_what_has_no_form_is_refused_with_the_construct_named(sparql, construct):
+    with pytest.raises(UnsupportedSPARQLError) as err:
+        decompile_to_ir(PREFIXES + sparql)
+    assert err.value.construct == construct
+
+
+def test_having_on_a_count_alias_sees_no_count_on_a_real_engine():
+    # why the alias form is refused rather than read as the count: where HAVING runs, ?c is unbound
+    pyoxigraph = pytest.importorskip("pyoxigraph")
+    store = pyoxigraph.Store()
+    store.load(b"<http://e.org/a> <http://e.org/p> <http://e.org/b1>, <http://e.org/b2>, <http://e.org/b3>, "
+               b"<http://e.org/b4> .", format=pyoxigraph.RdfFormat.TURTLE)
+    query = "SELECT ?x (COUNT(?y) AS ?c) WHERE { ?x <http://e.org/p> ?y } GROUP BY ?x HAVING(%s > 3)"
+    assert len(list(store.query(query % "?c"))) == 0
+    assert len(list(store.query(query % "COUNT(?y)"))) == 1
