@@ -612,24 +612,33 @@ def check_decompiles(form):
     assert parse_squall(print_squall(query, "id", id_labels=False)) == query
 
 
-@pytest.mark.parametrize("form", FORMS, ids=[_id(f, i) for i, f in enumerate(FORMS)])
-def test_each_text_compiles_to_the_hand_written_query(form):
-    check_compiles(form)
+def form_tests(forms):
+    """The three checks above, each a test parametrized over ``forms`` (for a module's globals),
+    and the check that every form comes in two paraphrases."""
+    ids = [_id(f, i) for i, f in enumerate(forms)]
+
+    @pytest.mark.parametrize("form", forms, ids=ids)
+    def test_each_text_compiles_to_the_hand_written_query(form):
+        check_compiles(form)
+
+    @pytest.mark.parametrize("form", forms, ids=ids)
+    def test_each_text_reads_back_as_itself(form):
+        check_reads_back(form)
+
+    @pytest.mark.parametrize("form", forms, ids=ids)
+    def test_the_hand_written_query_decompiles_to_an_equivalent_text(form):
+        check_decompiles(form)
+
+    def test_every_form_has_two_paraphrases():
+        names = [f.form for f in forms]
+        assert all(names.count(name) >= 2 for name in names)
+
+    return (test_each_text_compiles_to_the_hand_written_query, test_each_text_reads_back_as_itself,
+            test_the_hand_written_query_decompiles_to_an_equivalent_text, test_every_form_has_two_paraphrases)
 
 
-@pytest.mark.parametrize("form", FORMS, ids=[_id(f, i) for i, f in enumerate(FORMS)])
-def test_each_text_reads_back_as_itself(form):
-    check_reads_back(form)
-
-
-@pytest.mark.parametrize("form", FORMS, ids=[_id(f, i) for i, f in enumerate(FORMS)])
-def test_the_hand_written_query_decompiles_to_an_equivalent_text(form):
-    check_decompiles(form)
-
-
-def test_every_form_has_two_paraphrases():
-    forms = [f.form for f in FORMS]
-    assert all(forms.count(name) >= 2 for name in forms)
+(test_each_text_compiles_to_the_hand_written_query, test_each_text_reads_back_as_itself,
+ test_the_hand_written_query_decompiles_to_an_equivalent_text, test_every_form_has_two_paraphrases) = form_tests(FORMS)
 
 
 @pytest.mark.parametrize("sparql, construct", [
