@@ -269,7 +269,7 @@ class Builder:
 
     def _sentence_names(self, expr, reach):
         """``expr`` (a FILTER said "such that S"), its values the tree reaches named by their
-        co-reference variables (at their first mention, :func:`name_corefs`)."""
+        co-reference variables (at their first mention, :func:`~cnl.sparql.decompile.corefs.name_corefs`)."""
         for v in variables(expr) & reach:
             self.coref_name(v)
         return expr
@@ -666,51 +666,10 @@ def _absent_qualifiers(group: Group):
     return (replace(group, filters=left) if found else group), found
 
 
-def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
-    """The first mention of each node reached twice takes its co-reference variable: a class
-    noun carries it (``a <Q5> ?x``, ``which <Q11424> ?x``), an NP that says nothing more is the
-    variable itself (``has <P19> ?a and has <P20> ?a``). The root is mentioned first, as the
-    sentence's subject (``write_query`` gives it the variable). Any other first mention has no
-    place for a variable: refused."""
-    if not builder.corefs:
-        return query
-    firsts = {id(np): node for node, np in builder.first_nps.items() if node in builder.corefs}
-    named = set()
-
-    def name(node):
-        target = firsts.get(id(node)) if isinstance(node, ir.Quant) else None  # before its children change it
-        node = ir.map_children(node, name)
-        if target is None:
-            return node
-        var = builder.corefs[target]
-        if isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which") and node.number is None:
-            named.add(target)
-            return replace(node, var=var)
-        if node.noun is None and node.det == "a" and node.order is None and node.number is None:
-            named.add(target)
-            # a value said nothing more of is the variable; one described is "something ?v ..."
-            return replace(node, var=var) if node.rels else ir.Ref(ir.Var(var))
-        return node
-
-    query = name(query)
-    for node in ir.walk(query):
-        if (isinstance(node, ir.Quant) and node.var is not None and isinstance(node.noun, ir.ClassNoun)
-                and node.det in ("a", "the", "which")):
-            named |= {n for n, v in builder.corefs.items() if v == node.var}
-        if isinstance(node, (ir.Stmt, ir.RelNoun)) and isinstance(node.unit, ir.Var):  # "in unit ?u"
-            named |= {n for n, v in builder.corefs.items() if v == node.unit.name}
-    unnamed = set(builder.corefs) - named - builder.named_by_sentence
-    if unnamed:
-        raise UnsupportedSPARQLError("a cycle in the triple patterns",
-                                     f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
-                                     "place for a variable (only a class noun or a bare value takes one)")
-    return query
-
-
 def _nameable(var, edges, classes, filters, this) -> bool:
     """Whether ``var``'s first mention can carry a co-reference variable: a class noun, or a
     value no statement starts from (its FILTERs are said of it: "something ?l whose language
-    is "en""; :func:`name_corefs` refuses a mention that takes no variable after all)."""
+    is "en""; :func:`~cnl.sparql.decompile.corefs.name_corefs` refuses a mention that takes no variable after all)."""
     if var in classes:
         return True
     return not any(same(e.subject, var) for e in edges)

@@ -3,7 +3,7 @@ SQUALL's ``such that S`` (issue 29): ``FILTER(YEAR(?d) - YEAR(?b) > 100)`` is ``
 <P569> ?b and that has <P570> ?d and such that ((the year of ?d) - the year of ?b) is greater
 than 100``; ``FILTER(YEAR(NOW()) - YEAR(?b) > 50)``, ``FILTER(?p / ?a > 100)`` alike. The
 values are named by their co-reference variables where the tree first mentions them
-(:func:`~cnl.sparql.decompile.build.name_corefs`; one whose first mention takes no variable is
+(:func:`~cnl.sparql.decompile.corefs.name_corefs`; one whose first mention takes no variable is
 refused there), and the sentence is a relative clause of the query's subject (only the top
 group's FILTERs: inside OPTIONAL or NOT EXISTS a variable would be in another scope)."""
 from __future__ import annotations
