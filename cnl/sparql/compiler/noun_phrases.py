@@ -59,8 +59,6 @@ class NounPhrasesMixin:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
         elif isinstance(np, ir.Now):
             k("NOW()")
-        elif isinstance(np, ir.Choice):
-            self.choice_value(np, var, k)
         elif isinstance(np, ir.AnyValue):
             raise CompileError("'a <P> statement' only follows 'has': a statement whose value is not said")
         elif isinstance(np, ir.Its):
@@ -72,19 +70,14 @@ class NounPhrasesMixin:
         elif isinstance(np, ir.Aggregate):
             raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
                                "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
-        elif isinstance(np, ir.Arith):
-            left_year, right_year = _year_operand(np.left), _year_operand(np.right)
-            if left_year is not None or right_year is not None:
-                # "2023 - the year of X": use YEAR(x) inline, as one expression.
-                np = ir.Arith(np.op, left_year or np.left, right_year or np.right)
-
-            def with_left(left):
-                def with_right(right):
-                    result = var or self.fresh("value")
-                    self.group.binds.append(f"BIND(({left} {np.op} {right}) AS {result})")
-                    k(result)
-                self.np(np.right, with_right)
-            self.np(np.left, with_left)
+        elif isinstance(np, (ir.Arith, ir.Choice)):
+            # one BIND of the whole expression ("2023 - the year of X": YEAR(x) inline; a choice
+            # or arithmetic inside arithmetic nested, as a writer of SPARQL nests them)
+            def bind(expression):
+                result = var or self.fresh("value")
+                self.group.binds.append(f"BIND({expression} AS {result})")
+                k(result)
+            self.expression(np, bind)
         else:
             raise CompileError(f"not a noun phrase: {type(np).__name__}")
 

@@ -25,7 +25,8 @@ def _named_value_test(block: list[str]) -> str | None:
 
 
 class ValuesMixin:
-    """SparqlCompiler's choices (``_choice``, ``choice_value``) and count values (``count_value``)."""
+    """SparqlCompiler's choices (``_choice``; as a value, ``NounPhrasesMixin.expression``) and count
+    values (``count_value``)."""
 
     def _choice(self, choice: ir.Choice) -> None:
         then, otherwise = (self._choice_term(np) for np in (choice.then, choice.otherwise))
@@ -58,17 +59,6 @@ class ValuesMixin:
         self.group.blocks.extend(test.blocks)
         self.group.binds.extend(test.binds)
         return conditions[0]
-
-    def choice_value(self, choice: ir.Choice, var: str | None, k) -> None:
-        """``(A if S VP, else B)`` as a value (``such that (?l if ?u is <Q11573>, else ?l *
-        0.3048) is the highest``): one ``BIND(IF(test, A, B) AS ?v)``, its branches written
-        inline (arithmetic and nested choices), so the expression is the one a writer of SPARQL
-        writes."""
-        def done(expression):
-            result = var or self.fresh("value")
-            self.group.binds.append(f"BIND({expression} AS {result})")
-            k(result)
-        self.expression(choice, done)
 
     def value_np(self, np, k) -> None:
         """``np`` as a value: ``the number of ...`` is a count (a sub-query), anything else its
