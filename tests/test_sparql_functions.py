@@ -207,3 +207,16 @@ def test_having_on_a_count_alias_sees_no_count_on_a_real_engine():
     query = "SELECT ?x (COUNT(?y) AS ?c) WHERE { ?x <http://e.org/p> ?y } GROUP BY ?x HAVING(%s > 3)"
     assert len(list(store.query(query % "?c"))) == 0
     assert len(list(store.query(query % "COUNT(?y)"))) == 1
+
+
+@pytest.mark.parametrize("sparql", [
+    # a choice inside arithmetic, nested choices: one expression, compiled back as one BIND
+    "SELECT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . } "
+    "ORDER BY DESC(IF(?a > 10, IF(?p > 5, ?p, 0), ?a) * 2) LIMIT 1",
+    "SELECT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . } ORDER BY DESC((?p - ?a) / 2) LIMIT 1",
+    "SELECT ?x WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p ; wdt:P2046 ?a . "
+    "FILTER(IF(?a > 10, ?p, ?a) > IF(?p < 3, 1, 2)) }",
+])
+def test_nested_expressions_read_back_as_one_expression(sparql):
+    query, _ = decompile_to_ir(PREFIXES + sparql)  # the meaning guard compiled it back equivalent
+    assert parse_squall(print_squall(query, "id", id_labels=False)) == query
