@@ -68,7 +68,7 @@ _NO_SPARKLIS_FORM = {
     ir.Its: "a comparison of two values of one subject ('its <P>')",
     ir.Now: "'now'",
     ir.DatePart: "a month or day of a date",
-    ir.Measure: "the length of a string or a coordinate of a point",
+    ir.Measure: "a measure of a value (a length, a coordinate, an absolute value, a text)",
     ir.Distance: "the distance between two points",
     ir.LangIs: "a language test",
     ir.AnyValue: "a statement without its value ('a <P> statement')",
