@@ -644,7 +644,8 @@ def form_tests(forms):
 @pytest.mark.parametrize("sparql, construct", [
     # a choice only between named values, on a test of values
     ("SELECT ?a WHERE { BIND(IF(EXISTS { wd:Q1 wdt:P31 wd:Q5 }, wd:Q1, wd:Q2) AS ?a) }", "BIND(IF(EXISTS ...))"),
-    ("SELECT ?x ?a WHERE { wd:Q1 wdt:P569 ?x . BIND(IF(?x < 1, wd:Q1, wd:Q2) AS ?a) }",
+    # beside other columns, a choice whose test reads two values (one it reads is said of the root)
+    ("SELECT ?x ?a WHERE { ?x wdt:P569 ?b ; wdt:P570 ?c . BIND(IF(?b < ?c, wd:Q1, wd:Q2) AS ?a) }",
      "BIND(IF(...)) other than the one answer of a plain SELECT"),
     # '&&' inside '||' over different values: no one subject for "such that ?v is ... and is ..."
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?y ; wdt:P570 ?z . FILTER((?y < 1900 && ?z > 1950) || ?y > 2000) }",

@@ -12,6 +12,7 @@ from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CompileError, UnsupportedSPARQLError
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.decompile import decompile_to_ir
+from cnl.sparql.equivalence import equivalent
 from tests.test_sparql_forms import IDS, PREFIXES, Form, form_tests
 
 FORMS = [
@@ -220,3 +221,16 @@ def test_having_on_a_count_alias_sees_no_count_on_a_real_engine():
 def test_nested_expressions_read_back_as_one_expression(sparql):
     query, _ = decompile_to_ir(PREFIXES + sparql)  # the meaning guard compiled it back equivalent
     assert parse_squall(print_squall(query, "id", id_labels=False)) == query
+
+
+@pytest.mark.parametrize("sparql, text", [
+    # a choice between named values beside the one value its test reads: said of the root
+    ('SELECT ?x ?size WHERE { ?x wdt:P31 wd:Q515 ; wdt:P1082 ?p . BIND(IF(?p > 1000000, "big", "small") AS ?size) }',
+     'Give me "big" if the <P1082> of which <Q515> is greater than 1000000, else "small".'),
+    ("SELECT ?x ?a WHERE { wd:Q1 wdt:P569 ?x . BIND(IF(?x < 1, wd:Q1, wd:Q2) AS ?a) }",
+     "Give me <Q1> if the <P569> of <Q1> is less than 1, else <Q2>."),
+])
+def test_a_choice_beside_the_value_it_tests_is_an_answer_column(sparql, text):
+    query, options = decompile_to_ir(PREFIXES + sparql)
+    assert print_squall(query, "id", id_labels=False) == text
+    assert equivalent(compile_query(query, "wikidata", None, **options), PREFIXES + sparql, distinct=True)

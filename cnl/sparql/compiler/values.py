@@ -29,16 +29,12 @@ class ValuesMixin:
     values (``count_value``)."""
 
     def _choice(self, choice: ir.Choice) -> None:
-        then, otherwise = (self._choice_term(np) for np in (choice.then, choice.otherwise))
-        condition = self.choice_condition(choice)
-        answer = self.fresh("answer")
-        self.group.binds.append(f"BIND(IF({condition}, {then}, {otherwise}) AS {answer})")
-        self.focus.append(answer)
-
-    def _choice_term(self, np) -> str:
-        if not isinstance(np, ir.Ref) or isinstance(np.term, ir.Var):
-            raise CompileError("'A if ..., else B' chooses between two named values (entities or literals)")
-        return self.term(np.term)
+        """``Give me A if S VP, else B``: the choice is the answer (A and B any values)."""
+        def answer(expression):
+            column = self.fresh("answer")
+            self.group.binds.append(f"BIND({expression} AS {column})")
+            self.focus.append(column)
+        self.expression(choice, answer)
 
     def choice_condition(self, choice: ir.Choice) -> str:
         """The test of a choice as the IF's condition: compiled like a yes/no question, what it

@@ -153,7 +153,7 @@ def bind_np(expr, var, root_np, casts: set):
     if isinstance(expr, Variable):
         # root_np: the NP of the one input, or {variable: NP} for several (named_values)
         return root_np[expr] if isinstance(root_np, dict) else root_np
-    if isinstance(expr, Literal):
+    if isinstance(expr, (Literal, URIRef)):
         return ir.Ref(ir_term(expr))
     name = getattr(expr, "name", None)
     if name == "Builtin_YEAR":
