@@ -140,7 +140,6 @@ MALFORMED = {
 }
 # Well-formed, but outside what the CNL can say (by design, not a decompiler gap).
 NO_CNL_FORM = {
-    "BIND of ABS()": "no absolute value in the CNL (|year(start) - year(end)|)",
     "BIND of STR()": "no string conversion as an answer column (BIND(STR(?x)) then a REGEX on it)",
     "BIND of a comparison (a true/false answer)": "a true/false value as an answer column",
     "a FILTER on an expression": 'a string comparison of a date (STR(?d) <= "2005")',

@@ -195,7 +195,8 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x WHERE { ?x wdt:P1 ?y . ?y wdt:P2 ?x }", "a cycle in the triple patterns"),
     ("SELECT ?x WHERE { ?x !wdt:P1 ?y }", "a negated property set (!p)"),
     ("SELECT ?x WHERE { ?x (p:P1/ps:P1)+ ?y }", "a property path through statements or outside wdt: (paths walk the truthy graph)"),
-    ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)", "HAVING"),
+    ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)",
+     "a count both asked for and tested (a projected COUNT and HAVING)"),
     ("SELECT ?x ?p WHERE { ?x ?p wd:Q1 }", "a variable in predicate position"),  # the predicate an answer
     ("SELECT ?x WHERE { ?x rdfs:comment ?l }", "a predicate outside Wikidata's wdt:/p:/ps:/pq: namespaces"),
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
@@ -209,8 +210,9 @@ def test_labels_from_a_lexicon():
      "a FILTER over constants only (always true or always false)"),
     ('ASK WHERE { wd:Q567 p:P39 [ pq:P580 ?s ; ps:P39 wd:Q4970706 ] . FILTER (?s > "2000-01-01"^^xsd:dateTime)}',
      "an ill-formed xsd:dateTime literal (a date without a time)"),
+    # ABS has a form ("the absolute value of"); a BIND read by another BIND has none
     ("SELECT ?h ?e WHERE { ?h p:P39 [ ps:P39 wd:Q313383 ; pq:P580 ?s ; pq:P582 ?t ] . BIND (YEAR(?s) AS ?y) "
-     "BIND (ABS((?y - YEAR(?t))) AS ?e) } ORDER BY DESC(?e) LIMIT 1", "BIND of ABS()"),
+     "BIND (ABS((?y - YEAR(?t))) AS ?e) } ORDER BY DESC(?e) LIMIT 1", "several BINDs"),
     ('SELECT (GROUP_CONCAT(?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "the aggregate GROUPCONCAT"),
     ("SELECT (SUM(DISTINCT ?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "SUM(DISTINCT ...)"),
     ("SELECT (MAX(?y) AS ?m) (COUNT(?y) AS ?n) WHERE { wd:Q1 wdt:P1 ?y }", "several aggregates"),

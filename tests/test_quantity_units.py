@@ -143,14 +143,18 @@ def test_the_unit_s_filter_is_the_named_unit_for_the_equivalence_checker():
     ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s psv:P2048 ?v . ?v wikibase:quantityAmount ?h ; "
      "wikibase:quantityUnit wd:Q174728 ; wikibase:quantityLowerBound ?low }",
      "a full value node's bounds or other parts (psv:)"),
-    # the unit an answer
+    # the unit an answer ("in unit ?u" names the unit, it does not ask for it)
     ("SELECT ?h ?u WHERE { wd:Q76 p:P2048 ?s . ?s psv:P2048 ?v . ?v wikibase:quantityAmount ?h ; "
      "wikibase:quantityUnit ?u }",
-     "a full value node whose unit is not one named item (wikibase:quantityUnit ?u)"),
-    # the unit a variable that a FILTER also reads elsewhere
+     "a full value node whose unit is an answer (wikibase:quantityUnit ?u)"),
+    # the unit a variable nothing else reads
+    ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s psv:P2048 ?v . ?v wikibase:quantityAmount ?h ; "
+     "wikibase:quantityUnit ?u }",
+     "a full value node whose unit is a variable that no test reads (wikibase:quantityUnit ?u)"),
+    # the unit a variable that a FILTER of its own tests (no relative clause of the unit)
     ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s psv:P2048 ?v . ?v wikibase:quantityAmount ?h ; "
      "wikibase:quantityUnit ?u . FILTER(?u = wd:Q174728 || ?u = wd:Q11573) }",
-     "a full value node whose unit is not one named item (wikibase:quantityUnit ?u)"),
+     "a FILTER not connected to the rest of the query"),
     # no unit at all
     ("SELECT ?h WHERE { wd:Q76 p:P2048 ?s . ?s psv:P2048 ?v . ?v wikibase:quantityAmount ?h }",
      "a full value node (psv:) without its amount and a named unit"),
@@ -158,10 +162,6 @@ def test_the_unit_s_filter_is_the_named_unit_for_the_equivalence_checker():
     ("SELECT ?v WHERE { wd:Q76 p:P2048 ?s . ?s psv:P2048 ?v . ?v wikibase:quantityAmount ?h ; "
      "wikibase:quantityUnit wd:Q174728 }",
      "a full value node (psv:) used beside its amount and unit"),
-    # a unit conversion by BIND(IF(...)) on the unit (QALD-9-plus train 186)
-    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; p:P2067 ?s . ?s psv:P2067 ?v . ?v wikibase:quantityAmount ?m ; "
-     "wikibase:quantityUnit ?u . BIND(IF(?u = wd:Q11570, ?m, ?m * 0.453592) AS ?kg) } ORDER BY DESC(?kg) LIMIT 1",
-     "BIND(IF(...)) other than the one answer of a plain SELECT"),
 ])
 def test_anything_else_on_a_full_value_node_is_refused_by_name(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:
@@ -215,8 +215,38 @@ wd:Q43512 wdt:P31 wd:Q8502 ; wdt:P2044 28251 ; p:P2044 [ psv:P2044 [ wikibase:qu
     ("How many <Q8502> have a <P2044> in unit <Q11573> greater than 8000?", {"2"}),
 ])
 def test_a_real_engine_keeps_only_the_values_in_that_unit(text, answers):
+    assert _answers(text) == answers
+
+
+def _answers(text: str) -> set:
+    """The first column (an IRI's last segment) of ``text`` compiled and run by pyoxigraph over
+    the value nodes above."""
     pyoxigraph = pytest.importorskip("pyoxigraph")
     store = pyoxigraph.Store()
     store.load(_VALUE_NODES.encode(), format=pyoxigraph.RdfFormat.TURTLE)
-    rows = list(store.query(cnl.compile(text)))
-    assert {row[0].value.rsplit("/", 1)[-1] for row in rows} == answers
+    return {row[0].value.rsplit("/", 1)[-1] for row in store.query(cnl.compile(text))}
+
+
+@pytest.mark.parametrize("text, answers", [
+    # K2's 28251 feet are 8611 metres: the highest converted value is Everest's, the lowest Nanga Parbat's
+    ("Give me a <Q8502> that has <P2044> ?h in unit ?u and such that (?h if ?u is <Q11573>, else ?h * 0.3048) "
+     "is the highest.", {"Q513"}),
+    ("Give me a <Q8502> that has <P2044> ?h in unit ?u and such that (?h if ?u is <Q11573>, else ?h * 0.3048) "
+     "is the 2 lowest.", {"Q130736", "Q43512"}),
+    ("Give me a <Q8502> that has <P2044> ?h in unit ?u and such that (?h if ?u is <Q3710>, else (?h / 0.3048 if "
+     "?u is <Q11573>, else 0)) is greater than 28000.", {"Q513", "Q43512"}),
+])
+def test_a_real_engine_orders_and_tests_values_converted_by_their_unit(text, answers):
+    assert _answers(text) == answers
+
+
+def test_a_unit_conversion_read_back_names_the_unit_by_its_variable():
+    # QALD-9-plus train 357's shape: nested IFs on the unit, ?u read only by them
+    sparql = ("SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q8502 ; p:P2044 ?s . ?s psv:P2044 ?v . "
+              "?v wikibase:quantityAmount ?h ; wikibase:quantityUnit ?unit . BIND(IF(?unit = wd:Q11573, ?h, "
+              "IF(?unit = wd:Q3710, ?h * 0.3048, ?h)) AS ?metres) } ORDER BY DESC(?metres) LIMIT 1")
+    query, options = decompile_to_ir(PREFIXES + sparql)
+    assert print_squall(query, "id", id_labels=False) == (
+        "Give me a <Q8502> that has <P2044> ?h in unit ?unit and such that (?h if ?unit is <Q11573>, else "
+        "(?h * 0.3048 if ?unit is <Q3710>, else ?h)) is the highest.")
+    assert equivalent(compile_query(query, "wikidata", None, **options), PREFIXES + sparql, distinct=True)

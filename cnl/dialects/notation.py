@@ -42,9 +42,10 @@ def escape(text: str, closer: str) -> str:
 
 
 # <...>, [...] and "..." as the lexer reads them, each "plain characters, then (escape, plain
-# characters) repeated" (see ANGLE in squall.lark)
+# characters) repeated" (see ANGLE in squall.lark); a string's datatype IRI ("..."^^<IRI>,
+# TYPED_STRING) is part of the string, no term
 _TERM_TOKENS = re.compile(r'<((?!>)[^<>\\\n]*(?:\\.[^<>\\\n]*)*)>|\[((?!\])[^\[\]\\\n]*(?:\\.[^\[\]\\\n]*)*)\]'
-                          r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+                          r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]+>)?')
 
 
 def detect_notation(text: str) -> str:

@@ -50,11 +50,29 @@ class Property:
 @dataclass(frozen=True, slots=True)
 class Literal:
     """A literal value; ``datatype`` is one of ``integer``, ``decimal``, ``date``, ``dateTime``,
-    ``string``; ``lang``: the language tag of a string (``"Le boucher"@fr``)."""
+    ``string`` (written plainly: ``3``, ``2.5``, ``2004-09-07``, ``"x"``), or any other datatype,
+    written as SPARQL writes it: an XSD datatype by its local name (``gYear`` for
+    ``"1961"^^xsd:gYear``, ``duration`` for ``"PT2H"^^xsd:duration``), another by its IRI
+    (``"Point(2 48)"^^<http://www.opengis.net/ont/geosparql#wktLiteral>``); ``lang``: the
+    language tag of a string (``"Le boucher"@fr``)."""
 
     value: str
     datatype: str = "string"
     lang: str | None = None
+
+    # the datatypes written without "^^" (every other one is a typed literal)
+    PLAIN = ("integer", "decimal", "date", "dateTime", "string")
+    XSD = "http://www.w3.org/2001/XMLSchema#"  # its datatypes go by their local names
+
+    @classmethod
+    def datatype_of(cls, iri: str) -> str:
+        """The ``datatype`` of a datatype IRI: an XSD one's local name, any other the IRI."""
+        return iri[len(cls.XSD):] if iri.startswith(cls.XSD) else iri
+
+    @property
+    def typed(self) -> bool:
+        """Whether it is written ``"value"^^datatype``."""
+        return self.datatype not in self.PLAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,13 +176,18 @@ class Measure:
     """``length of X``: the number of characters of a literal (SPARQL's STRLEN), as in "such that
     the length of ?l is the lowest" (the shortest name); ``latitude of X``, ``longitude of X``: a
     coordinate of a point (GeoSPARQL's ``geof:latitude``/``geof:longitude``, as Wikidata's query
-    service offers them), as in "such that the latitude of ?a is greater than the latitude of ?b"."""
+    service offers them), as in "such that the latitude of ?a is greater than the latitude of ?b";
+    ``absolute value of X``: a number without its sign (SPARQL's ABS), as in "such that the
+    absolute value of (?p - 1000000) is the lowest" (the population nearest a million); ``text of
+    X``: a literal's lexical form without its language tag or datatype, an IRI's string (SPARQL's
+    STR), as in "such that the text of ?l is equal to "Berlin"" (a label in any language)."""
 
     kind: str
     arg: "NP"
 
     # kind -> the SPARQL function that computes it
-    FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude"}
+    FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude",
+                 "absolute value": "ABS", "text": "STR"}
 
 
 @dataclass(frozen=True, slots=True)

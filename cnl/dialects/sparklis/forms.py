@@ -54,6 +54,8 @@ def check_expressible(query: ir.Query) -> None:
             construct = "a quantity in SI units ('in SI units')"
         if isinstance(node, (ir.Stmt, ir.RelNoun)) and node.unit is not None:
             construct = "a quantity in a given unit ('in unit <Q>')"
+        if isinstance(node, ir.Literal) and node.typed:
+            construct = "a typed literal (\"1961\"^^xsd:gYear)"
         if isinstance(node, ir.Quant) and node.det in ("more_than", "fewer_than", "at_least", "at_most", "exactly"):
             construct = "a numeric determiner (at least N, more than N)"
         if construct:
@@ -66,7 +68,7 @@ _NO_SPARKLIS_FORM = {
     ir.Its: "a comparison of two values of one subject ('its <P>')",
     ir.Now: "'now'",
     ir.DatePart: "a month or day of a date",
-    ir.Measure: "the length of a string or a coordinate of a point",
+    ir.Measure: "a measure of a value (a length, a coordinate, an absolute value, a text)",
     ir.Distance: "the distance between two points",
     ir.LangIs: "a language test",
     ir.AnyValue: "a statement without its value ('a <P> statement')",

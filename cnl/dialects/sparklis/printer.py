@@ -71,6 +71,8 @@ class SparklisPrinter:
         if isinstance(term, ir.Literal):
             if term.lang:
                 raise PrintError("Sparklis has no language-tagged strings")
+            if term.typed:
+                raise PrintError(f"Sparklis has no typed literals ({term.datatype})")
             if term.datatype == "string":
                 return '"' + term.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
             return term.value

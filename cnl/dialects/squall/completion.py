@@ -27,6 +27,7 @@ TERM_TERMINALS = {"ENT": "entity", "PROP": "property", "VERB_PROP": "verb"}
 VALUE_HINTS = {
     "INT": "a number", "DECIMAL": "a decimal number", "DATE": "a date (YYYY-MM-DD)",
     "STRING": 'a string in double quotes', "LANG_STRING": 'a string with a language tag ("…"@en)',
+    "TYPED_STRING": 'a typed literal ("1961"^^xsd:gYear)',
     "VAR_NAME": "a variable (?x)",
 }
 _MAX_WORDS = 24  # a terminal whose language is larger than this is an open value, not a word list

@@ -105,6 +105,12 @@ class SquallPrinter:
         if lit.datatype == "string":
             return ('"' + lit.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
                     + (f"@{lit.lang}" if lit.lang else ""))
+        if lit.typed:
+            # as SPARQL writes it; a line break has no escape in the CNL's strings
+            if "\n" in lit.value or "\r" in lit.value:
+                raise PrintError(f"a typed literal with a line break: {lit.value!r}")
+            datatype = f"<{lit.datatype}>" if ":" in lit.datatype else f"xsd:{lit.datatype}"
+            return '"' + lit.value.replace("\\", "\\\\").replace('"', '\\"') + '"^^' + datatype
         return lit.value
 
     # ---------------------------------------------------------------- sentences
@@ -202,8 +208,8 @@ class SquallPrinter:
         if isinstance(np, ir.Its):
             return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
         if isinstance(np, ir.Choice):
-            return (f"{self.np(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
-                    f"else {self.np(np.otherwise, closed)}")
+            return (f"{self.np_item(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
+                    f"else {self.np_item(np.otherwise, closed)}")
         raise PrintError(f"not a noun phrase: {type(np).__name__}")
 
     def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
@@ -219,7 +225,7 @@ class SquallPrinter:
         return f"the {word} of {self.np_atom(arg, closed)}"
 
     def np_atom(self, np, closed: bool = False) -> str:
-        if isinstance(np, (ir.Coord, ir.Arith)):
+        if isinstance(np, (ir.Coord, ir.Arith, ir.Choice)):
             return f"({self.np(np)})"
         return self.np(np, closed)
 
@@ -407,8 +413,9 @@ class SquallPrinter:
             return f"has not {self._has_tail(vp, closed)}"
         if isinstance(vp, (ir.Be, ir.Compare)):
             return f"is not {self._be_tail(vp, closed)}"
-        if isinstance(vp, ir.StrTest) and vp.op == "contains" and not vp.case_sensitive:
-            return f"does not contain {self.literal(ir.Literal(vp.value))}"
+        if isinstance(vp, ir.StrTest) and vp.op in ("contains", "matches") and not vp.case_sensitive:
+            verb = {"contains": "contain", "matches": "match"}[vp.op]
+            return f"does not {verb} {self.literal(ir.Literal(vp.value))}"
         if isinstance(vp, ir.TermKind):
             return "is not " + self.vp(vp)[len("is "):]
         if isinstance(vp, ir.CountComparison):
@@ -484,7 +491,7 @@ class SquallPrinter:
         return text
 
     def quals(self, quals, closed: bool = False, any_rank: bool = False, before_of: bool = False,
-              normalized: bool = False, unit: ir.Entity | None = None) -> str:
+              normalized: bool = False, unit: ir.Entity | ir.Var | None = None) -> str:
         """The qualifiers, then ``at any rank`` for a statement of any rank. ``before_of``: an
         of-phrase follows ("<P69> at <P512> (a <Q163727>) of <Q76>"): a last value with a noun
         is parenthesized, else "a <Q163727> of <Q76>" would read as one noun phrase."""

@@ -70,21 +70,31 @@ class NounPhrasesMixin:
         elif isinstance(np, ir.Aggregate):
             raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
                                "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
-        elif isinstance(np, ir.Arith):
-            left_year, right_year = _year_operand(np.left), _year_operand(np.right)
-            if left_year is not None or right_year is not None:
-                # "2023 - the year of X": use YEAR(x) inline, as one expression.
-                np = ir.Arith(np.op, left_year or np.left, right_year or np.right)
-
-            def with_left(left):
-                def with_right(right):
-                    result = var or self.fresh("value")
-                    self.group.binds.append(f"BIND(({left} {np.op} {right}) AS {result})")
-                    k(result)
-                self.np(np.right, with_right)
-            self.np(np.left, with_left)
+        elif isinstance(np, (ir.Arith, ir.Choice)):
+            # one BIND of the whole expression ("2023 - the year of X": YEAR(x) inline; a choice
+            # or arithmetic inside arithmetic nested, as a writer of SPARQL nests them)
+            def bind(expression):
+                result = var or self.fresh("value")
+                self.group.binds.append(f"BIND({expression} AS {result})")
+                k(result)
+            self.expression(np, bind)
         else:
             raise CompileError(f"not a noun phrase: {type(np).__name__}")
+
+    def expression(self, np, k: Callable[[str], None]) -> None:
+        """``np`` as one SPARQL expression for ``k``: arithmetic and choices inline (``ABS((?p -
+        ?a))``, ``IF(?u = wd:Q11573, ?h, (?h * 0.3048))``, as a writer of SPARQL nests them, where
+        ``np`` would BIND each step), a year operand as ``YEAR(...)``; anything else the term its
+        noun phrase denotes."""
+        if isinstance(np, ir.Choice):
+            condition = self.choice_condition(np)
+            self.expression(np.then, lambda a: self.expression(
+                np.otherwise, lambda b: k(f"IF({condition}, {a}, {b})")))
+        elif isinstance(np, ir.Arith):
+            left, right = (_year_operand(side) or side for side in (np.left, np.right))
+            self.expression(left, lambda a: self.expression(right, lambda b: k(f"({a} {np.op} {b})")))
+        else:
+            self.np(np, k)
 
     def _unify(self, var: str, term: str) -> None:
         if var == term:
@@ -227,7 +237,8 @@ class NounPhrasesMixin:
             if noun.kind not in ir.Measure.FUNCTIONS:
                 raise CompileError(f"unknown measure {noun.kind!r}")
             function = ir.Measure.FUNCTIONS[noun.kind]
-            self.np(noun.arg, lambda t: self.group.binds.append(f"BIND({function}({t}) AS {v})"))
+            # arithmetic inline ("the absolute value of (?p - ?a)": ABS((?p - ?a)), one BIND)
+            self.expression(noun.arg, lambda t: self.group.binds.append(f"BIND({function}({t}) AS {v})"))
         elif isinstance(noun, ir.Distance):
             self.np(noun.left, lambda a: self.np(noun.right, lambda b: self.group.binds.append(
                 f"BIND({ir.Distance.FUNCTION}({a}, {b}) AS {v})")))

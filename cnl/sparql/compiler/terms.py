@@ -10,7 +10,7 @@ from typing import Protocol
 
 from cnl import ir
 from cnl.errors import CompileError, LexiconError
-from cnl.sparql.syntax import LANGUAGE_TAG, sparql_string
+from cnl.sparql.syntax import IRI_FORBIDDEN_CHARS, LANGUAGE_TAG, sparql_string
 
 _KINDS = {ir.Entity: "entity", ir.Class: "class", ir.Property: "property"}
 
@@ -26,6 +26,9 @@ INTEGER_FORM = re.compile(r"^[0-9]+$")
 DECIMAL_FORM = re.compile(r"^[0-9]+\.[0-9]+$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _DATETIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
+# a typed literal's datatype: an XSD local name, or an absolute IRI SPARQL's IRIREF can hold
+XSD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+DATATYPE_IRI = re.compile(f"[A-Za-z][A-Za-z0-9+.-]*:[^{IRI_FORBIDDEN_CHARS}]+")
 
 
 def sparql_literal(lit: ir.Literal) -> str:
@@ -41,6 +44,10 @@ def sparql_literal(lit: ir.Literal) -> str:
         return sparql_string(lit.value)
     if lit.datatype == "string" and LANGUAGE_TAG.fullmatch(lit.lang):
         return sparql_string(lit.value) + "@" + lit.lang
+    if lit.typed and lit.lang is None and XSD_NAME.fullmatch(lit.datatype):
+        return f"{sparql_string(lit.value)}^^xsd:{lit.datatype}"
+    if lit.typed and lit.lang is None and DATATYPE_IRI.fullmatch(lit.datatype):
+        return f"{sparql_string(lit.value)}^^<{lit.datatype}>"
     raise CompileError(f"invalid {lit.datatype} literal {lit.value!r}")
 
 

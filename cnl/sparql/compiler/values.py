@@ -15,29 +15,46 @@ from cnl.errors import CompileError
 from cnl.sparql.compiler.terms import noun_hint
 
 
+_VALUES_ONE = re.compile(r"VALUES (\?\w+) \{ (\S+) \}")
+
+
+def _named_value_test(block: list[str]) -> str | None:
+    """``?u = wd:Q11573`` for the block ``VALUES ?u { wd:Q11573 }`` (one value of one IRI), else None."""
+    found = _VALUES_ONE.fullmatch(block[0]) if len(block) == 1 else None
+    return f"{found.group(1)} = {found.group(2)}" if found else None
+
+
 class ValuesMixin:
-    """SparqlCompiler's choices (``_choice``) and count values (``count_value``)."""
+    """SparqlCompiler's choices (``_choice``; as a value, ``NounPhrasesMixin.expression``) and count
+    values (``count_value``)."""
 
     def _choice(self, choice: ir.Choice) -> None:
-        then, otherwise = (self._choice_term(np) for np in (choice.then, choice.otherwise))
+        """``Give me A if S VP, else B``: the choice is the answer (A and B any values)."""
+        def answer(expression):
+            column = self.fresh("answer")
+            self.group.binds.append(f"BIND({expression} AS {column})")
+            self.focus.append(column)
+        self.expression(choice, answer)
+
+    def choice_condition(self, choice: ir.Choice) -> str:
+        """The test of a choice as the IF's condition: compiled like a yes/no question, what it
+        names joins the query and its one comparison is the condition. ``?u is <Q11573>``,
+        which elsewhere is ``VALUES ?u { wd:Q11573 }``, is the comparison ``?u = wd:Q11573``
+        (the same for an IRI; inside an IF a VALUES could not be)."""
         with self.subgroup() as test:
             self.value_np(choice.subject, lambda s: self.vp(choice.test, s))
         conditions = [f[len("FILTER("):-1] for f in test.filters if f.startswith("FILTER(")]
-        if len(conditions) != 1 or len(conditions) != len(test.filters):
+        named = [_named_value_test(b) for b in test.blocks]
+        if not test.filters and len(named) == 1 and named[0] is not None:
+            conditions, test.blocks = [named[0]], []
+        elif len(conditions) != 1 or len(conditions) != len(test.filters):
             raise CompileError("the test of 'A if ..., else B' must be one comparison of values "
-                               "('if <A> has a <P> earlier than the <P> of <B>')")
+                               "('if <A> has a <P> earlier than the <P> of <B>', 'if ?u is <Q11573>')")
         # what the test names joins the query; its comparison is the IF's condition
         self.group.triples.extend(test.triples)
         self.group.blocks.extend(test.blocks)
         self.group.binds.extend(test.binds)
-        answer = self.fresh("answer")
-        self.group.binds.append(f"BIND(IF({conditions[0]}, {then}, {otherwise}) AS {answer})")
-        self.focus.append(answer)
-
-    def _choice_term(self, np) -> str:
-        if not isinstance(np, ir.Ref) or isinstance(np.term, ir.Var):
-            raise CompileError("'A if ..., else B' chooses between two named values (entities or literals)")
-        return self.term(np.term)
+        return conditions[0]
 
     def value_np(self, np, k) -> None:
         """``np`` as a value: ``the number of ...`` is a count (a sub-query), anything else its

@@ -8,12 +8,12 @@ these with the same BINDs.
 """
 from __future__ import annotations
 
-from rdflib import Literal, Variable
+from rdflib import Literal, URIRef, Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
-from cnl.sparql.decompile.expressions import FLIP, subexpressions, var_comparison, variables, year_arg
+from cnl.sparql.decompile.expressions import FLIP, var_comparison, variables, year_arg
 from cnl.sparql.decompile.flatten import Group
 from cnl.sparql.decompile.state import AnswerBind, Decompilation
 from cnl.sparql.decompile.terms import ir_term
@@ -68,7 +68,7 @@ def _inline_unread_binds(state: Decompilation) -> None:
     aggregated = variables([list(state.aggregate_calls.values()), state.group_keys or [], state.having,
                             state.aggregated[1] if state.aggregated else [], state.counted or []])
     for var, expr in list(top.binds):
-        if (var in state.select_vars or var in aggregated or getattr(expr, "name", None) == "Builtin_IF"
+        if (var in state.select_vars or var in aggregated
                 or any(var in variables(e) for v, e in top.binds if v != var)
                 or var in variables([top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked])):
             continue
@@ -92,9 +92,6 @@ def substitute(expr, var, value):
 
 def _answer_bind(state: Decompilation) -> AnswerBind:
     top = state.top
-    for _, e in top.binds:
-        if any(getattr(n, "name", None) == "Builtin_ABS" for n in subexpressions(e)):
-            raise UnsupportedSPARQLError("BIND of ABS()", "CNL has no absolute value")
     if len(top.binds) > 1:
         raise UnsupportedSPARQLError("several BINDs")
     var, expr = top.binds[0]
@@ -111,6 +108,18 @@ def _answer_bind(state: Decompilation) -> AnswerBind:
     # over several variables, the first (as written) is the tree's root, the others values
     # the tree reaches, said by their co-reference variables
     return AnswerBind(var, expr, inputs[0], filters, tuple(inputs[1:]))
+
+
+def choice_test(condition, say):
+    """(subject, VP) of an IF's condition, one comparison of values: ``?u = wd:Q11573`` is "?u is
+    <Q11573>", ``?x < 3`` "?x is less than 3"; ``say`` gives each side's NP."""
+    if getattr(condition, "name", None) != "RelationalExpression" or condition.op not in FLIP:
+        raise UnsupportedSPARQLError("IF(...) on a test other than one comparison of values",
+                                     "a choice is said 'A if S VP, else B'")
+    subject, other = say(condition.expr), condition.other
+    if condition.op == "=" and isinstance(other, URIRef):
+        return subject, ir.Be(ir.Ref(ir_term(other)))
+    return subject, ir.Compare(condition.op, (say(other),))
 
 
 def ordered_variables(expr) -> list:
@@ -135,6 +144,8 @@ def ordered_variables(expr) -> list:
 # GeoSPARQL's coordinate functions (Wikidata's query service) -> the CNL's measure
 GEO_MEASURES = {PREFIXES["geof"] + "latitude": "latitude", PREFIXES["geof"] + "longitude": "longitude"}
 GEO_DISTANCE = PREFIXES["geof"] + "distance"
+# SPARQL's functions of one value said "the <measure> of X" (ir.Measure)
+MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value", "Builtin_STR": "text"}
 
 
 def bind_np(expr, var, root_np, casts: set):
@@ -142,7 +153,7 @@ def bind_np(expr, var, root_np, casts: set):
     if isinstance(expr, Variable):
         # root_np: the NP of the one input, or {variable: NP} for several (named_values)
         return root_np[expr] if isinstance(root_np, dict) else root_np
-    if isinstance(expr, Literal):
+    if isinstance(expr, (Literal, URIRef)):
         return ir.Ref(ir_term(expr))
     name = getattr(expr, "name", None)
     if name == "Builtin_YEAR":
@@ -154,8 +165,8 @@ def bind_np(expr, var, root_np, casts: set):
         for op, other in zip(expr.op or [], expr.other or []):
             left = ir.Arith(op, left, bind_np(other, var, root_np, casts))
         return left
-    if name == "Builtin_STRLEN":
-        return ir.Quant("the", ir.Measure("length", bind_np(expr.arg, var, root_np, casts)))
+    if name in MEASURES:
+        return ir.Quant("the", ir.Measure(MEASURES[name], bind_np(expr.arg, var, root_np, casts)))
     if name == "Function" and str(expr.iri) in GEO_MEASURES and len(expr.expr or []) == 1:
         return ir.Quant("the", ir.Measure(GEO_MEASURES[str(expr.iri)], bind_np(expr.expr[0], var, root_np, casts)))
     if name == "Function" and str(expr.iri) == GEO_DISTANCE and len(expr.expr or []) == 2:
@@ -163,6 +174,10 @@ def bind_np(expr, var, root_np, casts: set):
         return ir.Quant("the", ir.Distance(left, right))
     if name == "Builtin_NOW":
         return ir.Now()  # "the year of now - the year of ..."
+    if name == "Builtin_IF":
+        # "(?l if ?u is <Q11573>, else ?l * 0.3048)": a value chosen by a test of values
+        subject, test = choice_test(expr.arg1, lambda e: bind_np(e, var, root_np, casts))
+        return ir.Choice(subject, test, bind_np(expr.arg2, var, root_np, casts), bind_np(expr.arg3, var, root_np, casts))
     if name == "RelationalExpression":
         raise UnsupportedSPARQLError("BIND of a comparison (a true/false answer)")
     if name and name.startswith("Builtin_"):

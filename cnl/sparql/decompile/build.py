@@ -269,7 +269,7 @@ class Builder:
 
     def _sentence_names(self, expr, reach):
         """``expr`` (a FILTER said "such that S"), its values the tree reaches named by their
-        co-reference variables (at their first mention, :func:`name_corefs`)."""
+        co-reference variables (at their first mention, :func:`~cnl.sparql.decompile.corefs.name_corefs`)."""
         for v in variables(expr) & reach:
             self.coref_name(v)
         return expr
@@ -345,7 +345,7 @@ class Builder:
                 vps.append(ir.QualifierOf(
                     ir.Property(qid), self.np(ctx, e.subject, e),
                     ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e), self.quals(ctx, rest, e),
-                            normalized=e.normalized, unit=e.unit)))
+                            normalized=e.normalized, unit=self.unit_term(e))))
         for make in ctx.extras.pop(node, []):
             vps.append(make(node))
         return vps
@@ -387,14 +387,23 @@ class Builder:
             self.corefs[node] = name
         return self.corefs[node]
 
+    def unit_term(self, e):
+        """The unit of the edge's quantity: a named item, or "in unit ?u" (a variable it names)."""
+        if e.unit in self.projected:  # "in unit ?u" names the unit, it does not ask for it
+            raise UnsupportedSPARQLError("a full value node whose unit is an answer (wikibase:quantityUnit ?u)")
+        if isinstance(e.unit, Variable) and e.unit not in self.corefs:  # no test or choice named it first
+            raise UnsupportedSPARQLError("a full value node whose unit is a variable that no test reads "
+                                         "(wikibase:quantityUnit ?u)")
+        return ir.Var(self.coref_name(e.unit)) if isinstance(e.unit, Variable) else e.unit
+
     def stmt(self, ctx, e, attach: bool = False):
         """The edge said of its subject: ``has <P> X`` (``has a <P> statement`` without a value)."""
         return ir.Stmt(prop_term(e.prop), self.np(ctx, e.obj, e, attach=attach), self.quals(ctx, e.quals, e),
-                       any_rank=_any_rank(e), normalized=e.normalized, unit=e.unit)
+                       any_rank=_any_rank(e), normalized=e.normalized, unit=self.unit_term(e))
 
     def rel_noun(self, ctx, e):
         return ir.RelNoun(prop_term(e.prop), self.np(ctx, e.subject, e, attach=True), self.quals(ctx, e.quals, e),
-                          any_rank=_any_rank(e), normalized=e.normalized, unit=e.unit)
+                          any_rank=_any_rank(e), normalized=e.normalized, unit=self.unit_term(e))
 
     def const_vps(self, ctx, const, component):
         """VPs about a constant from triple patterns joined to the query only through it."""
@@ -470,7 +479,11 @@ class Builder:
                 return ir.Compare("=", (ir.Coord("or", tuple(i.args[0] for i in items)),))
             return ir.Or(items)
         if name == "UnaryNot":
-            return ir.Not(self.filter_vp(expr.expr, x, scope))
+            inner = self.filter_vp(expr.expr, x, scope)
+            if isinstance(inner, ir.StrTest) and (inner.op == "starts" or inner.case_sensitive):
+                # the CNL's negated string tests: "does not contain", "does not match"
+                raise UnsupportedSPARQLError("a negated string test other than 'does not contain' or 'does not match'")
+            return ir.Not(inner)
         if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
             graph = expr.graph
             if graph.name.startswith("GroupGraph"):
@@ -653,49 +666,10 @@ def _absent_qualifiers(group: Group):
     return (replace(group, filters=left) if found else group), found
 
 
-def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
-    """The first mention of each node reached twice takes its co-reference variable: a class
-    noun carries it (``a <Q5> ?x``, ``which <Q11424> ?x``), an NP that says nothing more is the
-    variable itself (``has <P19> ?a and has <P20> ?a``). The root is mentioned first, as the
-    sentence's subject (``write_query`` gives it the variable). Any other first mention has no
-    place for a variable: refused."""
-    if not builder.corefs:
-        return query
-    firsts = {id(np): node for node, np in builder.first_nps.items() if node in builder.corefs}
-    named = set()
-
-    def name(node):
-        target = firsts.get(id(node)) if isinstance(node, ir.Quant) else None  # before its children change it
-        node = ir.map_children(node, name)
-        if target is None:
-            return node
-        var = builder.corefs[target]
-        if isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which") and node.number is None:
-            named.add(target)
-            return replace(node, var=var)
-        if node.noun is None and node.det == "a" and node.order is None and node.number is None:
-            named.add(target)
-            # a value said nothing more of is the variable; one described is "something ?v ..."
-            return replace(node, var=var) if node.rels else ir.Ref(ir.Var(var))
-        return node
-
-    query = name(query)
-    for node in ir.walk(query):
-        if (isinstance(node, ir.Quant) and node.var is not None and isinstance(node.noun, ir.ClassNoun)
-                and node.det in ("a", "the", "which")):
-            named |= {n for n, v in builder.corefs.items() if v == node.var}
-    unnamed = set(builder.corefs) - named - builder.named_by_sentence
-    if unnamed:
-        raise UnsupportedSPARQLError("a cycle in the triple patterns",
-                                     f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
-                                     "place for a variable (only a class noun or a bare value takes one)")
-    return query
-
-
 def _nameable(var, edges, classes, filters, this) -> bool:
     """Whether ``var``'s first mention can carry a co-reference variable: a class noun, or a
     value no statement starts from (its FILTERs are said of it: "something ?l whose language
-    is "en""; :func:`name_corefs` refuses a mention that takes no variable after all)."""
+    is "en""; :func:`~cnl.sparql.decompile.corefs.name_corefs` refuses a mention that takes no variable after all)."""
     if var in classes:
         return True
     return not any(same(e.subject, var) for e in edges)
@@ -745,7 +719,7 @@ def _reachable(edges, anchor, scope) -> set:
     while changed:
         changed = False
         for e in edges:
-            ends = {t for t in (e.subject, e.obj, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
+            ends = {t for t in (e.subject, e.obj, e.unit, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
             if ends & reached and not ends <= reached:
                 reached |= ends
                 changed = True

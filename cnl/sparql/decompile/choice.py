@@ -19,11 +19,17 @@ def read_choice(state: Decompilation) -> None:
     if not ifs:
         return
     var, expr = ifs[0]
+    then, otherwise, test = expr.arg2, expr.arg3, expr.arg1
+    named = all(isinstance(t, (URIRef, Literal)) for t in (then, otherwise))
+    if var not in state.select_vars or (len(state.select_vars) > 1 and named and len(variables(test)) == 1):
+        # a value the query reads (ORDER BY a unit conversion), or a column beside the one
+        # value its test reads ('"big" if the <P1082> of which <Q515> is greater than 1000000,
+        # else "small"'): an expression (binds.bind_np) said of the query's root
+        return
     if (state.form != "SelectQuery" or len(top.binds) != 1 or state.select_vars != [var] or state.counted is not None
             or state.aggregated is not None or state.order_conditions or state.group_keys is not None):
         raise UnsupportedSPARQLError("BIND(IF(...)) other than the one answer of a plain SELECT")
-    then, otherwise, test = expr.arg2, expr.arg3, expr.arg1
-    if not all(isinstance(t, (URIRef, Literal)) for t in (then, otherwise)):
+    if not named:
         raise UnsupportedSPARQLError("BIND(IF(...)) choosing between computed values", "only named values are chosen")
     if getattr(test, "name", None) in ("Builtin_EXISTS", "Builtin_NOTEXISTS"):
         # the test's pattern would be said as the query's own values (a join), not tested apart

@@ -63,7 +63,8 @@ class Edge:
     form: str
     node: object = None  # the statement node of a p: statement
     normalized: bool = False  # the value is the quantity in SI units (psn:P/wikibase:quantityAmount)
-    unit: object = None  # the value is the quantity's amount in this unit (psv:P, wikibase:quantityUnit)
+    unit: object = None  # the value is the quantity's amount in this unit (psv:P, wikibase:quantityUnit):
+    # an ir.Entity, or the rdflib Variable of a unit the query reads (said "in unit ?u")
 
 
 # True while a query that mixes ``wdt:P31`` and ``wdt:P31/wdt:P279*`` class tests is read: the
@@ -181,8 +182,10 @@ def _unit_amounts(triples, reserved):
     """``?st psv:P ?n . ?n wikibase:quantityAmount ?v . ?n wikibase:quantityUnit wd:Q`` (``?n``
     used nowhere else, as the compiler's ``psv:P [ ... ]`` writes it) -> ``?st psv:P ?v``, and
     {?st: the unit wd:Q}: the statement's value is its quantity's amount in that unit
-    (``Edge.unit``). Anything else said of a full value node (its bounds, a unit that is a
-    variable, no unit) has no CNL form: refused, the construct named."""
+    (``Edge.unit``); a unit that is a variable (``wikibase:quantityUnit ?u``) is kept as that
+    variable, "in unit ?u", for the tests and choices that read it (a unit conversion). Anything
+    else said of a full value node (its bounds, no unit) has no CNL form: refused, the construct
+    named."""
     full = [(i, t) for i, t in enumerate(triples) if isinstance(t[1], URIRef) and str(t[1]).startswith(PSV)]
     if not full:
         return triples, {}
@@ -198,12 +201,12 @@ def _unit_amounts(triples, reserved):
         if _QUANTITY_AMOUNT not in said or QUANTITY_UNIT not in said:
             raise UnsupportedSPARQLError("a full value node (psv:) without its amount and a named unit", short(p))
         unit = said[QUANTITY_UNIT][1]
-        if not isinstance(unit, URIRef):
-            raise UnsupportedSPARQLError("a full value node whose unit is not one named item "
-                                         "(wikibase:quantityUnit ?u)", unit.n3())
+        if not isinstance(unit, (URIRef, Variable)):
+            raise UnsupportedSPARQLError("a full value node whose unit is not one named item or variable "
+                                         "(wikibase:quantityUnit)", unit.n3())
         drop |= {said[_QUANTITY_AMOUNT][0], said[QUANTITY_UNIT][0]}
         replaced[i] = (s, p, said[_QUANTITY_AMOUNT][1])
-        units[s] = ir_term(unit)
+        units[s] = unit if isinstance(unit, Variable) else ir_term(unit)
     return [replaced.get(i, t) for i, t in enumerate(triples) if i not in drop], units
 
 

@@ -139,6 +139,17 @@ def read_columns(state: Decompilation) -> None:
         else:
             state.select_vars.append(v)
     for condition in state.having:
+        call = state.aggregate_calls.get(getattr(condition, "expr", None))
+        if (call is not None and call.name == "Aggregate_Sample" and state.count_alias is not None
+                and call.vars == state.count_alias):
+            # HAVING(?c > 3), ?c the SELECT's count: SPARQL evaluates HAVING before the SELECT
+            # names ?c (unbound there: no group passes), where some engines read the count
+            raise UnsupportedSPARQLError("HAVING on the alias of a projected count",
+                                         "engines differ on whether HAVING sees a SELECT alias")
+        if state.counted is not None and _tests_the_count(state, condition):
+            # "how many" asks for the count, "more than 3" tests it: no English form reads as both
+            raise UnsupportedSPARQLError("a count both asked for and tested (a projected COUNT and HAVING)",
+                                         "the CNL says 'how many' or 'more than N', not both at once")
         if not tied_count(state, condition):  # "the joint most": the count equal to the best
             _having_count(state, condition)
     if state.group_keys is not None:
@@ -172,6 +183,14 @@ def _having_count(state: Decompilation, condition) -> None:
         raise UnsupportedSPARQLError("HAVING", "two conditions on one count")
     state.count_distinct = bool(call.distinct)
     state.numbers[call.vars] = (_COUNT_DETS[condition.op], int(str(other)))
+
+
+def _tests_the_count(state: Decompilation, condition) -> bool:
+    """Whether a HAVING condition compares the projected count (by its alias or as COUNT(...) again)."""
+    side = getattr(condition, "expr", None)
+    call = state.aggregate_calls.get(side)
+    return side == state.count_alias or (call is not None and call.name == "Aggregate_Count"
+                                         and call.vars == state.counted)
 
 
 def _ranking_count(state: Decompilation) -> None:

@@ -15,7 +15,8 @@ from rdflib import URIRef, Variable
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import bind_np
-from cnl.sparql.decompile.build import conj, name_corefs
+from cnl.sparql.decompile.build import conj
+from cnl.sparql.decompile.corefs import name_corefs
 from cnl.sparql.decompile.count_values import aggregated_counts, count_test
 from cnl.sparql.decompile.flatten import Group, group_vars
 from cnl.sparql.decompile.fold import fold

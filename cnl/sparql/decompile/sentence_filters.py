@@ -3,7 +3,7 @@ SQUALL's ``such that S`` (issue 29): ``FILTER(YEAR(?d) - YEAR(?b) > 100)`` is ``
 <P569> ?b and that has <P570> ?d and such that ((the year of ?d) - the year of ?b) is greater
 than 100``; ``FILTER(YEAR(NOW()) - YEAR(?b) > 50)``, ``FILTER(?p / ?a > 100)`` alike. The
 values are named by their co-reference variables where the tree first mentions them
-(:func:`~cnl.sparql.decompile.build.name_corefs`; one whose first mention takes no variable is
+(:func:`~cnl.sparql.decompile.corefs.name_corefs`; one whose first mention takes no variable is
 refused there), and the sentence is a relative clause of the query's subject (only the top
 group's FILTERs: inside OPTIONAL or NOT EXISTS a variable would be in another scope)."""
 from __future__ import annotations
@@ -17,7 +17,8 @@ from cnl.sparql.decompile.expressions import FLIP, subexpressions, variables
 
 _ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
 # the expressions a side of the comparison may be made of (bind_np says each)
-_SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW", "Builtin_STRLEN")
+_SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW", "Builtin_STRLEN", "Builtin_IF",
+            "Builtin_ABS", "Builtin_STR")
 
 
 def is_sentence(vp) -> bool:
@@ -46,7 +47,7 @@ def needs_introduction(expr, var) -> bool:
 
 _GEO_FUNCTIONS = {*GEO_MEASURES, GEO_DISTANCE}
 # computed values no relative clause about one value says (YEAR(?d) has "whose year is")
-_COMPUTED = (*_ARITHMETIC, "Builtin_MONTH", "Builtin_DAY")
+_COMPUTED = (*_ARITHMETIC, "Builtin_MONTH", "Builtin_DAY", "Builtin_IF")
 
 
 def is_computed_test(expr) -> bool:
@@ -60,7 +61,7 @@ def is_computed_test(expr) -> bool:
 
 def _computed(side) -> bool:
     name = getattr(side, "name", None)
-    return name in _COMPUTED or name == "Builtin_STRLEN" or (name == "Function" and str(side.iri) in _GEO_FUNCTIONS)
+    return name in _COMPUTED or name in ("Builtin_STRLEN", "Builtin_ABS", "Builtin_STR") or (name == "Function" and str(side.iri) in _GEO_FUNCTIONS)
 
 
 def is_sayable_comparison(expr) -> bool:
@@ -76,8 +77,12 @@ def constant_sayable(expr) -> bool:
 
 
 def _sayable(side) -> bool:
+    # an IF's condition is said as the choice's test ("if ?u is <Q11573>"): one comparison
+    tests = {id(e.arg1) for e in subexpressions(side) if getattr(e, "name", None) == "Builtin_IF"}
     for e in subexpressions(side):
         if isinstance(e, (Variable, Literal, URIRef)) or isinstance(e, (list, tuple, str)) or e is None:
+            continue
+        if id(e) in tests and getattr(e, "name", None) == "RelationalExpression" and e.op in FLIP:
             continue
         if getattr(e, "name", None) == "Function" and str(e.iri) in _GEO_FUNCTIONS:
             continue

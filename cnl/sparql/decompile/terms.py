@@ -49,7 +49,13 @@ def ir_term(t):
             return ir.Literal(str(t), "dateTime")
         if dt is None or dt == XSD.string:
             return ir.Literal(str(t), "string")
-        raise UnsupportedSPARQLError(f"a {short(dt)} literal", str(t))
+        datatype = ir.Literal.datatype_of(str(dt))
+        if datatype in ir.Literal.PLAIN:  # a date or number whose form the CNL does not write
+            raise UnsupportedSPARQLError(f"a {short(dt)} literal", str(t))
+        if "\n" in str(t) or "\r" in str(t):
+            raise UnsupportedSPARQLError("a typed literal with a line break", t.n3())
+        # any other datatype as SPARQL writes it: "1961"^^xsd:gYear, "PT2H"^^xsd:duration
+        return ir.Literal(str(t), datatype)
     raise UnsupportedSPARQLError("an unexpected term", str(t))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 
 from cnl import ir
-from cnl.dialects.squall.parser.terms import read_entity, read_language_range
+from cnl.dialects.squall.parser.terms import read_entity, read_language_range, read_string
 
 
 class StatementMark:
@@ -21,9 +21,9 @@ IN_SI_UNITS = StatementMark()
 
 class InUnit(StatementMark):
     """``in unit <Q11573>``: the statement's quantity as written in that unit (Stmt.unit,
-    RelNoun.unit)."""
+    RelNoun.unit); ``in unit ?u``: in its unit, whichever, named ``?u``."""
 
-    def __init__(self, unit: ir.Entity):
+    def __init__(self, unit: ir.Entity | ir.Var):
         self.unit = unit
 
 
@@ -42,6 +42,13 @@ class SparqlForms(Transformer):
     def give_me_choice(self, *args):
         then, subject, test, otherwise = _values(args)
         return ir.Query(ir.Choice(subject, test, then, otherwise), None)
+
+    def choice_np(self, *args):
+        then, subject, test, otherwise = _values(args)
+        return ir.Choice(subject, test, then, otherwise)
+
+    def not_matches(self, *args):
+        return ir.Not(ir.StrTest("matches", read_string(args[-1])))
 
     def arithmetic_op(self, left, op, right):
         return ir.Arith(op.value, left, right)
@@ -65,6 +72,9 @@ class SparqlForms(Transformer):
 
     def qual_in_unit(self, _tok, unit):
         return InUnit(read_entity(unit))
+
+    def qual_in_unit_var(self, _tok, var):
+        return InUnit(ir.Var(var.value.lstrip("?")))
 
     def rel_such_that(self, _such_that, subject, vp):
         return ir.SuchThat(subject, vp)

@@ -201,6 +201,14 @@ def read_string(tok: Token) -> str:
     return unescape(tok.value[1:-1])
 
 
+def read_typed_literal(tok: Token) -> ir.Literal:
+    """``"1961"^^xsd:gYear``, ``"..."^^<IRI>``: the value and its datatype (``xsd:`` by its
+    local name, so ``"5"^^xsd:integer`` is the literal ``5``)."""
+    text, _, datatype = tok.value.rpartition("^^")
+    iri = ir.Literal.XSD + datatype[4:] if datatype.startswith("xsd:") else datatype[1:-1]
+    return ir.Literal(unescape(text[1:-1]), ir.Literal.datatype_of(iri))
+
+
 _ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
     "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,

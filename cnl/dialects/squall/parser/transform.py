@@ -14,7 +14,7 @@ from cnl.dialects.notation import unescape
 from cnl.dialects.squall.parser.reading import current_notation, current_text, error_at
 from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, read_entity, read_head, read_language, read_ordinal, read_property, read_string,
-    token_span,
+    read_typed_literal, token_span,
 )
 from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark
 from cnl.dialects.squall.parser.writer_forms import WriterForms
@@ -298,7 +298,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.DatePart(part.value.lower(), np)
 
     def measure_of(self, kind, _of, np):
-        return ir.Measure(kind.value.lower(), np)
+        return ir.Measure(" ".join(kind.value.lower().split()), np)  # "absolute  value": one space
 
     def now(self, _tok):
         return ir.Now()
@@ -506,6 +506,9 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     def lit_string(self, tok):
         return ir.Ref(ir.Literal(read_string(tok), "string"))
+
+    def lit_typed(self, tok):
+        return ir.Ref(read_typed_literal(tok))
 
     def lit_lang_string(self, tok):
         text, _, lang = tok.value.rpartition("@")
