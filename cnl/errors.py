@@ -105,6 +105,13 @@ class PrintError(CompileError):
     """An IR that a dialect cannot print (e.g. built by hand or by the decompiler)."""
 
 
+class NoValueToRank(CompileError):
+    """A superlative that picks among things of a class ("the 10 highest <mountain>-s"): they
+    have no value to rank them by, and ORDER BY their IRIs would answer something arbitrary."""
+
+    CONSTRUCT = "ORDER BY the things of a class (their IRIs) with a limit"
+
+
 class UnsupportedSPARQLError(CNLError):
     """SPARQL using a construct the decompiler cannot express in CNL; names the construct."""
 

@@ -137,6 +137,8 @@ MALFORMED = {
         '"2000-01-01"^^xsd:dateTime is not a valid xsd:dateTime (no time part)',
     "ORDER BY a variable the query never binds":
         "orders by ?P585 where the pattern binds ?P585_17: only LIMIT 1 applies, an arbitrary answer",
+    "ORDER BY the things of a class (their IRIs) with a limit":
+        "ORDER BY DESC(?Q5_24) LIMIT 1 ranks people by their IRIs: an arbitrary answer",
 }
 # Well-formed, but outside what the CNL can say (by design, not a decompiler gap).
 NO_CNL_FORM = {

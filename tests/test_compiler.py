@@ -328,6 +328,10 @@ def test_the_highest_of_a_class_ranks_by_no_value():
     with pytest.raises(CompileError, match="ranks things by no value"):
         cnl.compile("Give me the 10 highest <Q8502>-s.")
     assert "ORDER BY" in cnl.compile("give me the highest-to-lowest <Q5>", dialect="sparklis")
+    # the same SPARQL decompiled is refused by that name, not read as a changed meaning
+    with pytest.raises(cnl.errors.UnsupportedSPARQLError, match="ORDER BY the things of a class") as info:
+        cnl.decompile(PREFIXES + "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . } ORDER BY DESC(?x) LIMIT 1")
+    assert not isinstance(info.value, cnl.errors.MeaningChangeError)
 
 
 @pytest.mark.parametrize("text", ["<Q76> <P26> <Q13133>.", "Every <Q5> whose <P2048> is greater than 2 is a <Q5>.",

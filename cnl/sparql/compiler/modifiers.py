@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from cnl import ir
-from cnl.errors import CompileError
+from cnl.errors import CompileError, NoValueToRank
 from cnl.sparql.compiler.groups import indent
 from cnl.sparql.compiler.noun_phrases import COUNT_TESTS
 from cnl.sparql.compiler.terms import noun_hint
@@ -103,8 +103,8 @@ class SolutionModifiersMixin:
             if order.limit and isinstance(q.noun, ir.ClassNoun) and not (q.noun.cls.id or "").startswith("P"):
                 # things of a class have no value to pick the highest by: ORDER BY their IRIs
                 # means nothing (a sort alone, Sparklis' "highest-to-lowest <class>", stays)
-                raise CompileError(f"'the {order.word} <class>' ranks things by no value: say what ranks them "
-                                   f"('the <class> that has the {order.word} <P>')")
+                raise NoValueToRank(f"'the {order.word} <class>' ranks things by no value: say what ranks them "
+                                    f"('the <class> that has the {order.word} <P>')")
             self.order_keys.append((v, order.descending))
         if len(self.order_keys) > 1:
             if order.ties or self.tied is not None:
