@@ -901,6 +901,26 @@ def test_which_of_names_asks_which_of_them(texts):
         assert parse_squall(listed.replace("> and <", ">, and <")) == parse_squall(in_notations[0])
 
 
+def _humans(prop: str, counts: dict, extra=()):
+    """A real store of humans (``wdt:P31 wd:Q5``), each with ``counts[human]`` values of
+    ``prop``, plus ``extra`` (subject, property, object) triples of IDs."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    triples = [(h, "P31", "Q5") for h in counts]
+    triples += [(h, prop, f"Q9{h[1:]}{i}") for h, n in counts.items() for i in range(n)]
+    for s_, p_, o_ in (*triples, *extra):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s_), pyoxigraph.NamedNode(wdt + p_),
+                                  pyoxigraph.NamedNode(wd + o_)))
+    return store
+
+
+def _answers(store, sparql):
+    result = store.query(sparql)
+    return bool(result) if type(result).__name__ == "QueryBoolean" else {
+        row[0].value.rsplit("/", 1)[-1] for row in result}
+
+
 COUNT_COMPARISONS = [
     # "has more <P> than X": the subject's count of <P> values against X's (a canonical form of
     # its own); "has more <P> than 3" is "has more than 3 <P>"
@@ -923,26 +943,13 @@ COUNT_COMPARISONS = [
 def test_counts_compared_on_a_real_store(texts):
     """Run on a store: Q1 has 2 awards, Q2 none, Q3 five, Q76 three; Q13133's spouse is Q76. A
     human with no award has fewer than Q76 (the count it has no row for is 0)."""
-    import pyoxigraph
-    store = pyoxigraph.Store()
-    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
-
-    def add(s, p, o):
-        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + p),
-                                  pyoxigraph.NamedNode(wd + o)))
-    for human, awards in [("Q1", 2), ("Q2", 0), ("Q3", 5), ("Q76", 3)]:
-        add(human, "P31", "Q5")
-        for i in range(awards):
-            add(human, "P166", f"Q9{human[1:]}{i}")
-    add("Q13133", "P26", "Q76")
+    store = _humans("P166", {"Q1": 2, "Q2": 0, "Q3": 5, "Q76": 3}, [("Q13133", "P26", "Q76")])
     *in_notations, expected = texts
     lexicon = {**IDS, "Q1": "Q1", "Q2": "Q2"}
     for text in in_notations:
         sparql = cnl.compile(text, lexicon=type("L", (), {"resolve": lambda self, label, kind, span=None:
                                                           lexicon[label]})())
-        result = store.query(sparql)
-        answers = bool(result) if isinstance(expected, bool) else {
-            row[0].value.rsplit("/", 1)[-1] for row in result}
+        answers = _answers(store, sparql)
         assert answers == expected, (text, sparql)
         query = parse_squall(text)
         printed = print_squall(query, detect_notation(text))
@@ -951,16 +958,10 @@ def test_counts_compared_on_a_real_store(texts):
 
 def test_as_many_as_on_a_real_store():
     """"has as many <P40> as <Q76>": equal counts, a count of 0 included (Q2 and Q76 have none)."""
-    import pyoxigraph
-    store = pyoxigraph.Store()
-    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
-    for human, children in [("Q1", 1), ("Q2", 0), ("Q76", 0), ("Q4", 2)]:
-        for p, o in [("P31", "Q5")] + [("P40", f"Q9{human[1:]}{i}") for i in range(children)]:
-            store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + human), pyoxigraph.NamedNode(wdt + p),
-                                      pyoxigraph.NamedNode(wd + o)))
+    store = _humans("P40", {"Q1": 1, "Q2": 0, "Q76": 0, "Q4": 2})
     for text in ("Which <Q5> has as many <P40> as <Q76>?", "Which [human] has as many <child>-s as [Barack Obama]?"):
         sparql = cnl.compile(text, lexicon=Lexicon())
-        assert {row[0].value.rsplit("/", 1)[-1] for row in store.query(sparql)} == {"Q2", "Q76"}, sparql
+        assert _answers(store, sparql) == {"Q2", "Q76"}, sparql
         assert print_squall(parse_squall(text), detect_notation(text)).startswith("Which")
     assert print_squall(parse_squall("Which <Q5> has as many <P40> as <Q76>?"), "id", id_labels=False) == (
         "Which <Q5> has as many <P40> as <Q76>?")
@@ -975,17 +976,11 @@ def test_as_many_as_on_a_real_store():
 def test_a_count_between_two_numbers_on_a_real_store(texts):
     """"has between 2 and 4 <P40>" = "has at least 2 <P40> and has not at least 5 <P40>" (the
     printer's form); a count that may be 0 is kept. Q1 has 1 child, Q2 none, Q3 three, Q4 six."""
-    import pyoxigraph
-    store = pyoxigraph.Store()
-    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
-    for human, children in [("Q1", 1), ("Q2", 0), ("Q3", 3), ("Q4", 6)]:
-        for p, o in [("P31", "Q5")] + [("P40", f"Q9{human[1:]}{i}") for i in range(children)]:
-            store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + human), pyoxigraph.NamedNode(wdt + p),
-                                      pyoxigraph.NamedNode(wd + o)))
+    store = _humans("P40", {"Q1": 1, "Q2": 0, "Q3": 3, "Q4": 6})
     *in_notations, expected = texts
     for text in in_notations:
         sparql = cnl.compile(text, lexicon=Lexicon())
-        assert {row[0].value.rsplit("/", 1)[-1] for row in store.query(sparql)} == expected, (text, sparql)
+        assert _answers(store, sparql) == expected, (text, sparql)
     low = in_notations[0].split()[4]
     assert print_squall(parse_squall(in_notations[0]), "id", id_labels=False) == (
         "Which <Q5> has at least 2 <P40> and has not at least 5 <P40>?" if low == "2" else
