@@ -264,6 +264,14 @@ class WriterForms(Transformer):
     def has_as_many(self, _as, _many, prop_tok, _as2, other):
         return ir.CountComparison("=", read_property(prop_tok), other)
 
+    def quant_top_n(self, det, count, noun, *rels):
+        found = []
+        rels = tuple(_counted_superlative(rel, int(count.value), found) for rel in rels)
+        if len(found) != 1:
+            raise error_at(token_span(count), f"'the {count} <C>-s ...' needs one superlative after it to count "
+                                              f"('the {count} <C>-s with the highest <P>')")
+        return ir.Quant(det[0], noun, rels, None, det[1])
+
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
@@ -352,3 +360,18 @@ class WriterForms(Transformer):
                        ir.Quant(quant.det, None, order=quant.order))
         stmt = gap[1]
         return ir.Query(subject, replace(stmt, quals=stmt.quals + (qual,)))
+
+
+def _counted_superlative(vp, count: int, found: list):
+    """``vp`` with its plain superlative ("has the highest <P>", also inside "and") given
+    ``count`` ("the 10 highest"); each one changed is appended to ``found``."""
+    if isinstance(vp, ir.And):
+        return ir.And(tuple(_counted_superlative(item, count, found) for item in vp.items))
+    if not (isinstance(vp, ir.Stmt) and isinstance(vp.obj, ir.Quant) and vp.obj.order is not None):
+        return vp
+    order = vp.obj.order
+    if order.rank != 1 or order.count is not None or order.to_rank is not None or not order.limit or order.ties:
+        return vp
+    found.append(vp)
+    return replace(vp, obj=replace(vp.obj, order=replace(order, count=count)))
+
