@@ -217,15 +217,13 @@ class WriterForms(Transformer):
         return self.has_value(det, prop_tok, ir.Compare(op, (other,), is_temporal(word)))
 
     def has_same(self, _the, _same, prop_tok, _as, other):
-        prop = read_property(prop_tok)
-        return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant("the", ir.RelNoun(prop, other))),)))
+        return _value_also_of(read_property(prop_tok), other, "the")
 
     def has_same_as_own(self, _the, _same, prop_tok, _as, own_tok):
         return ir.Stmt(read_property(prop_tok), ir.Quant("a", None, (ir.Be(ir.Its(read_property(own_tok))),)))
 
     def shares_with(self, _share, _det, prop_tok, _with, other):
-        prop = read_property(prop_tok)
-        return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant("a", ir.RelNoun(prop, other))),)))
+        return _value_also_of(read_property(prop_tok), other, "a")
 
     def has_shared_value(self, *args):
         props = [a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT")]
@@ -374,4 +372,10 @@ def _counted_superlative(vp, count: int, found: list):
         return vp
     found.append(vp)
     return replace(vp, obj=replace(vp.obj, order=replace(order, count=count)))
+
+
+def _value_also_of(prop, other, det: str) -> ir.Stmt:
+    """"has a <P> that is <det> <P> of X": a value the subject shares with X ("the same <P> as
+    X" with "the", "shares a <P> with X" with "a")."""
+    return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant(det, ir.RelNoun(prop, other))),)))
 
