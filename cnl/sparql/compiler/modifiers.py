@@ -157,12 +157,13 @@ class SolutionModifiersMixin:
         self._add_count_subquery(v, outer, g, count)
         self.group.filters.append(f"FILTER({count} {op} {q.number})")
 
-    def _add_count_subquery(self, v: str, outer: list[str], g, count: str) -> None:
+    def _add_count_subquery(self, v: str, outer: list[str], g, count: str, optional: bool = False) -> None:
         """``{ SELECT outer (COUNT(v) AS count) WHERE { g } GROUP BY outer }`` into the current group:
-        a count per binding of the variables the outer query shares with the counted pattern."""
+        a count per binding of the variables the outer query shares with the counted pattern
+        (``optional``: ``OPTIONAL { SELECT ... }``, a binding without any counted value kept)."""
         keys = " ".join(outer)
         head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
-        block = ["{", "  " + head, *indent(indent(g.lines())), "  }"]
+        block = ["OPTIONAL {" if optional else "{", "  " + head, *indent(indent(g.lines())), "  }"]
         if keys:
             block.append(f"  GROUP BY {keys}")
         block.append("}")

@@ -86,16 +86,16 @@ class ValuesMixin:
         hint = vp.prop.label or vp.prop.id
         theirs = ir.Quant("number_of", ir.RelNoun(vp.prop, vp.other))
 
-        def compare(mine: str) -> None:
-            if vp.op in ("<", "="):
-                self.group.blocks[-1][0] = "OPTIONAL {"  # the sub-query's own braces: OPTIONAL's group
-                mine = f"COALESCE({mine}, 0)"
-            self.count_value(theirs, lambda other: self.group.filters.append(f"FILTER({mine} {vp.op} {other})"))
-        self._count_of(hint, lambda v: self.statement(subject, vp.prop, v, ()), compare)
+        may_be_zero = vp.op in ("<", "=")
 
-    def _count_of(self, hint, referents, k) -> None:
+        def compare(mine: str) -> None:
+            mine = f"COALESCE({mine}, 0)" if may_be_zero else mine
+            self.count_value(theirs, lambda other: self.group.filters.append(f"FILTER({mine} {vp.op} {other})"))
+        self._count_of(hint, lambda v: self.statement(subject, vp.prop, v, ()), compare, optional=may_be_zero)
+
+    def _count_of(self, hint, referents, k, optional: bool = False) -> None:
         """A sub-query counting what ``referents(v)`` binds ``v`` to, grouped by the query's
-        variables it names; ``k`` receives the count's variable."""
+        variables it names (``optional``: joined by OPTIONAL); ``k`` receives the count's variable."""
         v = self.fresh(hint)
         before = set(self.var_order)
         with self.subgroup(hidden=True) as g:
@@ -106,5 +106,5 @@ class ValuesMixin:
         if v in self.visible_vars:
             self.visible_vars.remove(v)  # only in scope inside the sub-query
         count = self.fresh("count")
-        self._add_count_subquery(v, outer, g, count)
+        self._add_count_subquery(v, outer, g, count, optional=optional)
         k(count)

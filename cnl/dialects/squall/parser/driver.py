@@ -91,8 +91,7 @@ def _is_statement(text: str, query: ir.Query) -> bool:
     """Whether ``text`` is a declarative sentence: it ends in "." (no "?"), says something of a
     subject (a yes/no query) and does not begin as a question. SQUALL reads such a sentence as
     an update (an insertion); compiling it as ASK would change what it means."""
-    end = len(text.rstrip("?.! ")) if text else 0
-    mark = text[end:]
+    mark = text[len(text.rstrip("?.! ")):]
     if "." not in mark or "?" in mark or query.vp is None or ir.asks_for_values(query):
         return False
     first = text.split(None, 1)[0].lower()
