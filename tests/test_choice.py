@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cnl.learn.choice import (DATE, NUMBER, PERSON, PLACE, answer_kinds, answered, entity_readings,
+from cnl.learn.choice import (DATE, NUMBER, PERSON, PLACE, answer_kinds, answered, entity_readings, mention_readings,
                               expected_kind, kind_fits, query_kinds)
 
 
@@ -49,6 +49,26 @@ def test_other_readings_of_a_label_several_candidates_share():
     assert len(entity_readings("Give me a <genre> of [X].", many, limit=3)) == 3
 
 
+def test_readings_by_the_words_a_label_was_linked_from():
+    """The other candidates of the question's words the label's candidate was linked from,
+    likeliest first; a candidate sharing the label is entity_readings', not these; a label that
+    is the question's own words has none (the model guessed no name)."""
+    cands = [{"id": "Q155476", "label": "The Fast and the Furious", "mention": "Fast and Furious", "probability": 0.7},
+             {"id": "Q1", "label": "Fast & Furious", "mention": "Fast and Furious", "probability": 0.5},
+             {"id": "Q1576873", "label": "Fast & Furious", "mention": "Fast and Furious", "probability": 0.6},
+             {"id": "Q9", "label": "The Fast and the Furious", "mention": "Furious", "probability": 0.9},
+             {"id": "Q213864", "label": "Paul Walker", "mention": "Paul Walker", "probability": 0.9}]
+    text = "Which [film] has <part of the series> [The Fast and the Furious] and has not <cast member> [Paul Walker]?"
+    assert mention_readings(text, cands) == [{"The Fast and the Furious": "Q1576873"}, {"The Fast and the Furious": "Q1"}]
+    assert entity_readings(text, cands) == [{"The Fast and the Furious": "Q9"}]
+    assert mention_readings(text, cands, limit=1) == [{"The Fast and the Furious": "Q1576873"}]
+    assert mention_readings("Give me a <genre> of [Fast and Furious].", cands) == []
+    assert mention_readings("Give me a <spouse> of [Paul Walker].", cands) == []
+    japan = [{"id": "Q17", "label": "Japan", "mention": "japan", "probability": 0.9},
+             {"id": "Q188712", "label": "Empire of Japan", "mention": "japan", "probability": 0.6}]
+    assert mention_readings("Give me a <currency> of [Japan].", japan) == []
+
+
 TTL = """\
 @prefix wd: <http://www.wikidata.org/entity/> .
 @prefix wdt: <http://www.wikidata.org/prop/direct/> .
@@ -64,6 +84,9 @@ wd:Q90 rdfs:label "Paris"@en ; wdt:P17 wd:Q142 .
 wd:Q388858 rdfs:label "Colorado Rockies"@en ; wdt:P822 wd:Q5149542 .
 wd:Q868358 rdfs:label "Colorado Rockies"@en .
 wd:Q5149542 rdfs:label "Dinger"@en .
+wd:Q155476 rdfs:label "The Fast and the Furious"@en ; wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 .
+wd:Q1576873 rdfs:label "Fast & Furious"@en .
+wd:Q190525 rdfs:label "Fast Five"@en ; wdt:P31 wd:Q11424 ; wdt:P179 wd:Q1576873 .
 """
 
 
@@ -172,3 +195,25 @@ def test_a_label_copied_from_the_question_resolves_to_the_candidate_linked_from_
     cands.append({"id": "Q99", "label": "Inception (soundtrack)", "mention": "Inception", "probability": 0.99})
     _, sparql, _ = _choose(kg, ("answers",), ["Give me a <director> of [Inception]."], "Who directed Inception?", cands)
     assert "wd:Q25188" in sparql
+
+
+def test_a_reading_by_the_question_s_words_is_kept_only_where_no_written_one_answers(kg):
+    """"Fast and Furious movies": the model wrote "[The Fast and the Furious]" (the 2001 film,
+    of which no film is a part); the franchise, linked from the same words, answers and is
+    kept. Where the label the model wrote answers, it stays, even when another reading of the
+    same words would answer too."""
+    cands = [{"id": "Q155476", "label": "The Fast and the Furious", "mention": "Fast and Furious", "probability": 0.7},
+             {"id": "Q1576873", "label": "Fast & Furious", "mention": "Fast and Furious", "probability": 0.6}]
+    question = "Which Fast and Furious movies are there?"
+    _, sparql, _ = _choose(kg, ("answers", "readings"), ["Which [film] has <part of the series> [The Fast and the Furious]?"],
+                           question, cands)
+    assert "Q1576873" in sparql and "Q155476" not in sparql
+    _, sparql, _ = _choose(kg, ("answers",), ["Which [film] has <part of the series> [The Fast and the Furious]?"],
+                           question, cands)
+    assert "Q155476" in sparql  # without "readings", the written label as before
+    # the written label answers: kept (a Netherlands asked for stays the Netherlands)
+    nbest = ["Give me a <director> of [Inception]."]
+    other = [{"id": "Q25188", "label": "Inception", "mention": "Inception", "probability": 0.9},
+             {"id": "Q155476", "label": "The Fast and the Furious", "mention": "Inception", "probability": 0.5}]
+    _, sparql, _ = _choose(kg, ("answers", "readings", "fit"), nbest, "Who directed Inception?", other)
+    assert "Q25188" in sparql

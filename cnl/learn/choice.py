@@ -127,34 +127,82 @@ def kind_fits(expected: str | None, kinds: set[str], *, counts: bool = False) ->
 _ENTITY_TERM = re.compile(r"\[((?:[^\]\\]|\\.)*)\]")
 
 
+def _label_ids(candidates) -> tuple[dict, dict, dict]:
+    """The question's candidates by normalized label (IDs in order), the mentions each label's
+    candidates were linked from, and the candidates of each mention ((-probability, order, ID))."""
+    from cnl.linking.lexicon import normalize_label
+
+    ids: dict[str, list[str]] = {}
+    mentions_of: dict[str, list[str]] = {}
+    by_mention: dict[str, list[tuple[float, int, str]]] = {}
+    for order, c in enumerate(candidates):
+        label, ident, mention = c.get("label"), c.get("id"), c.get("mention")
+        if not (label and ident):
+            continue
+        key = normalize_label(label)
+        found = ids.setdefault(key, [])
+        if ident not in found:
+            found.append(ident)
+        if mention:
+            words = normalize_label(mention)
+            if words not in mentions_of.setdefault(key, []):
+                mentions_of[key].append(words)
+            by_mention.setdefault(words, []).append((-float(c.get("probability") or 0.0), order, ident))
+    return ids, mentions_of, by_mention
+
+
+def _entity_labels(text: str) -> list[tuple[str, str]]:
+    """(label, normalized label) of each distinct ``[label]`` of a CNL text, in order."""
+    from cnl.dialects.notation import unescape
+    from cnl.linking.lexicon import normalize_label
+
+    out, seen = [], set()
+    for match in _ENTITY_TERM.finditer(text):
+        label = unescape(match.group(1))
+        key = normalize_label(label)
+        if key not in seen:
+            seen.add(key)
+            out.append((label, key))
+    return out
+
+
 def entity_readings(text: str, candidates, limit: int = 3) -> list[dict]:
     """Other readings of a CNL's entity labels that several of the question's candidates share
     ("Colorado Rockies" the baseball team or the ice-hockey team; "Child's Play" the play or the
     film series): label -> ID maps, one label changed at a time, the candidates' order kept,
     at most ``limit``. The reading the resolver gives first (the linker's best) is not among
     them."""
-    from cnl.dialects.notation import unescape
-    from cnl.linking.lexicon import normalize_label
-
-    ids: dict[str, list[str]] = {}
-    for c in candidates:
-        label, ident = c.get("label"), c.get("id")
-        if label and ident:
-            found = ids.setdefault(normalize_label(label), [])
-            if ident not in found:
-                found.append(ident)
+    ids = _label_ids(candidates)[0]
     out: list[dict] = []
-    seen = set()
-    for match in _ENTITY_TERM.finditer(text):
-        label = unescape(match.group(1))
-        key = normalize_label(label)
-        if key in seen:
-            continue
-        seen.add(key)
+    for label, key in _entity_labels(text):
         for ident in ids.get(key, [])[1:]:
             out.append({label: ident})
             if len(out) >= limit:
                 return out
+    return out
+
+
+def mention_readings(text: str, candidates, limit: int = 3) -> list[dict]:
+    """Readings of a CNL's entity labels by the question's words they were linked from: the
+    other candidates of the same mention, likeliest first, one label changed at a time, at most
+    ``limit``. The model's label is its guess at what those words name, and the linker's other
+    readings of them may be what the question means ("Fast and Furious movies": the franchise,
+    where the model wrote "[The Fast and the Furious]", the 2001 film). Only for a label that is
+    not those very words (the model guessed a name). Weaker evidence than a
+    shared label (the model did not write their name): a caller tries them only after every
+    reading it wrote (see ``Translator.choose``)."""
+    ids, mentions_of, by_mention = _label_ids(candidates)
+    out: list[dict] = []
+    for label, key in _entity_labels(text):
+        named = ids.get(key, [])
+        # a label that is the question's own words guessed nothing: the resolver reads it as the
+        # linker's best reading of them (the Japan asked for, not the Empire of Japan)
+        guessed_from = [words for words in mentions_of.get(key, []) if words != key]
+        for _, _, ident in sorted(x for words in guessed_from for x in by_mention.get(words, [])):
+            if ident not in named and {label: ident} not in out:
+                out.append({label: ident})
+                if len(out) >= limit:
+                    return out
     return out
 
 

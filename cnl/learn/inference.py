@@ -19,7 +19,7 @@ from pathlib import Path
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.abstention import abstention_reason
-from cnl.learn.choice import entity_readings, judge
+from cnl.learn.choice import entity_readings, judge, mention_readings
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
 from cnl.learn import native
@@ -553,10 +553,14 @@ class Translator:
         answer; "fit" puts first, of a text's readings, the one whose entities fit the slots
         they fill by the KG's own use of the properties there (:mod:`cnl.learn.slot_fit`:
         "The Hunger Games" the film series as a value of <part of the series>), so it is the
-        one kept when none answers. When none answers, the first whose query cannot give the
-        asked kind is passed over ("type"), else the first that compiles is kept."""
+        one kept when none answers. Last, after every text and reading above, "readings"
+        tries the other candidates linked from the same words of the question as a label
+        (:func:`cnl.learn.choice.mention_readings`), kept only when they answer. When none
+        answers, the first whose query cannot give the asked kind is passed over ("type"),
+        else the first that compiles is kept."""
         signals = set(self.chooser) if kg is not None and validate else set()
         options, error = [], None  # (text, SPARQL, another reading of its labels)
+        by_mention = []  # readings by the question's words, tried after every written one
         for text in nbest if validate else nbest[:1]:
             if self.target != "squall":
                 return text, None, None
@@ -570,21 +574,24 @@ class Translator:
                 return text, sparql, None
             options.append((text, sparql, False))
             if "readings" in signals:
-                for reading in entity_readings(text, candidates):
-                    try:
-                        other = compile_query(query, profile, ChainResolver(ChainResolver.table(
-                            ("entity", label, ident) for label, ident in reading.items()), resolver))
-                    except CNLError:
-                        continue
-                    if other != sparql and all(other != known for _, known, _ in options):
-                        options.append((text, other, True))
+                for readings, into in ((entity_readings(text, candidates), options),
+                                       (mention_readings(text, candidates), by_mention)):
+                    for reading in readings:
+                        try:
+                            other = compile_query(query, profile, ChainResolver(ChainResolver.table(
+                                ("entity", label, ident) for label, ident in reading.items()), resolver))
+                        except CNLError:
+                            continue
+                        if other != sparql and all(other != known for _, known, _ in options + by_mention):
+                            into.append((text, other, True))
         if not options:
             return (nbest[0] if nbest else None), None, error or "the model produced no output"
-        if len(options) == 1:  # one candidate: nothing to choose
+        if len(options) == 1 and not by_mention:  # one candidate: nothing to choose
             return options[0][0], options[0][1], None
         if "fit" in signals:  # of a label's readings, the one that fits its slots comes first
             options = best_reading_first(options, self.slot_fit(kg))
-        chosen = judge(options, kg, question, signals, timeout=self.validation_timeout)
+        # a reading by the question's words only where no written reading answers
+        chosen = judge(options + by_mention, kg, question, signals, timeout=self.validation_timeout)
         return chosen[0], chosen[1], None
 
 def word_ngrams(text: str, longest: int = 6) -> set[str]:
