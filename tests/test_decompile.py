@@ -126,6 +126,16 @@ CASES = [
     # ECAI train#30: a language-tagged string
     ('SELECT ?x WHERE { ?x wdt:P31 wd:Q3658341 . ?x p:P1449 [ ps:P1449 "Le boucher de Blaviken"@fr ] . }',
      'Which <Q3658341> has <P1449> "Le boucher de Blaviken"@fr?'),
+    # ECAI train#35's shape: a BIND that reads another (unprojected) BIND's value reads its expression
+    ("SELECT ?h ?e WHERE { ?h p:P39 [ ps:P39 wd:Q313383 ; pq:P580 ?s ; pq:P582 ?t ] . BIND (YEAR(?s) AS ?y) "
+     "BIND (ABS((?y - YEAR(?t))) AS ?e) } ORDER BY DESC(?e) LIMIT 1",
+     "Give me the highest absolute value of ((the year of (the thing at which <P580> what has <P39> <Q313383> at "
+     "<P582> ?t)) - the year of ?t)."),
+    # several answer BINDs: "Give me A and B", a FILTER on B said of B
+    ("SELECT ?y ?d WHERE { wd:Q76 wdt:P569 ?s ; wdt:P570 ?t . BIND(YEAR(?s) AS ?y) BIND(YEAR(?t) AS ?d) "
+     "FILTER(?d > 1900) }",
+     "Give me (the year of (the <P569> of (the thing that is <Q76> and that has <P570> ?t))) and the year of ?t "
+     "that is greater than 1900."),
     # QALD-9-plus: a year BIND that is only tested, not an answer
     ("SELECT DISTINCT ?uri WHERE { ?uri wdt:P106 wd:Q33999 ; wdt:P569 ?b . BIND(YEAR(?b) as ?y) . FILTER(?y > 1950) }",
      "What has <P106> <Q33999> and has a <P569> whose year is something that is greater than 1950?"),
@@ -210,9 +220,10 @@ def test_labels_from_a_lexicon():
      "a FILTER over constants only (always true or always false)"),
     ('ASK WHERE { wd:Q567 p:P39 [ pq:P580 ?s ; ps:P39 wd:Q4970706 ] . FILTER (?s > "2000-01-01"^^xsd:dateTime)}',
      "an ill-formed xsd:dateTime literal (a date without a time)"),
-    # ABS has a form ("the absolute value of"); a BIND read by another BIND has none
-    ("SELECT ?h ?e WHERE { ?h p:P39 [ ps:P39 wd:Q313383 ; pq:P580 ?s ; pq:P582 ?t ] . BIND (YEAR(?s) AS ?y) "
-     "BIND (ABS((?y - YEAR(?t))) AS ?e) } ORDER BY DESC(?e) LIMIT 1", "several BINDs"),
+    # several computed answers are "Give me A and B" (tests/test_sparql_functions.py), but not beside
+    # an aggregate of one of them
+    ("SELECT (MAX(?y) AS ?m) ?d WHERE { wd:Q76 wdt:P569 ?s ; wdt:P570 ?t . BIND(YEAR(?s) AS ?y) "
+     "BIND(YEAR(?t) AS ?d) } GROUP BY ?d", "several BINDs"),
     ('SELECT (GROUP_CONCAT(?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "the aggregate GROUPCONCAT"),
     ("SELECT (SUM(DISTINCT ?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "SUM(DISTINCT ...)"),
     ("SELECT (MAX(?y) AS ?m) (COUNT(?y) AS ?n) WHERE { wd:Q1 wdt:P1 ?y }", "several aggregates"),

@@ -219,3 +219,30 @@ def test_label_service_is_presentation_only_when_asked():
     lookup = ('SELECT ?d WHERE { SERVICE wikibase:label { bd:serviceParam wikibase:language "en" . '
               'wd:Q1 schema:description ?d } }')
     assert not equivalent(lookup, "SELECT ?d WHERE { wd:Q1 schema:description ?d }", drop_label_service=True)
+
+
+# i29d: a BIND that reads another BIND's value (ECAI's BIND(YEAR(?s) AS ?y) BIND(ABS(?y - ...) AS ?d))
+# reads its expression; where the first value is an error (Q2 has no P2), both leave ?d unbound
+_CHAINED = [
+    ("SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(ABS(?k - 10) AS ?d) }",
+     "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(ABS(?v * 2 - 10) AS ?d) }"),
+    ("SELECT ?x ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(?k + 1 AS ?d) }",
+     "SELECT ?x ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 + 1 AS ?d) }"),
+    ("SELECT ?x ?d WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) BIND(?k + 1 AS ?d) }",
+     "SELECT ?x ?d WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 + 1 AS ?d) }"),
+]
+EQUIVALENT += _CHAINED
+NEAR_MISSES += [
+    # another expression in the second BIND
+    ("SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(?k + 1 AS ?d) }",
+     "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(?v + 1 AS ?d) }"),
+]
+
+
+def test_a_bind_of_a_fresh_value_is_not_read_as_its_expression(store):
+    # RAND() gives a new value at each call: ?d is ?k's value, not another draw
+    first = "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(RAND() AS ?k) BIND(?k AS ?d) }"
+    second = "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(RAND() AS ?k) BIND(RAND() AS ?d) }"
+    assert not equivalent(PREFIXES + first, PREFIXES + second, distinct=True)
+    assert all(k == d for _, k, d in answers(store, first))
+    assert any(k != d for _, k, d in answers(store, second))

@@ -191,6 +191,35 @@ def inline_binds(node, total: Counter):
     return node
 
 
+# functions that tell an unbound variable from an error, and ones that give a new value per call
+_UNBOUND_AWARE = {"BUILTIN_BOUND"}
+_FRESH_EACH_CALL = {"BUILTIN_RAND", "BUILTIN_BNODE", "BUILTIN_UUID", "BUILTIN_STRUUID"}
+
+
+def chained_binds(node):
+    """``BIND(e AS ?y) BIND(f(?y) AS ?d)``, one BIND right over the other in a group, is
+    ``BIND(e AS ?y) BIND(f(e) AS ?d)``: ``?y`` is bound by that BIND only (SPARQL forbids
+    binding a variable already in scope), so where ``f`` reads it, it holds ``e``'s value, or is
+    unbound where ``e`` is an error, and reading an unbound variable is an error too. Not when
+    ``f`` tests whether a value is bound (BOUND), nor when ``e`` gives a new value at each call
+    (RAND, BNODE, UUID). With ``?y`` read nowhere else, ``inline_binds`` then drops its BIND."""
+    if isinstance(node, Bag):
+        return Bag(tuple(chained_binds(i) for i in node.items))
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    node = tuple(chained_binds(c) for c in node)
+    if node[0] != "BIND" or any(n in _UNBOUND_AWARE for n in walk(node[2])):
+        return node
+    read = {n for n in walk(node[2]) if isinstance(n, Var)}
+    chosen, below = {}, node[3]
+    while isinstance(below, tuple) and below and below[0] == "BIND":
+        var, expr = below[1], below[2]
+        if var in read and not _has_pattern(expr) and not any(n in _FRESH_EACH_CALL for n in walk(expr)):
+            chosen[var] = expr
+        below = below[3]
+    return ("BIND", node[1], rename(node[2], chosen), node[3]) if chosen else node
+
+
 def inline_order_binds(order, pattern, total: Counter):
     """``BIND(e AS ?y) ... ORDER BY ?y``, ``?y`` read by nothing else (not an answer column), is
     ``ORDER BY e`` (what the CNL's "such that (?p / ?a) is the highest" compiles to, beside the

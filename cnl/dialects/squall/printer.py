@@ -556,8 +556,8 @@ def _is_open(np, before_rel: bool = False) -> bool:
         noun = np.noun
         if isinstance(noun, ir.RelNoun):
             return noun.of is None or _is_open(noun.of) or True
-        if isinstance(noun, ir.YearOf):
-            return True
+        if isinstance(noun, (ir.YearOf, ir.DatePart, ir.Measure)):
+            return True  # its of-phrase would take "and ..." after it
     return False
 
 

@@ -48,15 +48,15 @@ def build(state: Decompilation) -> None:
     builder.sparql = state.sparql
     builder.keeps_duplicates = state.form == "SelectQuery" and state.duplicates != "removed"
     builder.order_expr = state.order_expr
-    builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
+    builder.projected = set(state.select_vars) - {b.var for b in state.answer_binds()}
     if state.count_test is not None:
         state.count_subject, state.vps = count_sentence(builder, state.count_test)
         return
     if state.counts_aggregated is not None:
         state.count_subject = count_np(builder, state.counts_aggregated, per_group=True)
         return
-    if state.answer_bind is not None:
-        for other in state.answer_bind.others:  # named where the tree reaches them (name_corefs)
+    for bind in state.answer_binds():
+        for other in bind.others:  # named where the tree reaches them (name_corefs)
             builder.coref_name(other)
     if is_node(state.root):
         builder.visited.add(state.root)

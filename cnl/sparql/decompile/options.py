@@ -44,7 +44,7 @@ def profile_options(state: Decompilation) -> dict:
         # distinct anyway (build's set answers), so the query that removes duplicates is the same
         options["duplicates"] = "removed" if builder.exists_joined else state.duplicates
     if state.form == "SelectQuery" and state.counted is None and state.aggregated is None:
-        answer = {state.answer_bind.var} if state.answer_bind else set()
+        answer = {b.var for b in state.answer_binds()}
         visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order} - builder.hidden
         # a FILTER EXISTS said as a join puts its values in scope, but the query never showed them
         all_shown = set(state.select_vars) == visible and not builder.exists_joined
@@ -52,6 +52,8 @@ def profile_options(state: Decompilation) -> dict:
         values = [v for v in state.orders if v != state.counted_order]  # a ranking count: below
         if options["projection"] == "focus" and values:
             options["order_columns"] = all(v in state.select_vars for v in values)
+        if options["projection"] == "focus" and state.order_value_shown:
+            options["order_columns"] = True  # "such that E is the highest", E's value a column
     else:
         # an ASK or a count shows no variable of the tree: either value compiles the same
         options["projection"] = "all"
