@@ -136,6 +136,22 @@ CASES = [
      "FILTER(?d > 1900) }",
      "Give me (the year of (the <P569> of (the thing that is <Q76> and that has <P570> ?t))) and the year of ?t "
      "that is greater than 1900."),
+    # a projected arithmetic BIND that is the one ordering key: the answers ranked, the value a column
+    ("SELECT ?x ?years WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P570 ?e . BIND(YEAR(?e) - YEAR(?b) AS ?years) } "
+     "ORDER BY DESC(?years) LIMIT 1",
+     "Give me a <Q5> that has <P569> ?b and that has <P570> ?e and such that ((the year of ?e) - the year of ?b) is "
+     "the highest."),
+    # QALD-10's shortest label: the answer is reached again by the ordering, so it is named
+    # ("something ?l that is ..."); its columns named one by one (the length is no column)
+    ("SELECT ?l WHERE { wd:Q64 rdfs:label ?l . FILTER(LANG(?l) = \"en\") } ORDER BY STRLEN(?l) LIMIT 1",
+     'Give me something ?l that is (a <label> of <Q64>) and whose language is "en" and such that (the length of ?l) '
+     'is the lowest.'),
+    ("SELECT ?l WHERE { wd:Q76 rdfs:label ?l . FILTER(STRLEN(?l) > 3) }",
+     "Give me something ?l that is (a <label> of <Q76>) and such that (the length of ?l) is greater than 3."),
+    # QALD-10: FILTER EXISTS on a statement's qualifier with a named value, duplicates kept: the
+    # statement matches it once or not at all, so it is said as a qualifier ("at <P1686> ...")
+    ("SELECT ?x WHERE { ?x p:P166 ?st . ?st ps:P166 wd:Q7191 . FILTER EXISTS { ?st pq:P1686 wd:Q193581 } }",
+     "What has <P166> <Q7191> at <P1686> <Q193581>?"),
     # QALD-9-plus: a year BIND that is only tested, not an answer
     ("SELECT DISTINCT ?uri WHERE { ?uri wdt:P106 wd:Q33999 ; wdt:P569 ?b . BIND(YEAR(?b) as ?y) . FILTER(?y > 1950) }",
      "What has <P106> <Q33999> and has a <P569> whose year is something that is greater than 1950?"),

@@ -246,3 +246,40 @@ def test_a_bind_of_a_fresh_value_is_not_read_as_its_expression(store):
     assert not equivalent(PREFIXES + first, PREFIXES + second, distinct=True)
     assert all(k == d for _, k, d in answers(store, first))
     assert any(k != d for _, k, d in answers(store, second))
+
+
+# i29d: FILTER EXISTS over triples whose variables the query binds already (a statement's
+# qualifier with a named value) is the join, duplicates kept too: each solution matches a ground
+# triple once or not at all (Q1's two occupations are both subclasses of Q12: two rows either way)
+EQUIVALENT += [
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o . FILTER EXISTS { ?o wdt:P279 wd:Q12 } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o . ?o wdt:P279 wd:Q12 }"),
+]
+
+# i29d: arithmetic of one level grouped to the left is the same expression ((a * b) / c = a * b / c);
+# grouped to the right it is another (?v - (2 + 4) is not ?v - 2 + 4)
+EQUIVALENT += [
+    ("SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND((?v * 2) / 4 AS ?r) }",
+     "SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v * 2 / 4 AS ?r) }"),
+    ("SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND((?v - 2) + 4 AS ?r) }",
+     "SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v - 2 + 4 AS ?r) }"),
+]
+NEAR_MISSES += [
+    ("SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v - (2 + 4) AS ?r) }",
+     "SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v - 2 + 4 AS ?r) }"),
+]
+
+# i29d: a FILTER over a BIND's value reads its expression (the BIND stays where it is an answer);
+# where the value is an error (Q2 has no P2), the FILTER sees an unbound value or the error alike
+EQUIVALENT += [
+    ("SELECT ?x ?k WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(?k > 3) }",
+     "SELECT ?x ?k WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(?v * 2 > 3) }"),
+    ("SELECT ?x ?k WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(COALESCE(?k, 0) < 3) }",
+     "SELECT ?x ?k WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) "
+     "FILTER(COALESCE(?v * 2, 0) < 3) }"),
+]
+NEAR_MISSES += [
+    # BOUND tells the unbound value from the expression: kept apart
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(BOUND(?k)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(!BOUND(?k)) }"),
+]

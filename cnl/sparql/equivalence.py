@@ -277,7 +277,11 @@ class _Converter:
             others = [self.expr(o) for o in (e.other or [])]
             if not ops:
                 return self.expr(e.expr)
-            return ("ARITH", self.expr(e.expr), tuple(("OP", o, x) for o, x in zip(ops, others)))
+            first, steps = self.expr(e.expr), tuple(("OP", o, x) for o, x in zip(ops, others))
+            if (getattr(e.expr, "name", None) == name and isinstance(first, tuple) and first[:1] == ("ARITH",)):
+                # (a * b) / c is a * b / c: SPARQL applies operators of one level left to right
+                first, steps = first[1], first[2] + steps
+            return ("ARITH", first, steps)
         if name == "UnaryNot":
             inner = self.expr(e.expr)
             if isinstance(inner, tuple) and inner[:2] == ("REL", "="):
@@ -417,6 +421,8 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
     if set_rows or duplicates_unseen(form, mods["distinct"], pattern, distinct):
         total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
         pattern = exists_as_joins(pattern, total)
+    else:
+        pattern = exists_as_joins(pattern, None)  # only what a solution matches once
     rows = None  # duplicates: ignored
     if distinct and form == "SELECT":
         rows = "distinct" if set_rows or rows_unique(pattern, projection) else (mods["distinct"] or "all")

@@ -76,13 +76,16 @@ def certain(pattern) -> set:
 _SET_AGGREGATES = {"AGG_MIN", "AGG_MAX", "AGG_SAMPLE"}
 
 
-def exists_as_joins(pattern, total: Counter):
+def exists_as_joins(pattern, total: Counter | None):
     """Under set semantics (the caller checks), ``P FILTER EXISTS { Q }`` is ``P . Q`` when Q
     is triples whose variables are either bound by every solution of P or used nowhere else
     in the query (``total`` counts each variable's uses in the whole query): the join keeps exactly
     the solutions of P that EXISTS keeps, each repeated once per match of Q, and the repeats
     differ only in Q's own variables, which nothing reads. Applied to the FILTERs of the
-    query's top group (through a GROUP BY, whose groups are unchanged)."""
+    query's top group (through a GROUP BY, whose groups are unchanged). With ``total`` None
+    (duplicates compared), only a ground Q: triples without paths whose variables every solution
+    of P binds, which a solution matches once (a graph is a set of triples) or not at all, so the
+    join repeats nothing (``?st pq:P1686 wd:Q1`` on a statement node the query binds)."""
     kind = pattern[0]
     if kind in ("AGGREGATE", "GROUP"):
         return (*pattern[:2], exists_as_joins(pattern[2], total))
@@ -114,10 +117,12 @@ def exists_as_joins(pattern, total: Counter):
     return filtered(kept, inner) if kept else inner
 
 
-def _private_or_bound(bgp, total: Counter, bound: set, also=None) -> bool:
+def _private_or_bound(bgp, total: Counter | None, bound: set, also=None) -> bool:
     """Each variable of ``bgp`` is bound by every solution around it or used only in it (and
-    in the condition ``also``, a FILTER beside it)."""
+    in the condition ``also``, a FILTER beside it); with ``total`` None, bound, and no path."""
     uses = Counter(v for t in bgp[1].items for v in t[1:] if isinstance(v, Var))
+    if total is None:
+        return all(v in bound for v in uses) and not any(isinstance(x, tuple) for t in bgp[1].items for x in t[1:])
     extra = Counter(v for v in walk(also) if isinstance(v, Var)) if also is not None else Counter()
     return all(v in bound or total[v] == n + extra[v] for v, n in uses.items())
 
@@ -202,22 +207,34 @@ def chained_binds(node):
     binding a variable already in scope), so where ``f`` reads it, it holds ``e``'s value, or is
     unbound where ``e`` is an error, and reading an unbound variable is an error too. Not when
     ``f`` tests whether a value is bound (BOUND), nor when ``e`` gives a new value at each call
-    (RAND, BNODE, UUID). With ``?y`` read nowhere else, ``inline_binds`` then drops its BIND."""
+    (RAND, BNODE, UUID). A FILTER right over the chain reads it the same way (``FILTER(?y > 3)`` is
+    ``FILTER(e > 3)``; not around an EXISTS). With ``?y`` read nowhere else, ``inline_binds`` then
+    drops its BIND."""
     if isinstance(node, Bag):
         return Bag(tuple(chained_binds(i) for i in node.items))
     if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
         return node
     node = tuple(chained_binds(c) for c in node)
+    if node[0] == "FILTER" and not _has_pattern(node[1]) and not any(n in _UNBOUND_AWARE for n in walk(node[1])):
+        # a FILTER over the group's BINDs reads their expressions the same way
+        chosen = _chain_values(node[1], node[2])
+        return ("FILTER", rename(node[1], chosen), node[2]) if chosen else node
     if node[0] != "BIND" or any(n in _UNBOUND_AWARE for n in walk(node[2])):
         return node
-    read = {n for n in walk(node[2]) if isinstance(n, Var)}
-    chosen, below = {}, node[3]
+    chosen = _chain_values(node[2], node[3])
+    return ("BIND", node[1], rename(node[2], chosen), node[3]) if chosen else node
+
+
+def _chain_values(expr, below) -> dict:
+    """{?y: e} for each ``BIND(e AS ?y)`` of the chain ``below`` that ``expr`` reads."""
+    read = {n for n in walk(expr) if isinstance(n, Var)}
+    chosen = {}
     while isinstance(below, tuple) and below and below[0] == "BIND":
         var, expr = below[1], below[2]
         if var in read and not _has_pattern(expr) and not any(n in _FRESH_EACH_CALL for n in walk(expr)):
             chosen[var] = expr
         below = below[3]
-    return ("BIND", node[1], rename(node[2], chosen), node[3]) if chosen else node
+    return chosen
 
 
 def inline_order_binds(order, pattern, total: Counter):

@@ -170,6 +170,11 @@ def _one_answer(state: Decompilation, var, expr) -> AnswerBind:
     inputs = ordered_variables(expr)
     if not inputs:
         raise UnsupportedSPARQLError("BIND of a constant")
+    if getattr(expr, "name", None) in _ARITHMETIC:
+        # an arithmetic answer takes no relative clause: a FILTER on its value tests the
+        # expression itself, "such that (E) is greater than 100" (the same value)
+        state.top.filters = [substitute(f, var, expr) if variables(f) == {var} else f for f in state.top.filters]
+        return AnswerBind(var, expr, inputs[0], [], tuple(inputs[1:]))
     # FILTERs on the BIND's value ("... that is less than 1950") go on the answer NP
     filters = [f for f in state.top.filters if variables(f) == {var}]
     state.top.filters = [f for f in state.top.filters if variables(f) != {var}]

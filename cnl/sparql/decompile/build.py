@@ -121,7 +121,8 @@ class Builder:
         if top and any(getattr(f, "name", None) == "Builtin_EXISTS" for f in group.filters):
             joined = _exists_joined(group)
             if joined is not group:
-                self.exists_as_join()
+                if not _ground(joined.triples[len(group.triples):], group.triples):
+                    self.exists_as_join()
                 group = joined
         group, absent = _absent_qualifiers(group)
         reserved = variables(group.filters) | {v for v, _ in group.values} | self.projected
@@ -703,6 +704,16 @@ def _exists_joined(group: Group) -> Group:
         else:
             left.append(expr)
     return replace(group, filters=left + filters, triples=group.triples + triples) if triples else group
+
+
+def _ground(tested: list, triples: list) -> bool:
+    """Whether the triples an EXISTS tests name only variables the group's own triples bind (and
+    no property path): each solution matches them once or not at all (a graph is a set of
+    triples), so the join repeats no answer, duplicates kept or not (``FILTER EXISTS { ?st
+    pq:P1686 wd:Q1 }`` on the statement node ``?st``: "at <P1686> <Q1>")."""
+    bound = {t for triple in triples for t in triple if isinstance(t, Variable)}
+    return all(isinstance(p, URIRef) for _, p, _ in tested) and all(
+        t in bound for triple in tested for t in (triple[0], triple[2]) if not isinstance(t, (URIRef, Literal)))
 
 
 def _any_rank(e) -> bool:

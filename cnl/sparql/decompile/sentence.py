@@ -171,7 +171,11 @@ def _root_subject(state: Decompilation):
     root, det, orders = state.root, state.det, state.orders
     noun, vps = _root_noun(state.root_classes, state.vps, det)
     # a root the tree reaches again is named by its variable (name_corefs checks the noun)
-    subject = ir.Quant(det, noun, order=orders.get(root), var=state.builder.corefs.get(root))
+    var = state.builder.corefs.get(root)
+    if var is not None and noun is not None and not isinstance(noun, ir.ClassNoun) and state.answer_bind is None:
+        # only a class noun takes a variable: "something ?l that is a <label> of <Q76>"
+        noun, vps = None, [ir.Be(ir.Quant("a", noun))] + list(vps)
+    subject = ir.Quant(det, noun, order=orders.get(root), var=var)
     if (noun is None and det in ("which", "how_many") and state.answer_bind is None and len(vps) == 1
             and isinstance(vps[0], ir.QualifierOf) and isinstance(vps[0].subject, ir.Ref)
             and isinstance(vps[0].vp, ir.Stmt) and not (det == "how_many" and orders.get(root))):
