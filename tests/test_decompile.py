@@ -152,6 +152,9 @@ CASES = [
     # statement matches it once or not at all, so it is said as a qualifier ("at <P1686> ...")
     ("SELECT ?x WHERE { ?x p:P166 ?st . ?st ps:P166 wd:Q7191 . FILTER EXISTS { ?st pq:P1686 wd:Q193581 } }",
      "What has <P166> <Q7191> at <P1686> <Q193581>?"),
+    # FILTER NOT EXISTS on a statement's qualifier with a named value
+    ("SELECT ?x WHERE { ?x p:P39 ?st . ?st ps:P39 wd:Q11696 . FILTER NOT EXISTS { ?st pq:P1366 wd:Q76 } }",
+     "What has <P39> <Q11696> at no <P1366> that is <Q76>?"),
     # QALD-9-plus: a year BIND that is only tested, not an answer
     ("SELECT DISTINCT ?uri WHERE { ?uri wdt:P106 wd:Q33999 ; wdt:P569 ?b . BIND(YEAR(?b) as ?y) . FILTER(?y > 1950) }",
      "What has <P106> <Q33999> and has a <P569> whose year is something that is greater than 1950?"),

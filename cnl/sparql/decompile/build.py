@@ -445,6 +445,8 @@ class Builder:
 
     def absent(self, missing: "_Absent"):
         """``at no <Q> that ...``: what the negated qualifier's value would be."""
+        if isinstance(missing.var, URIRef):  # "at no <Q> that is <Q76>"
+            return ir.Quant("no", None, (ir.Be(ir.Ref(ir_term(missing.var))),))
         vps = self.group_vps(missing.rest, missing.var, missing.scope)
         return ir.Quant("no", None, tuple(vps))
 
@@ -653,7 +655,11 @@ def _absent_qualifiers(group: Group):
             if not (inner.optionals or inner.unions or inner.minus or inner.values or inner.binds):
                 # the qualifier's value a variable of its own, or a constant ("at no <Q> that is X")
                 qual = [t for t in inner.triples if t[0] in heads and isinstance(t[1], URIRef)
-                        and namespace_of(t[1]) == PQ and is_node(t[2]) and t[2] not in outer]
+                        and namespace_of(t[1]) == PQ and t[2] not in outer
+                        # a named value ("at no <Q> that is <Q76>"); a literal would be compared
+                        # by value (FILTER(?v = "1")), another test than the triple's
+                        and (is_node(t[2]) or (isinstance(t[2], URIRef) and len(inner.triples) == 1
+                                                and not inner.filters))]
                 if len(qual) == 1:
                     st, pred, value = qual[0]
                     rest = [t for t in inner.triples if t is not qual[0]]
