@@ -155,6 +155,8 @@ CASES = [
     # FILTER NOT EXISTS on a statement's qualifier with a named value
     ("SELECT ?x WHERE { ?x p:P39 ?st . ?st ps:P39 wd:Q11696 . FILTER NOT EXISTS { ?st pq:P1366 wd:Q76 } }",
      "What has <P39> <Q11696> at no <P1366> that is <Q76>?"),
+    # a named value BIND'd to a variable only the triples read (was dropped, then refused by the guard)
+    ("SELECT ?x WHERE { BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c . ?x wdt:P31 wd:Q5 }", "Which <Q5> has <P131> <Q64>?"),
     # QALD-9-plus: a year BIND that is only tested, not an answer
     ("SELECT DISTINCT ?uri WHERE { ?uri wdt:P106 wd:Q33999 ; wdt:P569 ?b . BIND(YEAR(?b) as ?y) . FILTER(?y > 1950) }",
      "What has <P106> <Q33999> and has a <P569> whose year is something that is greater than 1950?"),
@@ -243,6 +245,8 @@ def test_labels_from_a_lexicon():
     # an aggregate of one of them
     ("SELECT (MAX(?y) AS ?m) ?d WHERE { wd:Q76 wdt:P569 ?s ; wdt:P570 ?t . BIND(YEAR(?s) AS ?y) "
      "BIND(YEAR(?t) AS ?d) } GROUP BY ?d", "several BINDs"),
+    # a BIND that a FILTER reads beside the triples: refused by name (was dropped from the triples)
+    ("SELECT ?x WHERE { BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c . FILTER(?c != wd:Q1) }", "BIND"),
     ('SELECT (GROUP_CONCAT(?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "the aggregate GROUPCONCAT"),
     ("SELECT (SUM(DISTINCT ?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "SUM(DISTINCT ...)"),
     ("SELECT (MAX(?y) AS ?m) (COUNT(?y) AS ?n) WHERE { wd:Q1 wdt:P1 ?y }", "several aggregates"),

@@ -283,3 +283,14 @@ NEAR_MISSES += [
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(BOUND(?k)) }",
      "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(!BOUND(?k)) }"),
 ]
+
+# i29d: a named value BIND'd to a variable that only the triples read is that value in the triples;
+# not where the variable is an answer column too
+EQUIVALENT += [
+    ("SELECT ?x WHERE { BIND(wd:Q5 AS ?c) ?x wdt:P31 ?c }", "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }"),
+    ("SELECT ?x ?o WHERE { BIND(wd:Q12 AS ?c) ?x wdt:P106 ?o . ?o wdt:P279 ?c }",
+     "SELECT ?x ?o WHERE { ?x wdt:P106 ?o . ?o wdt:P279 wd:Q12 }"),
+]
+NEAR_MISSES += [
+    ("SELECT ?x ?c WHERE { BIND(wd:Q5 AS ?c) ?x wdt:P31 ?c }", "SELECT ?x ?c WHERE { ?x wdt:P31 ?c }"),
+]

@@ -41,7 +41,7 @@ from cnl.sparql.algebra import parse_algebra
 from cnl.sparql.namespaces import PREFIXES
 from cnl.errors import SPARQLParseError
 from cnl.sparql.equivalence_rewrites import (  # noqa: F401 — Var and Bag are part of this module's API
-    Bag, Var, aggregate_aliases, certain, chained_binds, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_distinct, rows_unique, subquery_locals, union_locals, values_test, walk)
+    Bag, Var, aggregate_aliases, certain, chained_binds, constant_binds, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_distinct, rows_unique, subquery_locals, union_locals, values_test, walk)
 
 DEFAULT_LIMIT = 200
 _MAX_BRANCHES = 64  # individualisation leaves tried before settling for the first (symmetric BGPs)
@@ -414,6 +414,7 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
     pattern = chained_binds(subquery_locals(pattern))
     total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
     pattern = union_locals(pattern, total)
+    pattern = constant_binds(pattern, total)
     pattern = inline_binds(pattern, total)
     pattern = named_item_tests(pattern, Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var)))
     order, pattern = inline_order_binds(order, pattern, total)

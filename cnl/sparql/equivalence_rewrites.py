@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from rdflib import URIRef, Variable
+from rdflib import Literal, URIRef, Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
 
@@ -235,6 +235,30 @@ def _chain_values(expr, below) -> dict:
             chosen[var] = expr
         below = below[3]
     return chosen
+
+
+def constant_binds(node, total: Counter):
+    """``{ BIND(wd:Q64 AS ?c) } P``, ``?c`` read only in P and bound by every solution of P, is P
+    with wd:Q64 in place of ``?c``: the join keeps the solutions of P whose ``?c`` is wd:Q64 (an
+    RDF term is equal only to itself), exactly those of P with wd:Q64 written there, and nothing
+    else reads ``?c``."""
+    if isinstance(node, Bag):
+        return Bag(tuple(constant_binds(i, total) for i in node.items))
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    node = tuple(constant_binds(c, total) for c in node)
+    if node[0] != "JOIN":
+        return node
+    parts = list(node[1].items)
+    for part in parts:
+        if (part[0] == "BIND" and part[3] == ("BGP", Bag(())) and isinstance(part[2], (URIRef, Literal))
+                and not isinstance(part[2], Variable)):
+            rest = [p for p in parts if p is not part]
+            joined = rest[0] if len(rest) == 1 else ("JOIN", Bag(tuple(rest)))
+            uses = sum(1 for n in walk(joined) if n == part[1])
+            if total[part[1]] == 1 + uses and part[1] in certain(joined):
+                return rename(joined, {part[1]: part[2]})
+    return node
 
 
 def inline_order_binds(order, pattern, total: Counter):

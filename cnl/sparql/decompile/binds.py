@@ -24,6 +24,7 @@ from cnl.sparql.namespaces import PREFIXES
 
 def read_binds(state: Decompilation) -> None:
     top, ordered = state.top, variables(state.order_conditions or [])
+    _named_values(state)
     _inline_chained_binds(top)
     years = {v: e for v, e in top.binds if getattr(e, "name", None) == "Builtin_YEAR" and v not in state.select_vars
              and isinstance(year_arg(e, set()), Variable)}
@@ -98,8 +99,9 @@ def _inline_unread_binds(state: Decompilation) -> None:
     # what the aggregates, the groups and HAVING read (MIN(?year) over BIND(YEAR(?d) AS ?year))
     aggregated = variables([list(state.aggregate_calls.values()), state.group_keys or [], state.having,
                             state.aggregated[1] if state.aggregated else [], state.counted or []])
+    in_triples = {t for triple in top.triples for t in triple}
     for var, expr in list(top.binds):
-        if (var in state.select_vars or var in aggregated
+        if (var in state.select_vars or var in aggregated or var in in_triples  # the pattern reads it
                 or any(var in variables(e) for v, e in top.binds if v != var)
                 or var in variables([top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked])):
             continue
@@ -119,6 +121,23 @@ def substitute(expr, var, value):
     if isinstance(expr, list):
         return [substitute(v, var, value) for v in expr]
     return expr
+
+
+def _named_values(state: Decompilation) -> None:
+    """``BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c``: a named value BIND'd to a variable that only the
+    group's triples read is that value in the triples (every solution binds ?c, to wd:Q64;
+    equivalence_rewrites.constant_binds reads it the same way). Not an answer column, nor
+    read by a FILTER, an ordering or anything else (those are refused below, by name)."""
+    top = state.top
+    in_triples = {t for triple in top.triples for t in triple}
+    elsewhere = variables([top.filters, top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked,
+                           [e for _, e in top.binds], state.order_conditions or [], state.group_keys or [],
+                           state.having])
+    for var, expr in list(top.binds):
+        if (isinstance(expr, (URIRef, Literal)) and var in in_triples and var not in elsewhere
+                and var not in state.select_vars and var not in state.aggregates and var != state.counted):
+            top.triples = [tuple(expr if t == var else t for t in triple) for triple in top.triples]
+            top.binds = [(v, e) for v, e in top.binds if v != var]
 
 
 def _inline_chained_binds(top: Group) -> None:
