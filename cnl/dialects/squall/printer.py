@@ -464,7 +464,9 @@ class SquallPrinter:
             det = self.det(obj)
             if obj.order is not None and not obj.rels:
                 return f"{det} {self.order(obj.order)} {prop}{quals}"
-            if obj.order is None and not (inner_closed and obj.rels):
+            # "a <P>" would take a relative clause that follows ("that has a <P570> and that
+            # has ..." reads the second clause as the <P570>'s): there, "<P> (something)"
+            if obj.order is None and not (inner_closed and obj.rels) and not (inner_closed == "rel" and not obj.rels):
                 if len(obj.rels) == 1 and isinstance(obj.rels[0], ir.Compare):
                     return f"{det} {prop} {self.comparison(obj.rels[0], inner_closed)}{quals}"
                 if not (obj.rels and isinstance(obj.rels[0], ir.Compare)):
@@ -556,8 +558,8 @@ def _is_open(np, before_rel: bool = False) -> bool:
         noun = np.noun
         if isinstance(noun, ir.RelNoun):
             return noun.of is None or _is_open(noun.of) or True
-        if isinstance(noun, ir.YearOf):
-            return True
+        if isinstance(noun, (ir.YearOf, ir.DatePart, ir.Measure)):
+            return True  # its of-phrase would take "and ..." after it
     return False
 
 
