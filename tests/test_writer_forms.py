@@ -37,6 +37,7 @@ IDS = {
     "continent": "P30", "box office": "P2142", "population": "P1082", "mother": "P25", "place of death": "P20",
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
+    "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
 }
 
 
@@ -851,6 +852,34 @@ FORMS = [
           "Which <film> is-<P179:part_of_the_series> <Harry_Potter_film_series> with <P1545:series_ordinal> 4?"),
          "Which <Q11424> has <P179> <Q216930> at <P1545> 4?",
          'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 ?s . ?s ps:P179 wd:Q216930 ; pq:P1545 "4" . }'),
+]
+
+# More of Ferré's own SQUALL examples (issue 29, i29w): each a general rule, read into the IR of a
+# canonical form the printer already writes.
+FORMS += [
+    # a computed value compared after "has" ("has the <height> * the <width> equal to 100"): "the
+    # <P>" there is the subject's own value, so = "such that (its <P1> * its <P2>) is ..."
+    Form("computed value after has",
+         ("Which <Q3305213> has the <P2048> * the <P2049> greater than 10000?",
+          "Which [painting] has the <height> * the <width> greater than 10000?",
+          "Which <painting> has the <P2048:height> * the <P2049:width> greater than 10000?"),
+         "Which <Q3305213> such that (its <P2048> * its <P2049>) is greater than 10000?",
+         "SELECT DISTINCT ?p WHERE { ?p wdt:P31 wd:Q3305213 ; wdt:P2048 ?h ; wdt:P2049 ?w . FILTER(?h * ?w > 10000) }"),
+    Form("computed value after has",
+         ("Which <Q8502> has <P30> <Q48> and has 2 * (the <P2044> - the <P2660>) less than 1000?",
+          "Which [mountain] has <continent> [Asia] and has 2 * (the <elevation above sea level> - the "
+          "<topographic prominence>) less than 1000?",
+          "Which <mountain> has <P30:continent> <Asia> and has 2 * (the <P2044:elevation_above_sea_level> - the "
+          "<P2660:topographic_prominence>) less than 1000?"),
+         "Which <Q8502> that has <P30> <Q48> and such that (2 * (its <P2044> - its <P2660>)) is less than 1000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P30 wd:Q48 ; wdt:P2044 ?e ; wdt:P2660 ?p . "
+         "FILTER(2 * (?e - ?p) < 1000) }"),
+    Form("computed value after has",
+         ("Does <Q76> have the <P2067> / the <P2048> greater than 30?",
+          "Does [Barack Obama] have the <mass> / the <height> greater than 30?",
+          "Does <Barack_Obama> have (the <P2067:mass> / the <P2048:height>) greater than 30?"),
+         "Has <Q76> (the <P2067> / the <P2048>) greater than 30?",
+         "ASK { wd:Q76 wdt:P2067 ?m ; wdt:P2048 ?h . FILTER(?m / ?h > 30) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -136,6 +136,9 @@ class SquallPrinter:
         if isinstance(vp, ir.Exists) and isinstance(subject, ir.Quant):
             return f"Is there {self.np_atom(subject)}?"  # whether such a thing exists
         if _is_atom(subject):
+            own = self._own_computation(vp) if isinstance(vp, ir.SuchThat) else None
+            if own is not None:
+                return f"Has {self.np(subject)} {own}?"
             if isinstance(vp, ir.Stmt) and not vp.inverse:
                 return f"Has {self.np(subject)} {self._has_tail(vp)}?"
             if isinstance(vp, ir.CountComparison):
@@ -400,8 +403,11 @@ class SquallPrinter:
             raise PrintError("'at which <Q> S ...' is only possible in a relative clause")
         if isinstance(vp, ir.TermKind):
             return "is a literal" if vp.kind == "literal" else "is an IRI"
-        if isinstance(vp, ir.SuchThat):  # "is something such that S": the same test
-            return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)
+        if isinstance(vp, ir.SuchThat):
+            own = self._own_computation(vp, closed)
+            if own is not None:  # "has (the <P2048> * the <P2049>) equal to 100"
+                return f"has {own}"
+            return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)  # "is something such that S"
         if isinstance(vp, ir.CountComparison):
             return f"has {self._count_comparison(vp, closed)}"
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
@@ -420,7 +426,26 @@ class SquallPrinter:
             return "is not " + self.vp(vp)[len("is "):]
         if isinstance(vp, ir.CountComparison):
             return f"has not {self._count_comparison(vp, closed)}"
+        own = self._own_computation(vp, closed) if isinstance(vp, ir.SuchThat) else None
+        if own is not None:
+            return f"has not {own}"
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
+
+    def _own_computation(self, vp: ir.SuchThat, closed: bool = False) -> str | None:
+        """``(the <P2048> * the <P2049>) equal to 100``, what follows "has" for "such that (its
+        <P2048> * its <P2049>) is equal to 100" (a computed value of the subject's own values, where
+        "such that" cannot stand: after a name, in a yes/no question), or None."""
+        if not (isinstance(vp.vp, ir.Compare) and isinstance(vp.subject, ir.Arith) and _own_arith(vp.subject)):
+            return None
+
+        def operand(np):
+            if isinstance(np, ir.Its):
+                return f"the {self.prop(np.prop)}"
+            if isinstance(np, ir.Arith):
+                return f"({operand(np.left)} {np.op} {operand(np.right)})"
+            return self.literal(np.term)
+
+        return f"{operand(vp.subject)} {self.comparison(vp.vp, closed)}"
 
     def _count_comparison(self, vp: ir.CountComparison, closed: bool = False) -> str:
         """``more <P166> than <Q76>``: what follows "has" in a comparison of counts."""
@@ -588,3 +613,21 @@ def _which_of(q: ir.Quant):
 def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = True) -> str:
     """Render an IR query as SQUALL text in ``notation`` (``label``, ``id`` or ``ecai``)."""
     return SquallPrinter(notation, id_labels).query(query)
+
+
+
+def _own_arith(np) -> bool:
+    """Arithmetic over the subject's own values (``its <P>``, without qualifiers) and numbers, one
+    own value at least: what "has (the <P1> * the <P2>) equal to 100" can say."""
+    def leaves(value):
+        if isinstance(value, ir.Arith):
+            return leaves(value.left) + leaves(value.right)
+        if isinstance(value, ir.Its) and not value.quals:
+            return ["its"]
+        if (isinstance(value, ir.Ref) and isinstance(value.term, ir.Literal)
+                and value.term.datatype in ("integer", "decimal") and value.term.value[:1].isdigit()):
+            return ["number"]
+        return ["other"]
+
+    found = leaves(np)
+    return "its" in found and "other" not in found

@@ -110,8 +110,12 @@ class VerbPhrasesMixin:
                 raise CompileError(f"unknown kind of term {vp.kind!r} (a literal or an IRI)")
             self.group.filters.append(f"FILTER({'isLiteral' if vp.kind == 'literal' else 'isIRI'}({x}))")
         elif isinstance(vp, ir.SuchThat):
-            # a sentence of its own: what it names joins the group, its test a FILTER
+            # a sentence of its own: what it names joins the group, its test a FILTER; "its <P>"
+            # in it is a value of the thing the clause is about ("has the <P2048> * the <P2049>
+            # equal to 100": such that (its <P2048> * its <P2049>) is equal to 100)
+            self.owners.append(x)
             self.value_np(vp.subject, lambda s: self.vp(vp.vp, s))
+            self.owners.pop()
         elif isinstance(vp, ir.CountComparison):
             self.count_comparison(vp, x)
         else:

@@ -18,6 +18,8 @@ from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, rea
                                               read_property, token_span)
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
+_OWN_VALUES = ("a value computed after 'has' is made of the subject's own values and numbers: "
+               "'has the <P1> * the <P2> equal to 100', '2 * (the <P1> + the <P2>)'")
 # Form 5's comparison symbols, as SPARQL's operators
 _SYMBOL_OPERATORS = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!=",
                      "≥": ">=", "≤": "<=", "≠": "!="}
@@ -321,6 +323,31 @@ class WriterForms(Transformer):
 
     def which_class(self, _what, *rest):
         return self.which(_what, *(ir.ClassNoun(r.as_class()) if _is_head(r) else r for r in rest))
+
+    # A computed value compared after "has": "has the <P2048> * the <P2049> equal to 100" =
+    # "such that (its <P2048> * its <P2049>) is equal to 100" (the subject's own values).
+    def own_value(self, det, prop_tok):
+        if det[0] not in ("a", "the"):
+            raise error_at(token_span(prop_tok), _OWN_VALUES)
+        return ir.Its(read_property(prop_tok))
+
+    def has_computed_own(self, first, op, right, comparison):
+        # "the <P>" read as "has the <P>" (has_tail): a plain one is the subject's own value
+        obj = first.obj if isinstance(first, ir.Stmt) else None
+        if not (isinstance(obj, ir.Quant) and obj.det in ("a", "the") and obj.noun is None and not obj.rels
+                and obj.order is None and obj.var is None and not first.quals and not first.inverse
+                and first.order is None and not first.any_rank and not first.normalized and first.unit is None):
+            raise error_at(token_span(op), _OWN_VALUES)
+        return ir.SuchThat(ir.Arith(op.value, ir.Its(first.prop), right), comparison)
+
+    def has_computed(self, left, op, right, comparison):
+        return ir.SuchThat(ir.Arith(op.value, left, right), comparison)
+
+    def has_computed_minus(self, left, right, comparison):
+        return ir.SuchThat(ir.Arith("-", left, right), comparison)
+
+    def has_computed_paren(self, value, comparison):
+        return ir.SuchThat(value, comparison)
 
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
