@@ -12,7 +12,7 @@ from cnl import ir
 from cnl.dialects.notation import detect_notation, for_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.errors import CNLSyntaxError
+from cnl.errors import CNLSyntaxError, LexiconError
 from cnl.sparql.equivalence import equivalent
 from tests.roundtrip_helpers import PREFIXES
 
@@ -43,6 +43,8 @@ IDS = {
 
 class Lexicon:
     def resolve(self, label, kind, span=None):
+        if label not in IDS:  # as a real lexicon says it ("label" is then the pseudo-property)
+            raise LexiconError(f"no {kind} {label!r}", label=label, kind=kind)
         return IDS[label]
 
 
@@ -880,6 +882,31 @@ FORMS += [
           "Does <Barack_Obama> have (the <P2067:mass> / the <P2048:height>) greater than 30?"),
          "Has <Q76> (the <P2067> / the <P2048>) greater than 30?",
          "ASK { wd:Q76 wdt:P2067 ?m ; wdt:P2048 ?h . FILTER(?m / ?h > 30) }"),
+    # the year of a date as a property-like function ("whose releaseDate has a year between 1980
+    # and 1990") = "whose year is ..."
+    Form("has a year",
+         ("Give me every <Q11424> whose <P57> is <Q25191> and whose <P577> has a year between 2000 and 2010.",
+          "Give me every [film] whose <director> is [Christopher Nolan] and whose <publication date> has a year "
+          "between 2000 and 2010.",
+          "Give me every <film> whose <P57:director> is <Christopher_Nolan> and whose <P577:publication_date> has "
+          "year between 2000 and 2010."),
+         "Give me every <Q11424> whose <P57> is <Q25191> and that has a <P577> whose year is between 2000 and 2010.",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . "
+         "FILTER(YEAR(?d) >= 2000 && YEAR(?d) <= 2010) }"),
+    Form("has a year",
+         ("Which <Q5> has <P19> <Q60> and has a <P569> that has a year greater than 1950?",
+          "Which [human] has <place of birth> [New York City] and has a <date of birth> that has year greater than "
+          "1950?",
+          "Which <human> has <P19:place_of_birth> <New_York_City> and has a <P569:date_of_birth> that has a year "
+          "greater than 1950?"),
+         "Which <Q5> has <P19> <Q60> and has a <P569> whose year is greater than 1950?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 ; wdt:P569 ?b . FILTER(YEAR(?b) > 1950) }"),
+    Form("has a year",
+         ("Does the <P569> of <Q76> have a year less than 1970?",
+          "Does the <date of birth> of [Barack Obama] have a year less than 1970?",
+          "Does the <P569:date_of_birth> of <Barack_Obama> have a year less than 1970?"),
+         "The <P569> of <Q76> has year less than 1970?",
+         "ASK { wd:Q76 wdt:P569 ?b . FILTER(YEAR(?b) < 1970) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1100,6 +1127,26 @@ def test_a_term_that_starts_with_a_digit_is_no_comparison_symbol():
     assert isinstance(query.vp.obj, ir.Ref)
     assert parse_squall("Which <Q5> has a <P569> whose year < 1900?") == parse_squall(
         "Which <Q5> has a <P569> whose year is less than 1900?")
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ('Which <Q5> whose <label> is "Tom Hanks"@en has <P166> <Q103916>?',
+     'Which <Q5> that has a <label> that is "Tom Hanks"@en has <P166> <Q103916>?'),
+    ("Which <human> whose <label> is \"Tom Hanks\"@en has <P166:award_received> <Academy_Award_for_Best_Actor>?",
+     "Which <human> that has a <label> that is \"Tom Hanks\"@en has <P166:award_received> "
+     "<Academy_Award_for_Best_Actor>?"),
+])
+def test_a_term_after_whose_is_a_property(text, canonical):
+    """After "whose" a term can only be a property, as after "has": the pseudo-property <label> in the
+    ID and ECAI notations (where a term without an ID is read as a name); the label notation read it so."""
+    query = parse_squall(text)
+    assert query == parse_squall(canonical)
+    assert print_squall(query, detect_notation(text)) == canonical
+    assert equivalent(cnl.compile(text, lexicon=Lexicon()), PREFIXES + (
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; "
+        'rdfs:label ?l ; wdt:P166 wd:Q103916 . FILTER(?l = "Tom Hanks"@en) }'), distinct=True)
+    with pytest.raises(CNLSyntaxError, match="not a property"):
+        parse_squall('Which <Q5> whose <Q76> is "Tom Hanks" has <P166> <Q103916>?')
 
 
 # ---------------------------------------------------------------- what keeps failing

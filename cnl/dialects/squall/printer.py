@@ -398,6 +398,8 @@ class SquallPrinter:
         if isinstance(vp, ir.YearIs):
             if isinstance(vp.vp, ir.Be):
                 return f"has year {self.np_item(vp.vp.np, closed)}"
+            if isinstance(vp.vp, ir.Compare):  # "has year between 1980 and 1990" (Ferré's)
+                return f"has year {self.comparison(vp.vp, closed)}"
             raise PrintError("'whose year' is only possible in a relative clause")
         if isinstance(vp, ir.QualifierOf):
             raise PrintError("'at which <Q> S ...' is only possible in a relative clause")

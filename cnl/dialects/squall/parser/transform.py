@@ -342,7 +342,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.Not(vp) if gap[2] else vp
 
     def rel_whose(self, *args):
-        prop_tok = next(a for a in args if isinstance(a, Token) and a.type == "PROP")
+        prop_tok = next(a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT"))
         return ir.Stmt(read_property(prop_tok), ir.Quant("a", None, (args[-1],)))
 
     def rel_whose_year(self, *args):

@@ -349,6 +349,16 @@ class WriterForms(Transformer):
     def has_computed_paren(self, value, comparison):
         return ir.SuchThat(value, comparison)
 
+    # "has a year between 1980 and 1990" (the year of a date, Ferré's) = "whose year is between ..."
+    def has_year_compare(self, *args):
+        det = next((a for a in args if isinstance(a, tuple)), ("a", None))
+        if det[0] not in ("a", "the"):
+            raise error_at(None, "a date has one year: 'has a year between 1980 and 1990'")
+        value = args[-1]
+        if isinstance(value, ir.YearIs):  # "has a year in 1961": the year is 1961
+            return value
+        return ir.YearIs(value if isinstance(value, ir.Compare) else ir.Be(value))
+
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
     # statement "<X> has <P166> <Y>" ("How many <film> at which <P1686> <X> has <P166> <Y>?").
