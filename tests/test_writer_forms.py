@@ -38,6 +38,7 @@ IDS = {
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
+    "country of origin": "P495",
 }
 
 
@@ -907,6 +908,24 @@ FORMS += [
           "Does the <P569:date_of_birth> of <Barack_Obama> have a year less than 1970?"),
          "The <P569> of <Q76> has year less than 1970?",
          "ASK { wd:Q76 wdt:P569 ?b . FILTER(YEAR(?b) < 1970) }"),
+    # "has which <P> X": the value asked, named for the rest of the sentence (Ferré's "Which Film has
+    # which country X and has a director whose birthPlace is not X?")
+    Form("has which <P> X",
+         ("Which <Q11424> has which <P495> X and has a <P57> whose <P27> is not X?",
+          "Which [film] has which <country of origin> X and has a <director> whose <country of citizenship> is not "
+          "X?",
+          "Which <film> has which <P495:country_of_origin> X and has a <P57:director> whose "
+          "<P27:country_of_citizenship> is not X?"),
+         "Which <Q11424> has which <P495> ?X and has a <P57> whose <P27> is not ?X?",
+         "SELECT DISTINCT ?f ?c WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P495 ?c ; wdt:P57 ?d . ?d wdt:P27 ?n . "
+         "FILTER(?n != ?c) }"),
+    Form("has which <P> X",
+         ("Which <Q5> has which <P26> S and has a <P40> that is not a <P40> of S?",
+          "Which [human] has which <spouse> S and has a <child> that is not a <child> of S?",
+          "Which <human> has which <P26:spouse> S and has a <P40:child> that is not a <P40:child> of S?"),
+         "Which <Q5> has which <P26> ?S and has a <P40> that is not a <P40> of ?S?",
+         "SELECT DISTINCT ?h ?s WHERE { ?h wdt:P31 wd:Q5 ; wdt:P26 ?s ; wdt:P40 ?c . "
+         "FILTER NOT EXISTS { ?s wdt:P40 ?c } }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -485,6 +485,8 @@ class SquallPrinter:
             return f"the {self.order(stmt.order)} {prop} {self.np(obj, inner_closed)}{quals}"
         if obj == ir.Quant("which"):
             return f"which {prop}{quals}"
+        if isinstance(obj, ir.Quant) and obj.var is not None and obj == ir.Quant("which", var=obj.var):
+            return f"which {prop} ?{obj.var}{quals}"  # "has which <P495> ?X ... is not ?X"
         if obj == ir.Quant("how_many") and not quals:
             return f"how many {prop}"  # "Which <book> has how many <author>?": a count per book
         if isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.det not in ("which", "how_many"):

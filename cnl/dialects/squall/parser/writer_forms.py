@@ -359,6 +359,11 @@ class WriterForms(Transformer):
             return value
         return ir.YearIs(value if isinstance(value, ir.Compare) else ir.Be(value))
 
+    # "has which <P495> X": the value asked and named ("has which <P>", "which <C> X")
+    def has_which_var(self, which, prop_tok, var, *quals):
+        stmt = self.has_which(which, prop_tok, *quals)
+        return replace(stmt, obj=ir.Quant("which", var=var.value.lstrip("?")))
+
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
     # statement "<X> has <P166> <Y>" ("How many <film> at which <P1686> <X> has <P166> <Y>?").
