@@ -926,6 +926,24 @@ FORMS += [
          "Which <Q5> has which <P26> ?S and has a <P40> that is not a <P40> of ?S?",
          "SELECT DISTINCT ?h ?s WHERE { ?h wdt:P31 wd:Q5 ; wdt:P26 ?s ; wdt:P40 ?c . "
          "FILTER NOT EXISTS { ?s wdt:P40 ?c } }"),
+    # a superlative among the values that pass a comparison (Ferré's "has the highest elevation lesser
+    # than the elevation of Annapurna": the highest of the values below it)
+    Form("superlative with a comparison",
+         ("Which <Q8502> has the highest <P2044> lesser than the <P2044> of <Q513>?",
+          "Which [mountain] has the highest <elevation above sea level> less than the <elevation above sea level> "
+          "of [Mount Everest]?",
+          "Which <mountain> has highest <P2044:elevation_above_sea_level> lower than the "
+          "<P2044:elevation_above_sea_level> of <Mount_Everest>?"),
+         "Which <Q8502> has <P2044> the highest thing that is less than the <P2044> of <Q513>?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . wd:Q513 wdt:P2044 ?top . FILTER(?e < ?top) } "
+         "ORDER BY DESC(?e) LIMIT 1"),
+    Form("superlative with a comparison",
+         ("Which <Q11424> has <P57> <Q25191> and has the longest <P2047> shorter than 150?",
+          "Which [film] has <director> [Christopher Nolan] and has the longest <duration> shorter than 150?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has the longest <P2047:duration> less than 150?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P2047> the longest thing that is less than 150?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P2047 ?d . FILTER(?d < 150) } "
+         "ORDER BY DESC(?d) LIMIT 1"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -364,6 +364,13 @@ class WriterForms(Transformer):
         stmt = self.has_which(which, prop_tok, *quals)
         return replace(stmt, obj=ir.Quant("which", var=var.value.lstrip("?")))
 
+    # "has the highest <P2044> lesser than X" = "has <P2044> the highest thing that is less than X"
+    def has_superlative_compare(self, *args):
+        det = args[0] if isinstance(args[0], tuple) else ("the", None)
+        order, prop_tok, comparison, *quals = args[1:] if isinstance(args[0], tuple) else args
+        stmt = self.has_superlative(det, order, prop_tok, *quals)
+        return replace(stmt, obj=replace(stmt.obj, rels=(comparison,)))
+
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
     # statement "<X> has <P166> <Y>" ("How many <film> at which <P1686> <X> has <P166> <Y>?").
