@@ -944,6 +944,40 @@ FORMS += [
          "Which <Q11424> has <P57> <Q25191> and has <P2047> the longest thing that is less than 150?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P2047 ?d . FILTER(?d < 150) } "
          "ORDER BY DESC(?d) LIMIT 1"),
+    # "and with" after a relative clause = "and that has" (Ferré's "the TelevisionShow that is a tv of
+    # Battlestar_Galactica and with the latest releaseDate")
+    Form("and with",
+         ("Give me the <Q5> that has <P19> <Q60> and with the latest <P569>.",
+          "Give me the [human] that has <place of birth> [New York City] and with the latest <date of birth>.",
+          "Give me the <human> that has <P19:place_of_birth> <New_York_City>, and with the latest "
+          "<P569:date_of_birth>."),
+         "Give me the <Q5> that has <P19> <Q60> and that has the latest <P569>.",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 ; wdt:P569 ?b . } ORDER BY DESC(?b) LIMIT 1"),
+    Form("and with",
+         ("Which <Q11424> that has <P57> <Q25191> and with <P161> <Q45772> has a <P2047> greater than 150?",
+          "Which [film] that has <director> [Christopher Nolan] and with <cast member> [Christian Bale] has a "
+          "<duration> greater than 150?",
+          "Which <film> that has <P57:director> <Christopher_Nolan> and with <P161:cast_member> <Christian_Bale> has "
+          "a <P2047:duration> greater than 150?"),
+         "Which <Q11424> that has <P57> <Q25191> and that has <P161> <Q45772> has a <P2047> greater than 150?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 ; wdt:P2047 ?d . "
+         "FILTER(?d > 150) }"),
+    # a comparative before the property, than things of a class: than their values ("have a greater
+    # numberOfEpisodes than the TelevisionShow that ...": than that show's number of episodes)
+    Form("comparative than a thing",
+         ("Which <Q5> has a greater <P2048> than the <Q5> that is a <P26> of <Q76>?",
+          "Which [human] has a greater <height> than the [human] that is a <spouse> of [Barack Obama]?",
+          "Which <human> has a greater <P2048:height> than the <human> that is a <P26:spouse> of <Barack_Obama>?"),
+         "Which <Q5> has a <P2048> greater than the <P2048> of (the <Q5> that is a <P26> of <Q76>)?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P2048 ?a . ?s wdt:P31 wd:Q5 . wd:Q76 wdt:P26 ?s . "
+         "?s wdt:P2048 ?b . FILTER(?a > ?b) }"),
+    Form("comparative than a thing",
+         ("Does <Q76> have an earlier <P569> than the <Q5> that is a <P26> of <Q76>?",
+          "Does [Barack Obama] have an earlier <date of birth> than the [human] that is a <spouse> of [Barack Obama]?",
+          "Does <Barack_Obama> have an earlier <P569:date_of_birth> than the <human> that is a <P26:spouse> of "
+          "<Barack_Obama>?"),
+         "Has <Q76> a <P569> earlier than the <P569> of (the <Q5> that is a <P26> of <Q76>)?",
+         "ASK { wd:Q76 wdt:P569 ?a . ?s wdt:P31 wd:Q5 . wd:Q76 wdt:P26 ?s . ?s wdt:P569 ?b . FILTER(?a < ?b) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1164,6 +1198,18 @@ def test_a_term_that_starts_with_a_digit_is_no_comparison_symbol():
     assert isinstance(query.vp.obj, ir.Ref)
     assert parse_squall("Which <Q5> has a <P569> whose year < 1900?") == parse_squall(
         "Which <Q5> has a <P569> whose year is less than 1900?")
+
+
+def test_a_yes_no_subject_that_ends_in_a_clause_is_printed_in_parentheses():
+    # Ferré's "Does the TelevisionShow that is a tv of X and with the latest releaseDate have a greater
+    # numberOfEpisodes than the TelevisionShow ... with the earliest releaseDate?"
+    text = ("Does the <Q5398426> that is a <P9028> of <Q9051> and with the latest <P577> have a greater <P1113> "
+            "than the <Q5398426> that is a <P9028> of <Q9051> and with the earliest <P577>?")
+    query = parse_squall(text)
+    printed = print_squall(query, "id", id_labels=False)
+    assert printed.startswith("Has (the <Q5398426> that is a <P9028> of <Q9051> that has the latest <P577>) a <P1113> "
+                              "greater than the <P1113> of (the <Q5398426> ")
+    assert parse_squall(printed) == query
 
 
 @pytest.mark.parametrize("text, canonical", [

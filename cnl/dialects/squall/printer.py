@@ -136,15 +136,20 @@ class SquallPrinter:
         if isinstance(vp, ir.Exists) and isinstance(subject, ir.Quant):
             return f"Is there {self.np_atom(subject)}?"  # whether such a thing exists
         if _is_atom(subject):
+            # a subject that ends in a relative clause is parenthesized: "Has (the <C> that has the
+            # latest <P577>) a <P1113> ...?" (else the clause would take what follows)
+            subject_text = self.np(subject)
+            if isinstance(subject, ir.Quant) and subject.rels and not _ends_in_a_term(subject.rels[-1]):
+                subject_text = f"({subject_text})"
             own = self._own_computation(vp) if isinstance(vp, ir.SuchThat) else None
             if own is not None:
-                return f"Has {self.np(subject)} {own}?"
+                return f"Has {subject_text} {own}?"
             if isinstance(vp, ir.Stmt) and not vp.inverse:
-                return f"Has {self.np(subject)} {self._has_tail(vp)}?"
+                return f"Has {subject_text} {self._has_tail(vp)}?"
             if isinstance(vp, ir.CountComparison):
-                return f"Has {self.np(subject)} {self._count_comparison(vp)}?"
+                return f"Has {subject_text} {self._count_comparison(vp)}?"
             if isinstance(vp, (ir.Be, ir.Compare)):
-                return f"Is {self.np(subject)} {self._be_tail(vp)}?"
+                return f"Is {subject_text} {self._be_tail(vp)}?"
         elif isinstance(subject, ir.Arith) and isinstance(vp, (ir.Be, ir.Compare)):
             return f"Is {self.np_atom(subject)} {self._be_tail(vp)}?"  # "Is (A + B) less than 0?"
         return None
@@ -618,6 +623,17 @@ def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = 
     """Render an IR query as SQUALL text in ``notation`` (``label``, ``id`` or ``ecai``)."""
     return SquallPrinter(notation, id_labels).query(query)
 
+
+
+def _ends_in_a_term(rel) -> bool:
+    """Whether a relative clause ends in a name or a literal ("that is <Q15862>", "that has <P19>
+    <Q60>"), which takes nothing after it."""
+    if isinstance(rel, ir.And):
+        return _ends_in_a_term(rel.items[-1])
+    if isinstance(rel, ir.Be):
+        return isinstance(rel.np, ir.Ref)
+    return (isinstance(rel, ir.Stmt) and isinstance(rel.obj, ir.Ref) and not rel.quals and not rel.any_rank
+            and not rel.normalized and rel.unit is None)
 
 
 def _own_arith(np) -> bool:

@@ -14,8 +14,8 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.dialects.squall.parser.reading import error_at
-from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, read_entity, read_head, read_ordinal,
-                                              read_property, token_span)
+from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, property_noun, read_entity, read_head,
+                                              read_ordinal, read_property, token_span)
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
 _OWN_VALUES = ("a value computed after 'has' is made of the subject's own values and numbers: "
@@ -213,8 +213,9 @@ class WriterForms(Transformer):
 
     def has_comparative(self, det, word, prop_tok, _than, other):
         prop = read_property(prop_tok)
-        if isinstance(other, ir.Ref) and isinstance(other.term, (ir.Entity, ir.Var)):
-            other = ir.Quant("the", ir.RelNoun(prop, other))  # "than [K2]": than the <P> of [K2]
+        if isinstance(other, ir.Ref) and isinstance(other.term, (ir.Entity, ir.Var)) or _things_of_a_class(other):
+            # "than [K2]": than the <P> of [K2]; "than the <C> that ...": than the <P> of that thing
+            other = ir.Quant("the", ir.RelNoun(prop, other))
         op = "<" if word.type == "CMP_LT" else ">"
         return self.has_value(det, prop_tok, ir.Compare(op, (other,), is_temporal(word)))
 
@@ -407,6 +408,13 @@ class WriterForms(Transformer):
                        ir.Quant(quant.det, None, order=quant.order))
         stmt = gap[1]
         return ir.Query(subject, replace(stmt, quals=stmt.quals + (qual,)))
+
+
+def _things_of_a_class(np) -> bool:
+    """``the <television show> that ...``: a noun phrase whose referents are things of a class (which
+    have values), not values (``the <P2044>``, a property written as a noun, is a value)."""
+    return (isinstance(np, ir.Quant) and isinstance(np.noun, ir.ClassNoun)
+            and property_noun(replace(np, rels=(), order=None, var=None)) is None)
 
 
 def _counted_superlative(vp, count: int, found: list):
