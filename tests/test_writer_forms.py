@@ -38,7 +38,7 @@ IDS = {
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
-    "country of origin": "P495",
+    "country of origin": "P495", "subclass of": "P279",
 }
 
 
@@ -978,6 +978,32 @@ FORMS += [
           "<Barack_Obama>?"),
          "Has <Q76> a <P569> earlier than the <P569> of (the <Q5> that is a <P26> of <Q76>)?",
          "ASK { wd:Q76 wdt:P569 ?a . ?s wdt:P31 wd:Q5 . wd:Q76 wdt:P26 ?s . ?s wdt:P569 ?b . FILTER(?a < ?b) }"),
+    # "maybe has which <P>" (Ferré's "have which name and maybe have which email"): an optional answer
+    # column = "has maybe a <P> that is what"
+    Form("maybe has which",
+         ("Which <Q5> has <P19> <Q60> and maybe has which <P26>?",
+          "Which [human] has <place of birth> [New York City] and maybe have which <spouse>?",
+          "Which <human> has <P19:place_of_birth> <New_York_City> and maybe has which <P26:spouse>?"),
+         "Which <Q5> has <P19> <Q60> and has maybe a <P26> that is what?",
+         "SELECT DISTINCT ?h ?s WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 . OPTIONAL { ?h wdt:P26 ?s } }"),
+    Form("maybe has which",
+         ("The <P40>-s of <Q76> have which <P569> and maybe have which <P26>?",
+          "The <child>-s of [Barack Obama] have which <date of birth> and maybe have which <spouse>?",
+          "The <P40:child>-s of <Barack_Obama> have which <P569:date_of_birth> and maybe have which <P26:spouse>?"),
+         "The <P40> of <Q76> has which <P569> and has maybe a <P26> that is what?",
+         "SELECT DISTINCT ?b ?s WHERE { wd:Q76 wdt:P40 ?c . ?c wdt:P569 ?b . OPTIONAL { ?c wdt:P26 ?s } }"),
+    # "the class <Q>" (Ferré's "is-rdfs:subClassOf* the class publication"): the class itself
+    Form("the class",
+         ("What has a <P31> that is-<P279>* the class <Q11424>?",
+          "What has an <instance of> that is-<subclass of>* the class [film]?",
+          "What has a <P31:instance_of> that is-<P279:subclass_of>* the class <film>?"),
+         "What has a <P31> that has <P279>* <Q11424>?",
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 ?c . ?c wdt:P279* wd:Q11424 . }"),
+    Form("the class",
+         ("Does <Q25188> have <P31> the class <Q11424>?", "Does [Inception] have <instance of> the class [film]?",
+          "Does <Inception> have <P31:instance_of> the class <film>?"),
+         "Has <Q25188> <P31> <Q11424>?",
+         "ASK { wd:Q25188 wdt:P31 wd:Q11424 . }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

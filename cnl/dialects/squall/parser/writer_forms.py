@@ -372,6 +372,14 @@ class WriterForms(Transformer):
         stmt = self.has_superlative(det, order, prop_tok, *quals)
         return replace(stmt, obj=replace(stmt.obj, rels=(comparison,)))
 
+    # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
+    def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
+        return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
+
+    # "the class <Q1003>" = <Q1003> (a class named as a thing)
+    def the_class(self, _the_class, tok):
+        return ir.Ref(read_entity(tok))
+
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
     # statement "<X> has <P166> <Y>" ("How many <film> at which <P1686> <X> has <P166> <Y>?").
