@@ -38,7 +38,7 @@ IDS = {
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
-    "country of origin": "P495", "subclass of": "P279",
+    "country of origin": "P495", "subclass of": "P279", "title": "P1476",
 }
 
 
@@ -1004,6 +1004,25 @@ FORMS += [
           "Does <Inception> have <P31:instance_of> the class <film>?"),
          "Has <Q25188> <P31> <Q11424>?",
          "ASK { wd:Q25188 wdt:P31 wd:Q11424 . }"),
+    # a value's string (Ferré's "str", "string"; this project's "text", SPARQL's STR)
+    Form("str and string",
+         ('Which <Q11424> has a <P1476> whose str is "Inception"?',
+          'Which [film] has a <title> whose string is "Inception"?',
+          'Which <film> has a <P1476:title> whose str is "Inception"?'),
+         'Which <Q11424> has a <P1476> whose text is "Inception"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(STR(?t) = "Inception") }'),
+    Form("str and string",
+         ('Which <Q11424> has <P57> <Q25191> and has a str that contains "Q25"?',
+          'Which [film] has <director> [Christopher Nolan] and has a string that contains "Q25"?',
+          'Which <film> has <P57:director> <Christopher_Nolan> and has a str that contains "Q25"?'),
+         'Which <Q11424> has <P57> <Q25191> and contains "Q25"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . '
+         'FILTER(CONTAINS(LCASE(STR(?f)), LCASE("Q25"))) }'),
+    Form("str and string",
+         ("Give me the str of the <P1476> of <Q25188>.", "Give me the string of the <title> of [Inception].",
+          "Give me the str of the <P1476:title> of <Inception>."),
+         "Give me the text of (the <P1476> of <Q25188>).",
+         "SELECT DISTINCT ?s WHERE { wd:Q25188 wdt:P1476 ?t . BIND(STR(?t) AS ?s) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1256,6 +1275,23 @@ def test_a_term_after_whose_is_a_property(text, canonical):
         'rdfs:label ?l ; wdt:P166 wd:Q103916 . FILTER(?l = "Tom Hanks"@en) }'), distinct=True)
     with pytest.raises(CNLSyntaxError, match="not a property"):
         parse_squall('Which <Q5> whose <Q76> is "Tom Hanks" has <P166> <Q103916>?')
+
+
+def test_whose_text_tests_the_string_of_a_value_on_a_real_store():
+    """"whose text is "08"" is STR(?v) = "08": a typed literal and a language-tagged one pass, where
+    "whose <P> is "08"" (the literal itself) would not."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for book, page in (("Q1", pyoxigraph.Literal("08", language="en")),
+                       ("Q2", pyoxigraph.Literal("08", datatype=pyoxigraph.NamedNode(
+                           "http://www.w3.org/2001/XMLSchema#token"))),
+                       ("Q3", pyoxigraph.Literal("8"))):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + book), pyoxigraph.NamedNode(wdt + "P304"), page))
+    assert _answers(store, cnl.compile('Give me a thing that has a <P304> whose str is "08".')) == {"Q1", "Q2"}
+    assert _answers(store, cnl.compile('Give me a thing that has a <P304> whose text is not "08".')) == {"Q3"}
+    with pytest.raises(CNLSyntaxError, match="tests the string"):
+        parse_squall('Which <Q11424> has a str that is "08"?')
 
 
 # ---------------------------------------------------------------- what keeps failing

@@ -160,7 +160,7 @@ class SquallPrinter:
         <P166> <Y>?`` (issue 29, form 2; the parser reads it back as this query)."""
         subject, vp = query.subject, query.vp
         items = list(_flat_and((vp,)))
-        if not any(isinstance(i, (ir.QualifierOf, ir.SuchThat))
+        if not any(isinstance(i, (ir.QualifierOf, ir.SuchThat, ir.TextIs))
                    or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be)) for i in items):
             return None
         if not (isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is not None
@@ -335,6 +335,8 @@ class SquallPrinter:
     def rel(self, vp, closed: bool = False) -> str:
         if isinstance(vp, ir.YearIs):
             return f"whose year {self.vp(vp.vp, closed)}"
+        if isinstance(vp, ir.TextIs):
+            return f"whose text {self.vp(vp.vp, closed)}"
         if isinstance(vp, ir.QualifierOf):
             return f"at which {self.prop(vp.prop, strict=True)} {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
         if isinstance(vp, ir.StrTest):
@@ -364,7 +366,7 @@ class SquallPrinter:
                 and obj.order is None and obj.number is None and obj.var is None):
             return None
         inner = obj.rels[0]
-        if isinstance(inner, (ir.YearIs, ir.QualifierOf, ir.StrTest)):
+        if isinstance(inner, (ir.YearIs, ir.TextIs, ir.QualifierOf, ir.StrTest)):
             return None
         try:
             prop = self.prop(vp.prop, strict=True)
@@ -408,6 +410,8 @@ class SquallPrinter:
             raise PrintError("'whose year' is only possible in a relative clause")
         if isinstance(vp, ir.QualifierOf):
             raise PrintError("'at which <Q> S ...' is only possible in a relative clause")
+        if isinstance(vp, ir.TextIs):
+            raise PrintError("'whose text' is only possible in a relative clause")
         if isinstance(vp, ir.TermKind):
             return "is a literal" if vp.kind == "literal" else "is an IRI"
         if isinstance(vp, ir.SuchThat):

@@ -98,6 +98,16 @@ class VerbPhrasesMixin:
                 self.visible_vars.remove(year)  # a test on the year, not an answer column
             self.group.binds.append(f"BIND({self._year(x)} AS {year})")
             self.vp(vp.vp, year)
+        elif isinstance(vp, ir.TextIs):
+            if _is_value_test(vp.vp):
+                # "whose text is "08"": test STR(x) inline, no extra column
+                self.vp(vp.vp, f"STR({x})")
+                return
+            text = self.fresh("text")
+            if text in self.visible_vars:
+                self.visible_vars.remove(text)  # a test on the text, not an answer column
+            self.group.binds.append(f"BIND(STR({x}) AS {text})")
+            self.vp(vp.vp, text)
         elif isinstance(vp, ir.QualifierOf):
             def with_subject(s):
                 self.pending_quals.append([(self._id(vp.prop), x)])

@@ -298,7 +298,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.DatePart(part.value.lower(), np)
 
     def measure_of(self, kind, _of, np):
-        return ir.Measure(" ".join(kind.value.lower().split()), np)  # "absolute  value": one space
+        kind = " ".join(kind.value.lower().split())  # "absolute  value": one space
+        return ir.Measure(_MEASURE_WORDS.get(kind, kind), np)
 
     def now(self, _tok):
         return ir.Now()
@@ -515,6 +516,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.Ref(ir.Literal(unescape(text[1:-1]), "string", lang.lower()))
 
 
+# Ferré's words for a value's string (SPARQL's STR), "text" in this project
+_MEASURE_WORDS = {"str": "text", "string": "text"}
 _AGGREGATE_WORDS = {"sum": "sum", "total": "sum", "average": "avg", "minimum": "min", "maximum": "max"}
 
 

@@ -380,6 +380,16 @@ class WriterForms(Transformer):
     def the_class(self, _the_class, tok):
         return ir.Ref(read_entity(tok))
 
+    # "whose str is "08"" = "whose text is "08"" (ir.TextIs); a string test on the text is the test
+    def rel_whose_text(self, _whose, _str, vp):
+        return vp if _is_string_test(vp) else ir.TextIs(vp)
+
+    def has_str(self, det, word, *rels):
+        if det[0] not in ("a", "the") or not all(_is_string_test(r) for r in rels):
+            raise error_at(token_span(word), f"'has a {word.value} that ...' tests the string: 'has a {word.value} that "
+                                             f"matches \"^http\"' (or write 'whose {word.value} is \"x\"')")
+        return _and(rels)
+
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
     # statement "<X> has <P166> <Y>" ("How many <film> at which <P1686> <X> has <P166> <Y>?").
@@ -416,6 +426,14 @@ class WriterForms(Transformer):
                        ir.Quant(quant.det, None, order=quant.order))
         stmt = gap[1]
         return ir.Query(subject, replace(stmt, quals=stmt.quals + (qual,)))
+
+
+def _is_string_test(vp) -> bool:
+    """A string test (``matches``, ``contains``, ``starts with``, negated or joined): each tests
+    the string of its subject (``STR(?x)``) already."""
+    if isinstance(vp, (ir.And, ir.Or)):
+        return all(_is_string_test(i) for i in vp.items)
+    return isinstance(vp.vp if isinstance(vp, ir.Not) else vp, ir.StrTest)
 
 
 def _things_of_a_class(np) -> bool:
