@@ -1023,6 +1023,21 @@ FORMS += [
           "Give me the str of the <P1476:title> of <Inception>."),
          "Give me the text of (the <P1476> of <Q25188>).",
          "SELECT DISTINCT ?s WHERE { wd:Q25188 wdt:P1476 ?t . BIND(STR(?t) AS ?s) }"),
+    # "the number of <C>-s ... per X", X a value the clauses name (Ferré's "... whose author has some
+    # affiliation A per A"): a count per value of X
+    Form("per a named value",
+         ("What is the number of <Q5>-s that have <P19> ?c per ?c?",
+          "What is the number of [human]-s that have <place of birth> ?c per ?c?",
+          "What is the number of <human>-s that have <P19:place_of_birth> ?c per ?c?"),
+         "What is the number of <Q5> that has which <P19> ?c?",
+         "SELECT ?c (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?c . } GROUP BY ?c"),
+    Form("per a named value",
+         ("What is the number of <Q11424>-s whose <P57> has some <P27> C per C?",
+          "What is the number of [film]-s whose <director> has some <country of citizenship> C per C?",
+          "What is the number of <film>-s whose <P57:director> has some <P27:country_of_citizenship> C per C?"),
+         "What is the number of <Q11424> whose <P57> has which <P27> ?C?",
+         "SELECT ?c (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d . ?d wdt:P27 ?c . } "
+         "GROUP BY ?c"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -244,6 +244,18 @@ class WriterForms(Transformer):
         grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which"))
         return ir.Quant("number_of", noun, (*rest[:-2], grouped))
 
+    def number_per_var(self, det, noun, *rest):
+        per, var = rest[-2], rest[-1]
+        if det[0] != "number_of":
+            raise error_at(token_span(per), "'per X' groups a count: 'the number of <C>-s ... per X'")
+        name = var.value.lstrip("?")
+        found = []
+        rels = tuple(_asked_value(rel, name, found) for rel in rest[:-2])
+        if not found:
+            raise error_at(token_span(var), f"'per {var.value}' groups by a value the clauses name "
+                                            f"{var.value} ('whose <P50> has some <P1416> {var.value} per {var.value}')")
+        return ir.Quant("number_of", noun, rels)
+
     def whether(self, _whether, subject, vp):
         return ir.Query(subject, vp)
 
@@ -426,6 +438,17 @@ class WriterForms(Transformer):
                        ir.Quant(quant.det, None, order=quant.order))
         stmt = gap[1]
         return ir.Query(subject, replace(stmt, quals=stmt.quals + (qual,)))
+
+
+def _asked_value(node, name: str, found: list):
+    """``node`` with its first statement whose value is the variable ``name`` ("has some <P1416> A")
+    asking that value instead ("has which <P1416> ?A"); appended to ``found`` when changed."""
+    if found:
+        return node
+    if isinstance(node, ir.Stmt) and node.obj == ir.Ref(ir.Var(name)):
+        found.append(node)
+        return replace(node, obj=ir.Quant("which", var=name))
+    return ir.map_children(node, lambda child: _asked_value(child, name, found))
 
 
 def _is_string_test(vp) -> bool:
