@@ -1038,6 +1038,22 @@ FORMS += [
          "What is the number of <Q11424> whose <P57> has which <P27> ?C?",
          "SELECT ?c (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d . ?d wdt:P27 ?c . } "
          "GROUP BY ?c"),
+    # "the number of <C>-s X per the <P> of ... of X" (Ferré's "the number of publications X per the
+    # affiliation of an author of X"): a count per value read from the counted thing
+    Form("per a value of the counted thing",
+         ("What is the number of <Q11424>-s X per the <P27> of a <P57> of X?",
+          "What is the number of [film]-s X per the <country of citizenship> of a <director> of X?",
+          "What is the number of <film>-s X per the <P27:country_of_citizenship> of a <P57:director> of X?"),
+         "What is the number of <Q11424> whose <P57> has which <P27>?",
+         "SELECT ?c (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d . ?d wdt:P27 ?c . } "
+         "GROUP BY ?c"),
+    Form("per a value of the counted thing",
+         ("What is the number of <Q5>-s X that have <P106> <Q33999> per the <P19> of X?",
+          "What is the number of [human]-s X that have <occupation> [actor] per the <place of birth> of X?",
+          "What is the number of <human>-s X that have <P106:occupation> <actor> per the <P19:place_of_birth> of X?"),
+         "What is the number of <Q5> that has <P106> <Q33999> and that has which <P19>?",
+         "SELECT ?c (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P19 ?c . } "
+         "GROUP BY ?c"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

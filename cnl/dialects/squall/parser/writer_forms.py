@@ -256,6 +256,27 @@ class WriterForms(Transformer):
                                             f"{var.value} ('whose <P50> has some <P1416> {var.value} per {var.value}')")
         return ir.Quant("number_of", noun, rels)
 
+    def number_per_value(self, det, head, var, *rest):
+        per, value = rest[-2], rest[-1]
+        name = var.value.lstrip("?")
+        props = []
+        while (isinstance(value, ir.Quant) and value.det in ("a", "the") and isinstance(value.noun, ir.RelNoun)
+               and not value.rels and value.order is None and value.var is None and not value.noun.quals):
+            props.append(value.noun.prop)
+            value = value.noun.of
+        if det[0] != "number_of" or not props or value != ir.Ref(ir.Var(name)):
+            raise error_at(token_span(per), f"'per' groups a count by a value of the counted thing: 'the number of "
+                                            f"<C>-s {var.value} per the <P> of {var.value}'")
+        grouped = ir.Stmt(props[0], ir.Quant("which"))
+        for prop in props[1:]:
+            grouped = ir.Stmt(prop, ir.Quant("a", None, (grouped,)))
+        rels = rest[:-2]
+        if any(node == ir.Var(name) for rel in rels for node in ir.walk(rel)):
+            raise error_at(token_span(var), f"'the number of <C>-s {var.value} per ...': {var.value} names the counted "
+                                            "thing for 'per' only")
+        # X only says what "per" reads from: the count of the things, per value (X itself no column)
+        return ir.Quant("number_of", ir.ClassNoun(head.as_class()), (*rels, grouped))
+
     def whether(self, _whether, subject, vp):
         return ir.Query(subject, vp)
 
