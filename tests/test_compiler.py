@@ -348,3 +348,33 @@ def test_a_statement_is_no_question(text):
 def test_a_bracketed_list_of_terms_is_refused():
     with pytest.raises(cnl.errors.CNLSyntaxError, match="names one thing, not a list"):
         cnl.parse("Which <Q1003>-s have <P1015> [<Q1016>, <Q1017>] ?")
+
+
+@pytest.mark.parametrize("text", [
+    "Give me the year of (the <P569> of <Q42>) and the year of (the <P570> of <Q42>).",
+    "What is the year of (the <P569> of <Q42>) and the year of (the <P570> of <Q42>)?",
+])
+def test_the_year_of_a_and_the_year_of_b_is_two_years(text):
+    """The second "the year of" is read inside the first's argument; the compiler bound ?year
+    twice (invalid SPARQL). A function of a coordination is each item's function, and an item
+    that is already one stays itself."""
+    sparql = cnl.compile(text)
+    prepareQuery(sparql)
+    assert equivalent(sparql, PREFIXES + "SELECT DISTINCT ?b ?d WHERE { wd:Q42 wdt:P569 ?x . wd:Q42 wdt:P570 ?y . "
+                                         "BIND(YEAR(?x) AS ?b) BIND(YEAR(?y) AS ?d) }")
+    both = cnl.compile("Give me the month of (the <P569> of <Q42>) and the year of (the <P570> of <Q42>).")
+    assert "MONTH(" in both and "YEAR(" in both and both.count(" AS ?year)") == 1
+
+
+def test_a_year_said_to_be_another_year_is_compared_not_bound_twice():
+    """"whose year is the year of X" bound ?year to both years (a SPARQL error)."""
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    date = lambda d: pyoxigraph.Literal(d, datatype=pyoxigraph.NamedNode("http://www.w3.org/2001/XMLSchema#dateTime"))
+    for s, p, o in [("Q1", "P31", "Q5"), ("Q2", "P31", "Q5"), ("Q42", "P31", "Q5")]:
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + p), pyoxigraph.NamedNode(wd + o)))
+    for s, d in [("Q1", "1952-05-01T00:00:00Z"), ("Q2", "1960-01-01T00:00:00Z"), ("Q42", "1952-03-11T00:00:00Z")]:
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + "P569"), date(d)))
+    sparql = cnl.compile("Which <Q5> has a <P569> whose year is the year of (the <P569> of <Q42>)?")
+    prepareQuery(sparql)
+    assert _answers(store, sparql) == {"Q1", "Q42"}

@@ -126,6 +126,37 @@ CASES = [
     # ECAI train#30: a language-tagged string
     ('SELECT ?x WHERE { ?x wdt:P31 wd:Q3658341 . ?x p:P1449 [ ps:P1449 "Le boucher de Blaviken"@fr ] . }',
      'Which <Q3658341> has <P1449> "Le boucher de Blaviken"@fr?'),
+    # ECAI train#35's shape: a BIND that reads another (unprojected) BIND's value reads its expression
+    ("SELECT ?h ?e WHERE { ?h p:P39 [ ps:P39 wd:Q313383 ; pq:P580 ?s ; pq:P582 ?t ] . BIND (YEAR(?s) AS ?y) "
+     "BIND (ABS((?y - YEAR(?t))) AS ?e) } ORDER BY DESC(?e) LIMIT 1",
+     "Give me the highest absolute value of ((the year of (the thing at which <P580> what has <P39> <Q313383> at "
+     "<P582> ?t)) - the year of ?t)."),
+    # several answer BINDs: "Give me A and B", a FILTER on B said of B
+    ("SELECT ?y ?d WHERE { wd:Q76 wdt:P569 ?s ; wdt:P570 ?t . BIND(YEAR(?s) AS ?y) BIND(YEAR(?t) AS ?d) "
+     "FILTER(?d > 1900) }",
+     "Give me (the year of (the <P569> of (the thing that is <Q76> and that has <P570> ?t))) and the year of ?t "
+     "that is greater than 1900."),
+    # a projected arithmetic BIND that is the one ordering key: the answers ranked, the value a column
+    ("SELECT ?x ?years WHERE { ?x wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P570 ?e . BIND(YEAR(?e) - YEAR(?b) AS ?years) } "
+     "ORDER BY DESC(?years) LIMIT 1",
+     "Give me a <Q5> that has <P569> ?b and that has <P570> ?e and such that ((the year of ?e) - the year of ?b) is "
+     "the highest."),
+    # QALD-10's shortest label: the answer is reached again by the ordering, so it is named
+    # ("something ?l that is ..."); its columns named one by one (the length is no column)
+    ("SELECT ?l WHERE { wd:Q64 rdfs:label ?l . FILTER(LANG(?l) = \"en\") } ORDER BY STRLEN(?l) LIMIT 1",
+     'Give me something ?l that is (a <label> of <Q64>) and whose language is "en" and such that (the length of ?l) '
+     'is the lowest.'),
+    ("SELECT ?l WHERE { wd:Q76 rdfs:label ?l . FILTER(STRLEN(?l) > 3) }",
+     "Give me something ?l that is (a <label> of <Q76>) and such that (the length of ?l) is greater than 3."),
+    # QALD-10: FILTER EXISTS on a statement's qualifier with a named value, duplicates kept: the
+    # statement matches it once or not at all, so it is said as a qualifier ("at <P1686> ...")
+    ("SELECT ?x WHERE { ?x p:P166 ?st . ?st ps:P166 wd:Q7191 . FILTER EXISTS { ?st pq:P1686 wd:Q193581 } }",
+     "What has <P166> <Q7191> at <P1686> <Q193581>?"),
+    # FILTER NOT EXISTS on a statement's qualifier with a named value
+    ("SELECT ?x WHERE { ?x p:P39 ?st . ?st ps:P39 wd:Q11696 . FILTER NOT EXISTS { ?st pq:P1366 wd:Q76 } }",
+     "What has <P39> <Q11696> at no <P1366> that is <Q76>?"),
+    # a named value BIND'd to a variable only the triples read (was dropped, then refused by the guard)
+    ("SELECT ?x WHERE { BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c . ?x wdt:P31 wd:Q5 }", "Which <Q5> has <P131> <Q64>?"),
     # QALD-9-plus: a year BIND that is only tested, not an answer
     ("SELECT DISTINCT ?uri WHERE { ?uri wdt:P106 wd:Q33999 ; wdt:P569 ?b . BIND(YEAR(?b) as ?y) . FILTER(?y > 1950) }",
      "What has <P106> <Q33999> and has a <P569> whose year is something that is greater than 1950?"),
@@ -210,9 +241,12 @@ def test_labels_from_a_lexicon():
      "a FILTER over constants only (always true or always false)"),
     ('ASK WHERE { wd:Q567 p:P39 [ pq:P580 ?s ; ps:P39 wd:Q4970706 ] . FILTER (?s > "2000-01-01"^^xsd:dateTime)}',
      "an ill-formed xsd:dateTime literal (a date without a time)"),
-    # ABS has a form ("the absolute value of"); a BIND read by another BIND has none
-    ("SELECT ?h ?e WHERE { ?h p:P39 [ ps:P39 wd:Q313383 ; pq:P580 ?s ; pq:P582 ?t ] . BIND (YEAR(?s) AS ?y) "
-     "BIND (ABS((?y - YEAR(?t))) AS ?e) } ORDER BY DESC(?e) LIMIT 1", "several BINDs"),
+    # several computed answers are "Give me A and B" (tests/test_sparql_functions.py), but not beside
+    # an aggregate of one of them
+    ("SELECT (MAX(?y) AS ?m) ?d WHERE { wd:Q76 wdt:P569 ?s ; wdt:P570 ?t . BIND(YEAR(?s) AS ?y) "
+     "BIND(YEAR(?t) AS ?d) } GROUP BY ?d", "several BINDs"),
+    # a BIND that a FILTER reads beside the triples: refused by name (was dropped from the triples)
+    ("SELECT ?x WHERE { BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c . FILTER(?c != wd:Q1) }", "BIND"),
     ('SELECT (GROUP_CONCAT(?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "the aggregate GROUPCONCAT"),
     ("SELECT (SUM(DISTINCT ?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "SUM(DISTINCT ...)"),
     ("SELECT (MAX(?y) AS ?m) (COUNT(?y) AS ?n) WHERE { wd:Q1 wdt:P1 ?y }", "several aggregates"),

@@ -219,3 +219,78 @@ def test_label_service_is_presentation_only_when_asked():
     lookup = ('SELECT ?d WHERE { SERVICE wikibase:label { bd:serviceParam wikibase:language "en" . '
               'wd:Q1 schema:description ?d } }')
     assert not equivalent(lookup, "SELECT ?d WHERE { wd:Q1 schema:description ?d }", drop_label_service=True)
+
+
+# i29d: a BIND that reads another BIND's value (ECAI's BIND(YEAR(?s) AS ?y) BIND(ABS(?y - ...) AS ?d))
+# reads its expression; where the first value is an error (Q2 has no P2), both leave ?d unbound
+_CHAINED = [
+    ("SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(ABS(?k - 10) AS ?d) }",
+     "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(ABS(?v * 2 - 10) AS ?d) }"),
+    ("SELECT ?x ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(?k + 1 AS ?d) }",
+     "SELECT ?x ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 + 1 AS ?d) }"),
+    ("SELECT ?x ?d WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) BIND(?k + 1 AS ?d) }",
+     "SELECT ?x ?d WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 + 1 AS ?d) }"),
+]
+EQUIVALENT += _CHAINED
+NEAR_MISSES += [
+    # another expression in the second BIND
+    ("SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(?k + 1 AS ?d) }",
+     "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) BIND(?v + 1 AS ?d) }"),
+]
+
+
+def test_a_bind_of_a_fresh_value_is_not_read_as_its_expression(store):
+    # RAND() gives a new value at each call: ?d is ?k's value, not another draw
+    first = "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(RAND() AS ?k) BIND(?k AS ?d) }"
+    second = "SELECT ?x ?k ?d WHERE { ?x wdt:P2 ?v . BIND(RAND() AS ?k) BIND(RAND() AS ?d) }"
+    assert not equivalent(PREFIXES + first, PREFIXES + second, distinct=True)
+    assert all(k == d for _, k, d in answers(store, first))
+    assert any(k != d for _, k, d in answers(store, second))
+
+
+# i29d: FILTER EXISTS over triples whose variables the query binds already (a statement's
+# qualifier with a named value) is the join, duplicates kept too: each solution matches a ground
+# triple once or not at all (Q1's two occupations are both subclasses of Q12: two rows either way)
+EQUIVALENT += [
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o . FILTER EXISTS { ?o wdt:P279 wd:Q12 } }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P106 ?o . ?o wdt:P279 wd:Q12 }"),
+]
+
+# i29d: arithmetic of one level grouped to the left is the same expression ((a * b) / c = a * b / c);
+# grouped to the right it is another (?v - (2 + 4) is not ?v - 2 + 4)
+EQUIVALENT += [
+    ("SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND((?v * 2) / 4 AS ?r) }",
+     "SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v * 2 / 4 AS ?r) }"),
+    ("SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND((?v - 2) + 4 AS ?r) }",
+     "SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v - 2 + 4 AS ?r) }"),
+]
+NEAR_MISSES += [
+    ("SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v - (2 + 4) AS ?r) }",
+     "SELECT ?x ?r WHERE { ?x wdt:P2 ?v . BIND(?v - 2 + 4 AS ?r) }"),
+]
+
+# i29d: a FILTER over a BIND's value reads its expression (the BIND stays where it is an answer);
+# where the value is an error (Q2 has no P2), the FILTER sees an unbound value or the error alike
+EQUIVALENT += [
+    ("SELECT ?x ?k WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(?k > 3) }",
+     "SELECT ?x ?k WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(?v * 2 > 3) }"),
+    ("SELECT ?x ?k WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(COALESCE(?k, 0) < 3) }",
+     "SELECT ?x ?k WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) "
+     "FILTER(COALESCE(?v * 2, 0) < 3) }"),
+]
+NEAR_MISSES += [
+    # BOUND tells the unbound value from the expression: kept apart
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(BOUND(?k)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P2 ?v } BIND(?v * 2 AS ?k) FILTER(!BOUND(?k)) }"),
+]
+
+# i29d: a named value BIND'd to a variable that only the triples read is that value in the triples;
+# not where the variable is an answer column too
+EQUIVALENT += [
+    ("SELECT ?x WHERE { BIND(wd:Q5 AS ?c) ?x wdt:P31 ?c }", "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }"),
+    ("SELECT ?x ?o WHERE { BIND(wd:Q12 AS ?c) ?x wdt:P106 ?o . ?o wdt:P279 ?c }",
+     "SELECT ?x ?o WHERE { ?x wdt:P106 ?o . ?o wdt:P279 wd:Q12 }"),
+]
+NEAR_MISSES += [
+    ("SELECT ?x ?c WHERE { BIND(wd:Q5 AS ?c) ?x wdt:P31 ?c }", "SELECT ?x ?c WHERE { ?x wdt:P31 ?c }"),
+]

@@ -12,7 +12,7 @@ from cnl import ir
 from cnl.dialects.notation import detect_notation, for_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.errors import CNLSyntaxError
+from cnl.errors import CNLSyntaxError, LexiconError
 from cnl.sparql.equivalence import equivalent
 from tests.roundtrip_helpers import PREFIXES
 
@@ -37,11 +37,15 @@ IDS = {
     "continent": "P30", "box office": "P2142", "population": "P1082", "mother": "P25", "place of death": "P20",
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
+    "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
+    "country of origin": "P495", "subclass of": "P279", "title": "P1476",
 }
 
 
 class Lexicon:
     def resolve(self, label, kind, span=None):
+        if label not in IDS:  # as a real lexicon says it ("label" is then the pseudo-property)
+            raise LexiconError(f"no {kind} {label!r}", label=label, kind=kind)
         return IDS[label]
 
 
@@ -853,6 +857,205 @@ FORMS = [
          'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 ?s . ?s ps:P179 wd:Q216930 ; pq:P1545 "4" . }'),
 ]
 
+# More of Ferré's own SQUALL examples (issue 29, i29w): each a general rule, read into the IR of a
+# canonical form the printer already writes.
+FORMS += [
+    # a computed value compared after "has" ("has the <height> * the <width> equal to 100"): "the
+    # <P>" there is the subject's own value, so = "such that (its <P1> * its <P2>) is ..."
+    Form("computed value after has",
+         ("Which <Q3305213> has the <P2048> * the <P2049> greater than 10000?",
+          "Which [painting] has the <height> * the <width> greater than 10000?",
+          "Which <painting> has the <P2048:height> * the <P2049:width> greater than 10000?"),
+         "Which <Q3305213> such that (its <P2048> * its <P2049>) is greater than 10000?",
+         "SELECT DISTINCT ?p WHERE { ?p wdt:P31 wd:Q3305213 ; wdt:P2048 ?h ; wdt:P2049 ?w . FILTER(?h * ?w > 10000) }"),
+    Form("computed value after has",
+         ("Which <Q8502> has <P30> <Q48> and has 2 * (the <P2044> - the <P2660>) less than 1000?",
+          "Which [mountain] has <continent> [Asia] and has 2 * (the <elevation above sea level> - the "
+          "<topographic prominence>) less than 1000?",
+          "Which <mountain> has <P30:continent> <Asia> and has 2 * (the <P2044:elevation_above_sea_level> - the "
+          "<P2660:topographic_prominence>) less than 1000?"),
+         "Which <Q8502> that has <P30> <Q48> and such that (2 * (its <P2044> - its <P2660>)) is less than 1000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P30 wd:Q48 ; wdt:P2044 ?e ; wdt:P2660 ?p . "
+         "FILTER(2 * (?e - ?p) < 1000) }"),
+    Form("computed value after has",
+         ("Does <Q76> have the <P2067> / the <P2048> greater than 30?",
+          "Does [Barack Obama] have the <mass> / the <height> greater than 30?",
+          "Does <Barack_Obama> have (the <P2067:mass> / the <P2048:height>) greater than 30?"),
+         "Has <Q76> (the <P2067> / the <P2048>) greater than 30?",
+         "ASK { wd:Q76 wdt:P2067 ?m ; wdt:P2048 ?h . FILTER(?m / ?h > 30) }"),
+    # the year of a date as a property-like function ("whose releaseDate has a year between 1980
+    # and 1990") = "whose year is ..."
+    Form("has a year",
+         ("Give me every <Q11424> whose <P57> is <Q25191> and whose <P577> has a year between 2000 and 2010.",
+          "Give me every [film] whose <director> is [Christopher Nolan] and whose <publication date> has a year "
+          "between 2000 and 2010.",
+          "Give me every <film> whose <P57:director> is <Christopher_Nolan> and whose <P577:publication_date> has "
+          "year between 2000 and 2010."),
+         "Give me every <Q11424> whose <P57> is <Q25191> and that has a <P577> whose year is between 2000 and 2010.",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . "
+         "FILTER(YEAR(?d) >= 2000 && YEAR(?d) <= 2010) }"),
+    Form("has a year",
+         ("Which <Q5> has <P19> <Q60> and has a <P569> that has a year greater than 1950?",
+          "Which [human] has <place of birth> [New York City] and has a <date of birth> that has year greater than "
+          "1950?",
+          "Which <human> has <P19:place_of_birth> <New_York_City> and has a <P569:date_of_birth> that has a year "
+          "greater than 1950?"),
+         "Which <Q5> has <P19> <Q60> and has a <P569> whose year is greater than 1950?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 ; wdt:P569 ?b . FILTER(YEAR(?b) > 1950) }"),
+    Form("has a year",
+         ("Does the <P569> of <Q76> have a year less than 1970?",
+          "Does the <date of birth> of [Barack Obama] have a year less than 1970?",
+          "Does the <P569:date_of_birth> of <Barack_Obama> have a year less than 1970?"),
+         "The <P569> of <Q76> has year less than 1970?",
+         "ASK { wd:Q76 wdt:P569 ?b . FILTER(YEAR(?b) < 1970) }"),
+    # "has which <P> X": the value asked, named for the rest of the sentence (Ferré's "Which Film has
+    # which country X and has a director whose birthPlace is not X?")
+    Form("has which <P> X",
+         ("Which <Q11424> has which <P495> X and has a <P57> whose <P27> is not X?",
+          "Which [film] has which <country of origin> X and has a <director> whose <country of citizenship> is not "
+          "X?",
+          "Which <film> has which <P495:country_of_origin> X and has a <P57:director> whose "
+          "<P27:country_of_citizenship> is not X?"),
+         "Which <Q11424> has which <P495> ?X and has a <P57> whose <P27> is not ?X?",
+         "SELECT DISTINCT ?f ?c WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P495 ?c ; wdt:P57 ?d . ?d wdt:P27 ?n . "
+         "FILTER(?n != ?c) }"),
+    Form("has which <P> X",
+         ("Which <Q5> has which <P26> S and has a <P40> that is not a <P40> of S?",
+          "Which [human] has which <spouse> S and has a <child> that is not a <child> of S?",
+          "Which <human> has which <P26:spouse> S and has a <P40:child> that is not a <P40:child> of S?"),
+         "Which <Q5> has which <P26> ?S and has a <P40> that is not a <P40> of ?S?",
+         "SELECT DISTINCT ?h ?s WHERE { ?h wdt:P31 wd:Q5 ; wdt:P26 ?s ; wdt:P40 ?c . "
+         "FILTER NOT EXISTS { ?s wdt:P40 ?c } }"),
+    # a superlative among the values that pass a comparison (Ferré's "has the highest elevation lesser
+    # than the elevation of Annapurna": the highest of the values below it)
+    Form("superlative with a comparison",
+         ("Which <Q8502> has the highest <P2044> lesser than the <P2044> of <Q513>?",
+          "Which [mountain] has the highest <elevation above sea level> less than the <elevation above sea level> "
+          "of [Mount Everest]?",
+          "Which <mountain> has highest <P2044:elevation_above_sea_level> lower than the "
+          "<P2044:elevation_above_sea_level> of <Mount_Everest>?"),
+         "Which <Q8502> has <P2044> the highest thing that is less than the <P2044> of <Q513>?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . wd:Q513 wdt:P2044 ?top . FILTER(?e < ?top) } "
+         "ORDER BY DESC(?e) LIMIT 1"),
+    Form("superlative with a comparison",
+         ("Which <Q11424> has <P57> <Q25191> and has the longest <P2047> shorter than 150?",
+          "Which [film] has <director> [Christopher Nolan] and has the longest <duration> shorter than 150?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has the longest <P2047:duration> less than 150?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P2047> the longest thing that is less than 150?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P2047 ?d . FILTER(?d < 150) } "
+         "ORDER BY DESC(?d) LIMIT 1"),
+    # "and with" after a relative clause = "and that has" (Ferré's "the TelevisionShow that is a tv of
+    # Battlestar_Galactica and with the latest releaseDate")
+    Form("and with",
+         ("Give me the <Q5> that has <P19> <Q60> and with the latest <P569>.",
+          "Give me the [human] that has <place of birth> [New York City] and with the latest <date of birth>.",
+          "Give me the <human> that has <P19:place_of_birth> <New_York_City>, and with the latest "
+          "<P569:date_of_birth>."),
+         "Give me the <Q5> that has <P19> <Q60> and that has the latest <P569>.",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 ; wdt:P569 ?b . } ORDER BY DESC(?b) LIMIT 1"),
+    Form("and with",
+         ("Which <Q11424> that has <P57> <Q25191> and with <P161> <Q45772> has a <P2047> greater than 150?",
+          "Which [film] that has <director> [Christopher Nolan] and with <cast member> [Christian Bale] has a "
+          "<duration> greater than 150?",
+          "Which <film> that has <P57:director> <Christopher_Nolan> and with <P161:cast_member> <Christian_Bale> has "
+          "a <P2047:duration> greater than 150?"),
+         "Which <Q11424> that has <P57> <Q25191> and that has <P161> <Q45772> has a <P2047> greater than 150?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 ; wdt:P2047 ?d . "
+         "FILTER(?d > 150) }"),
+    # a comparative before the property, than things of a class: than their values ("have a greater
+    # numberOfEpisodes than the TelevisionShow that ...": than that show's number of episodes)
+    Form("comparative than a thing",
+         ("Which <Q5> has a greater <P2048> than the <Q5> that is a <P26> of <Q76>?",
+          "Which [human] has a greater <height> than the [human] that is a <spouse> of [Barack Obama]?",
+          "Which <human> has a greater <P2048:height> than the <human> that is a <P26:spouse> of <Barack_Obama>?"),
+         "Which <Q5> has a <P2048> greater than the <P2048> of (the <Q5> that is a <P26> of <Q76>)?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P2048 ?a . ?s wdt:P31 wd:Q5 . wd:Q76 wdt:P26 ?s . "
+         "?s wdt:P2048 ?b . FILTER(?a > ?b) }"),
+    Form("comparative than a thing",
+         ("Does <Q76> have an earlier <P569> than the <Q5> that is a <P26> of <Q76>?",
+          "Does [Barack Obama] have an earlier <date of birth> than the [human] that is a <spouse> of [Barack Obama]?",
+          "Does <Barack_Obama> have an earlier <P569:date_of_birth> than the <human> that is a <P26:spouse> of "
+          "<Barack_Obama>?"),
+         "Has <Q76> a <P569> earlier than the <P569> of (the <Q5> that is a <P26> of <Q76>)?",
+         "ASK { wd:Q76 wdt:P569 ?a . ?s wdt:P31 wd:Q5 . wd:Q76 wdt:P26 ?s . ?s wdt:P569 ?b . FILTER(?a < ?b) }"),
+    # "maybe has which <P>" (Ferré's "have which name and maybe have which email"): an optional answer
+    # column = "has maybe a <P> that is what"
+    Form("maybe has which",
+         ("Which <Q5> has <P19> <Q60> and maybe has which <P26>?",
+          "Which [human] has <place of birth> [New York City] and maybe have which <spouse>?",
+          "Which <human> has <P19:place_of_birth> <New_York_City> and maybe has which <P26:spouse>?"),
+         "Which <Q5> has <P19> <Q60> and has maybe a <P26> that is what?",
+         "SELECT DISTINCT ?h ?s WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 . OPTIONAL { ?h wdt:P26 ?s } }"),
+    Form("maybe has which",
+         ("The <P40>-s of <Q76> have which <P569> and maybe have which <P26>?",
+          "The <child>-s of [Barack Obama] have which <date of birth> and maybe have which <spouse>?",
+          "The <P40:child>-s of <Barack_Obama> have which <P569:date_of_birth> and maybe have which <P26:spouse>?"),
+         "The <P40> of <Q76> has which <P569> and has maybe a <P26> that is what?",
+         "SELECT DISTINCT ?b ?s WHERE { wd:Q76 wdt:P40 ?c . ?c wdt:P569 ?b . OPTIONAL { ?c wdt:P26 ?s } }"),
+    # "the class <Q>" (Ferré's "is-rdfs:subClassOf* the class publication"): the class itself
+    Form("the class",
+         ("What has a <P31> that is-<P279>* the class <Q11424>?",
+          "What has an <instance of> that is-<subclass of>* the class [film]?",
+          "What has a <P31:instance_of> that is-<P279:subclass_of>* the class <film>?"),
+         "What has a <P31> that has <P279>* <Q11424>?",
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P31 ?c . ?c wdt:P279* wd:Q11424 . }"),
+    Form("the class",
+         ("Does <Q25188> have <P31> the class <Q11424>?", "Does [Inception] have <instance of> the class [film]?",
+          "Does <Inception> have <P31:instance_of> the class <film>?"),
+         "Has <Q25188> <P31> <Q11424>?",
+         "ASK { wd:Q25188 wdt:P31 wd:Q11424 . }"),
+    # a value's string (Ferré's "str", "string"; this project's "text", SPARQL's STR)
+    Form("str and string",
+         ('Which <Q11424> has a <P1476> whose str is "Inception"?',
+          'Which [film] has a <title> whose string is "Inception"?',
+          'Which <film> has a <P1476:title> whose str is "Inception"?'),
+         'Which <Q11424> has a <P1476> whose text is "Inception"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(STR(?t) = "Inception") }'),
+    Form("str and string",
+         ('Which <Q11424> has <P57> <Q25191> and has a str that contains "Q25"?',
+          'Which [film] has <director> [Christopher Nolan] and has a string that contains "Q25"?',
+          'Which <film> has <P57:director> <Christopher_Nolan> and has a str that contains "Q25"?'),
+         'Which <Q11424> has <P57> <Q25191> and contains "Q25"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . '
+         'FILTER(CONTAINS(LCASE(STR(?f)), LCASE("Q25"))) }'),
+    Form("str and string",
+         ("Give me the str of the <P1476> of <Q25188>.", "Give me the string of the <title> of [Inception].",
+          "Give me the str of the <P1476:title> of <Inception>."),
+         "Give me the text of (the <P1476> of <Q25188>).",
+         "SELECT DISTINCT ?s WHERE { wd:Q25188 wdt:P1476 ?t . BIND(STR(?t) AS ?s) }"),
+    # "the number of <C>-s ... per X", X a value the clauses name (Ferré's "... whose author has some
+    # affiliation A per A"): a count per value of X
+    Form("per a named value",
+         ("What is the number of <Q5>-s that have <P19> ?c per ?c?",
+          "What is the number of [human]-s that have <place of birth> ?c per ?c?",
+          "What is the number of <human>-s that have <P19:place_of_birth> ?c per ?c?"),
+         "What is the number of <Q5> that has which <P19> ?c?",
+         "SELECT ?c (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?c . } GROUP BY ?c"),
+    Form("per a named value",
+         ("What is the number of <Q11424>-s whose <P57> has some <P27> C per C?",
+          "What is the number of [film]-s whose <director> has some <country of citizenship> C per C?",
+          "What is the number of <film>-s whose <P57:director> has some <P27:country_of_citizenship> C per C?"),
+         "What is the number of <Q11424> whose <P57> has which <P27> ?C?",
+         "SELECT ?c (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d . ?d wdt:P27 ?c . } "
+         "GROUP BY ?c"),
+    # "the number of <C>-s X per the <P> of ... of X" (Ferré's "the number of publications X per the
+    # affiliation of an author of X"): a count per value read from the counted thing
+    Form("per a value of the counted thing",
+         ("What is the number of <Q11424>-s X per the <P27> of a <P57> of X?",
+          "What is the number of [film]-s X per the <country of citizenship> of a <director> of X?",
+          "What is the number of <film>-s X per the <P27:country_of_citizenship> of a <P57:director> of X?"),
+         "What is the number of <Q11424> whose <P57> has which <P27>?",
+         "SELECT ?c (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d . ?d wdt:P27 ?c . } "
+         "GROUP BY ?c"),
+    Form("per a value of the counted thing",
+         ("What is the number of <Q5>-s X that have <P106> <Q33999> per the <P19> of X?",
+          "What is the number of [human]-s X that have <occupation> [actor] per the <place of birth> of X?",
+          "What is the number of <human>-s X that have <P106:occupation> <actor> per the <P19:place_of_birth> of X?"),
+         "What is the number of <Q5> that has <P106> <Q33999> and that has which <P19>?",
+         "SELECT ?c (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P19 ?c . } "
+         "GROUP BY ?c"),
+]
+
 IDS_OF = {form.form for form in FORMS}
 
 
@@ -1071,6 +1274,55 @@ def test_a_term_that_starts_with_a_digit_is_no_comparison_symbol():
     assert isinstance(query.vp.obj, ir.Ref)
     assert parse_squall("Which <Q5> has a <P569> whose year < 1900?") == parse_squall(
         "Which <Q5> has a <P569> whose year is less than 1900?")
+
+
+def test_a_yes_no_subject_that_ends_in_a_clause_is_printed_in_parentheses():
+    # Ferré's "Does the TelevisionShow that is a tv of X and with the latest releaseDate have a greater
+    # numberOfEpisodes than the TelevisionShow ... with the earliest releaseDate?"
+    text = ("Does the <Q5398426> that is a <P9028> of <Q9051> and with the latest <P577> have a greater <P1113> "
+            "than the <Q5398426> that is a <P9028> of <Q9051> and with the earliest <P577>?")
+    query = parse_squall(text)
+    printed = print_squall(query, "id", id_labels=False)
+    assert printed.startswith("Has (the <Q5398426> that is a <P9028> of <Q9051> that has the latest <P577>) a <P1113> "
+                              "greater than the <P1113> of (the <Q5398426> ")
+    assert parse_squall(printed) == query
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ('Which <Q5> whose <label> is "Tom Hanks"@en has <P166> <Q103916>?',
+     'Which <Q5> that has a <label> that is "Tom Hanks"@en has <P166> <Q103916>?'),
+    ("Which <human> whose <label> is \"Tom Hanks\"@en has <P166:award_received> <Academy_Award_for_Best_Actor>?",
+     "Which <human> that has a <label> that is \"Tom Hanks\"@en has <P166:award_received> "
+     "<Academy_Award_for_Best_Actor>?"),
+])
+def test_a_term_after_whose_is_a_property(text, canonical):
+    """After "whose" a term can only be a property, as after "has": the pseudo-property <label> in the
+    ID and ECAI notations (where a term without an ID is read as a name); the label notation read it so."""
+    query = parse_squall(text)
+    assert query == parse_squall(canonical)
+    assert print_squall(query, detect_notation(text)) == canonical
+    assert equivalent(cnl.compile(text, lexicon=Lexicon()), PREFIXES + (
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; "
+        'rdfs:label ?l ; wdt:P166 wd:Q103916 . FILTER(?l = "Tom Hanks"@en) }'), distinct=True)
+    with pytest.raises(CNLSyntaxError, match="not a property"):
+        parse_squall('Which <Q5> whose <Q76> is "Tom Hanks" has <P166> <Q103916>?')
+
+
+def test_whose_text_tests_the_string_of_a_value_on_a_real_store():
+    """"whose text is "08"" is STR(?v) = "08": a typed literal and a language-tagged one pass, where
+    "whose <P> is "08"" (the literal itself) would not."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for book, page in (("Q1", pyoxigraph.Literal("08", language="en")),
+                       ("Q2", pyoxigraph.Literal("08", datatype=pyoxigraph.NamedNode(
+                           "http://www.w3.org/2001/XMLSchema#token"))),
+                       ("Q3", pyoxigraph.Literal("8"))):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + book), pyoxigraph.NamedNode(wdt + "P304"), page))
+    assert _answers(store, cnl.compile('Give me a thing that has a <P304> whose str is "08".')) == {"Q1", "Q2"}
+    assert _answers(store, cnl.compile('Give me a thing that has a <P304> whose text is not "08".')) == {"Q3"}
+    with pytest.raises(CNLSyntaxError, match="tests the string"):
+        parse_squall('Which <Q11424> has a str that is "08"?')
 
 
 # ---------------------------------------------------------------- what keeps failing

@@ -405,6 +405,15 @@ class YearIs:
 
 
 @dataclass(frozen=True, slots=True)
+class TextIs:
+    """``whose text is "08"`` (Ferré's ``whose str is "08"``): the VP applies to the subject's
+    string, a literal's lexical form or an IRI's text (SPARQL's ``STR(?x)``), as ``YearIs`` to a
+    date's year."""
+
+    vp: "VP"
+
+
+@dataclass(frozen=True, slots=True)
 class QualifierOf:
     """``at which <P585> S has <P166> X``: the subject is the value of qualifier ``prop`` of
     the statement made by ``vp`` about ``subject``."""
@@ -451,7 +460,7 @@ class CountComparison:
     OPS = (">", "<", "=")
 
 
-VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, QualifierOf, LangIs, SuchThat, TermKind,
+VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, TextIs, QualifierOf, LangIs, SuchThat, TermKind,
            CountComparison]
 
 # ------------------------------------------------------------------------------- queries
@@ -473,6 +482,6 @@ NODE_TYPES = {
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Measure, Distance, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
-        YearIs, QualifierOf, SuchThat, TermKind, Query,
+        YearIs, TextIs, QualifierOf, SuchThat, TermKind, Query,
     )
 }

@@ -41,7 +41,7 @@ from cnl.sparql.algebra import parse_algebra
 from cnl.sparql.namespaces import PREFIXES
 from cnl.errors import SPARQLParseError
 from cnl.sparql.equivalence_rewrites import (  # noqa: F401 — Var and Bag are part of this module's API
-    Bag, Var, aggregate_aliases, certain, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_distinct, rows_unique, subquery_locals, union_locals, values_test, walk)
+    Bag, Var, aggregate_aliases, certain, chained_binds, constant_binds, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_distinct, rows_unique, subquery_locals, union_locals, values_test, walk)
 
 DEFAULT_LIMIT = 200
 _MAX_BRANCHES = 64  # individualisation leaves tried before settling for the first (symmetric BGPs)
@@ -277,7 +277,11 @@ class _Converter:
             others = [self.expr(o) for o in (e.other or [])]
             if not ops:
                 return self.expr(e.expr)
-            return ("ARITH", self.expr(e.expr), tuple(("OP", o, x) for o, x in zip(ops, others)))
+            first, steps = self.expr(e.expr), tuple(("OP", o, x) for o, x in zip(ops, others))
+            if (getattr(e.expr, "name", None) == name and isinstance(first, tuple) and first[:1] == ("ARITH",)):
+                # (a * b) / c is a * b / c: SPARQL applies operators of one level left to right
+                first, steps = first[1], first[2] + steps
+            return ("ARITH", first, steps)
         if name == "UnaryNot":
             inner = self.expr(e.expr)
             if isinstance(inner, tuple) and inner[:2] == ("REL", "="):
@@ -407,9 +411,10 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
             projection = tuple(v for v in projection if v in scope)
         if limit == default_limit and not order and not offset:
             limit = None
-    pattern = subquery_locals(pattern)
+    pattern = chained_binds(subquery_locals(pattern))
     total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
     pattern = union_locals(pattern, total)
+    pattern = constant_binds(pattern, total)
     pattern = inline_binds(pattern, total)
     pattern = named_item_tests(pattern, Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var)))
     order, pattern = inline_order_binds(order, pattern, total)
@@ -417,6 +422,8 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
     if set_rows or duplicates_unseen(form, mods["distinct"], pattern, distinct):
         total = Counter(n for n in walk((projection, order, pattern)) if isinstance(n, Var))
         pattern = exists_as_joins(pattern, total)
+    else:
+        pattern = exists_as_joins(pattern, None)  # only what a solution matches once
     rows = None  # duplicates: ignored
     if distinct and form == "SELECT":
         rows = "distinct" if set_rows or rows_unique(pattern, projection) else (mods["distinct"] or "all")

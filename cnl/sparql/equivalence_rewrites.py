@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from rdflib import URIRef, Variable
+from rdflib import Literal, URIRef, Variable
 from rdflib.plugins.sparql.parserutils import CompValue
 
 
@@ -76,13 +76,16 @@ def certain(pattern) -> set:
 _SET_AGGREGATES = {"AGG_MIN", "AGG_MAX", "AGG_SAMPLE"}
 
 
-def exists_as_joins(pattern, total: Counter):
+def exists_as_joins(pattern, total: Counter | None):
     """Under set semantics (the caller checks), ``P FILTER EXISTS { Q }`` is ``P . Q`` when Q
     is triples whose variables are either bound by every solution of P or used nowhere else
     in the query (``total`` counts each variable's uses in the whole query): the join keeps exactly
     the solutions of P that EXISTS keeps, each repeated once per match of Q, and the repeats
     differ only in Q's own variables, which nothing reads. Applied to the FILTERs of the
-    query's top group (through a GROUP BY, whose groups are unchanged)."""
+    query's top group (through a GROUP BY, whose groups are unchanged). With ``total`` None
+    (duplicates compared), only a ground Q: triples without paths whose variables every solution
+    of P binds, which a solution matches once (a graph is a set of triples) or not at all, so the
+    join repeats nothing (``?st pq:P1686 wd:Q1`` on a statement node the query binds)."""
     kind = pattern[0]
     if kind in ("AGGREGATE", "GROUP"):
         return (*pattern[:2], exists_as_joins(pattern[2], total))
@@ -114,10 +117,12 @@ def exists_as_joins(pattern, total: Counter):
     return filtered(kept, inner) if kept else inner
 
 
-def _private_or_bound(bgp, total: Counter, bound: set, also=None) -> bool:
+def _private_or_bound(bgp, total: Counter | None, bound: set, also=None) -> bool:
     """Each variable of ``bgp`` is bound by every solution around it or used only in it (and
-    in the condition ``also``, a FILTER beside it)."""
+    in the condition ``also``, a FILTER beside it); with ``total`` None, bound, and no path."""
     uses = Counter(v for t in bgp[1].items for v in t[1:] if isinstance(v, Var))
+    if total is None:
+        return all(v in bound for v in uses) and not any(isinstance(x, tuple) for t in bgp[1].items for x in t[1:])
     extra = Counter(v for v in walk(also) if isinstance(v, Var)) if also is not None else Counter()
     return all(v in bound or total[v] == n + extra[v] for v, n in uses.items())
 
@@ -188,6 +193,71 @@ def inline_binds(node, total: Counter):
             return filtered([rename(cond, chosen)], _without_binds(inner, set(chosen)))
     if node[0] == "BIND" and total[node[1]] == 1 and not _has_pattern(node[2]):
         return node[3]
+    return node
+
+
+# functions that tell an unbound variable from an error, and ones that give a new value per call
+_UNBOUND_AWARE = {"BUILTIN_BOUND"}
+_FRESH_EACH_CALL = {"BUILTIN_RAND", "BUILTIN_BNODE", "BUILTIN_UUID", "BUILTIN_STRUUID"}
+
+
+def chained_binds(node):
+    """``BIND(e AS ?y) BIND(f(?y) AS ?d)``, one BIND right over the other in a group, is
+    ``BIND(e AS ?y) BIND(f(e) AS ?d)``: ``?y`` is bound by that BIND only (SPARQL forbids
+    binding a variable already in scope), so where ``f`` reads it, it holds ``e``'s value, or is
+    unbound where ``e`` is an error, and reading an unbound variable is an error too. Not when
+    ``f`` tests whether a value is bound (BOUND), nor when ``e`` gives a new value at each call
+    (RAND, BNODE, UUID). A FILTER right over the chain reads it the same way (``FILTER(?y > 3)`` is
+    ``FILTER(e > 3)``; not around an EXISTS). With ``?y`` read nowhere else, ``inline_binds`` then
+    drops its BIND."""
+    if isinstance(node, Bag):
+        return Bag(tuple(chained_binds(i) for i in node.items))
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    node = tuple(chained_binds(c) for c in node)
+    if node[0] == "FILTER" and not _has_pattern(node[1]) and not any(n in _UNBOUND_AWARE for n in walk(node[1])):
+        # a FILTER over the group's BINDs reads their expressions the same way
+        chosen = _chain_values(node[1], node[2])
+        return ("FILTER", rename(node[1], chosen), node[2]) if chosen else node
+    if node[0] != "BIND" or any(n in _UNBOUND_AWARE for n in walk(node[2])):
+        return node
+    chosen = _chain_values(node[2], node[3])
+    return ("BIND", node[1], rename(node[2], chosen), node[3]) if chosen else node
+
+
+def _chain_values(expr, below) -> dict:
+    """{?y: e} for each ``BIND(e AS ?y)`` of the chain ``below`` that ``expr`` reads."""
+    read = {n for n in walk(expr) if isinstance(n, Var)}
+    chosen = {}
+    while isinstance(below, tuple) and below and below[0] == "BIND":
+        var, expr = below[1], below[2]
+        if var in read and not _has_pattern(expr) and not any(n in _FRESH_EACH_CALL for n in walk(expr)):
+            chosen[var] = expr
+        below = below[3]
+    return chosen
+
+
+def constant_binds(node, total: Counter):
+    """``{ BIND(wd:Q64 AS ?c) } P``, ``?c`` read only in P and bound by every solution of P, is P
+    with wd:Q64 in place of ``?c``: the join keeps the solutions of P whose ``?c`` is wd:Q64 (an
+    RDF term is equal only to itself), exactly those of P with wd:Q64 written there, and nothing
+    else reads ``?c``."""
+    if isinstance(node, Bag):
+        return Bag(tuple(constant_binds(i, total) for i in node.items))
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    node = tuple(constant_binds(c, total) for c in node)
+    if node[0] != "JOIN":
+        return node
+    parts = list(node[1].items)
+    for part in parts:
+        if (part[0] == "BIND" and part[3] == ("BGP", Bag(())) and isinstance(part[2], (URIRef, Literal))
+                and not isinstance(part[2], Variable)):
+            rest = [p for p in parts if p is not part]
+            joined = rest[0] if len(rest) == 1 else ("JOIN", Bag(tuple(rest)))
+            uses = sum(1 for n in walk(joined) if n == part[1])
+            if total[part[1]] == 1 + uses and part[1] in certain(joined):
+                return rename(joined, {part[1]: part[2]})
     return node
 
 

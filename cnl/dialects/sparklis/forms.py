@@ -69,6 +69,7 @@ _NO_SPARKLIS_FORM = {
     ir.Now: "'now'",
     ir.DatePart: "a month or day of a date",
     ir.Measure: "a measure of a value (a length, a coordinate, an absolute value, a text)",
+    ir.TextIs: "a test of a value's text ('whose text is ...')",
     ir.Distance: "the distance between two points",
     ir.LangIs: "a language test",
     ir.AnyValue: "a statement without its value ('a <P> statement')",

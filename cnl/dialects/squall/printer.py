@@ -136,12 +136,20 @@ class SquallPrinter:
         if isinstance(vp, ir.Exists) and isinstance(subject, ir.Quant):
             return f"Is there {self.np_atom(subject)}?"  # whether such a thing exists
         if _is_atom(subject):
+            # a subject that ends in a relative clause is parenthesized: "Has (the <C> that has the
+            # latest <P577>) a <P1113> ...?" (else the clause would take what follows)
+            subject_text = self.np(subject)
+            if isinstance(subject, ir.Quant) and subject.rels and not _ends_in_a_term(subject.rels[-1]):
+                subject_text = f"({subject_text})"
+            own = self._own_computation(vp) if isinstance(vp, ir.SuchThat) else None
+            if own is not None:
+                return f"Has {subject_text} {own}?"
             if isinstance(vp, ir.Stmt) and not vp.inverse:
-                return f"Has {self.np(subject)} {self._has_tail(vp)}?"
+                return f"Has {subject_text} {self._has_tail(vp)}?"
             if isinstance(vp, ir.CountComparison):
-                return f"Has {self.np(subject)} {self._count_comparison(vp)}?"
+                return f"Has {subject_text} {self._count_comparison(vp)}?"
             if isinstance(vp, (ir.Be, ir.Compare)):
-                return f"Is {self.np(subject)} {self._be_tail(vp)}?"
+                return f"Is {subject_text} {self._be_tail(vp)}?"
         elif isinstance(subject, ir.Arith) and isinstance(vp, (ir.Be, ir.Compare)):
             return f"Is {self.np_atom(subject)} {self._be_tail(vp)}?"  # "Is (A + B) less than 0?"
         return None
@@ -152,7 +160,7 @@ class SquallPrinter:
         <P166> <Y>?`` (issue 29, form 2; the parser reads it back as this query)."""
         subject, vp = query.subject, query.vp
         items = list(_flat_and((vp,)))
-        if not any(isinstance(i, (ir.QualifierOf, ir.SuchThat))
+        if not any(isinstance(i, (ir.QualifierOf, ir.SuchThat, ir.TextIs))
                    or (isinstance(i, ir.YearIs) and not isinstance(i.vp, ir.Be)) for i in items):
             return None
         if not (isinstance(subject, ir.Quant) and subject.det in ("which", "how_many") and subject.noun is not None
@@ -327,6 +335,8 @@ class SquallPrinter:
     def rel(self, vp, closed: bool = False) -> str:
         if isinstance(vp, ir.YearIs):
             return f"whose year {self.vp(vp.vp, closed)}"
+        if isinstance(vp, ir.TextIs):
+            return f"whose text {self.vp(vp.vp, closed)}"
         if isinstance(vp, ir.QualifierOf):
             return f"at which {self.prop(vp.prop, strict=True)} {self.np_atom(vp.subject, True)} {self.vp(vp.vp, closed)}"
         if isinstance(vp, ir.StrTest):
@@ -356,7 +366,7 @@ class SquallPrinter:
                 and obj.order is None and obj.number is None and obj.var is None):
             return None
         inner = obj.rels[0]
-        if isinstance(inner, (ir.YearIs, ir.QualifierOf, ir.StrTest)):
+        if isinstance(inner, (ir.YearIs, ir.TextIs, ir.QualifierOf, ir.StrTest)):
             return None
         try:
             prop = self.prop(vp.prop, strict=True)
@@ -395,13 +405,20 @@ class SquallPrinter:
         if isinstance(vp, ir.YearIs):
             if isinstance(vp.vp, ir.Be):
                 return f"has year {self.np_item(vp.vp.np, closed)}"
+            if isinstance(vp.vp, ir.Compare):  # "has year between 1980 and 1990" (Ferré's)
+                return f"has year {self.comparison(vp.vp, closed)}"
             raise PrintError("'whose year' is only possible in a relative clause")
         if isinstance(vp, ir.QualifierOf):
             raise PrintError("'at which <Q> S ...' is only possible in a relative clause")
+        if isinstance(vp, ir.TextIs):
+            raise PrintError("'whose text' is only possible in a relative clause")
         if isinstance(vp, ir.TermKind):
             return "is a literal" if vp.kind == "literal" else "is an IRI"
-        if isinstance(vp, ir.SuchThat):  # "is something such that S": the same test
-            return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)
+        if isinstance(vp, ir.SuchThat):
+            own = self._own_computation(vp, closed)
+            if own is not None:  # "has (the <P2048> * the <P2049>) equal to 100"
+                return f"has {own}"
+            return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)  # "is something such that S"
         if isinstance(vp, ir.CountComparison):
             return f"has {self._count_comparison(vp, closed)}"
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
@@ -420,7 +437,26 @@ class SquallPrinter:
             return "is not " + self.vp(vp)[len("is "):]
         if isinstance(vp, ir.CountComparison):
             return f"has not {self._count_comparison(vp, closed)}"
+        own = self._own_computation(vp, closed) if isinstance(vp, ir.SuchThat) else None
+        if own is not None:
+            return f"has not {own}"
         raise PrintError(f"a negated {type(vp).__name__} cannot be written in SQUALL")
+
+    def _own_computation(self, vp: ir.SuchThat, closed: bool = False) -> str | None:
+        """``(the <P2048> * the <P2049>) equal to 100``, what follows "has" for "such that (its
+        <P2048> * its <P2049>) is equal to 100" (a computed value of the subject's own values, where
+        "such that" cannot stand: after a name, in a yes/no question), or None."""
+        if not (isinstance(vp.vp, ir.Compare) and isinstance(vp.subject, ir.Arith) and _own_arith(vp.subject)):
+            return None
+
+        def operand(np):
+            if isinstance(np, ir.Its):
+                return f"the {self.prop(np.prop)}"
+            if isinstance(np, ir.Arith):
+                return f"({operand(np.left)} {np.op} {operand(np.right)})"
+            return self.literal(np.term)
+
+        return f"{operand(vp.subject)} {self.comparison(vp.vp, closed)}"
 
     def _count_comparison(self, vp: ir.CountComparison, closed: bool = False) -> str:
         """``more <P166> than <Q76>``: what follows "has" in a comparison of counts."""
@@ -458,13 +494,17 @@ class SquallPrinter:
             return f"the {self.order(stmt.order)} {prop} {self.np(obj, inner_closed)}{quals}"
         if obj == ir.Quant("which"):
             return f"which {prop}{quals}"
+        if isinstance(obj, ir.Quant) and obj.var is not None and obj == ir.Quant("which", var=obj.var):
+            return f"which {prop} ?{obj.var}{quals}"  # "has which <P495> ?X ... is not ?X"
         if obj == ir.Quant("how_many") and not quals:
             return f"how many {prop}"  # "Which <book> has how many <author>?": a count per book
         if isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.det not in ("which", "how_many"):
             det = self.det(obj)
             if obj.order is not None and not obj.rels:
                 return f"{det} {self.order(obj.order)} {prop}{quals}"
-            if obj.order is None and not (inner_closed and obj.rels):
+            # "a <P>" would take a relative clause that follows ("that has a <P570> and that
+            # has ..." reads the second clause as the <P570>'s): there, "<P> (something)"
+            if obj.order is None and not (inner_closed and obj.rels) and not (inner_closed == "rel" and not obj.rels):
                 if len(obj.rels) == 1 and isinstance(obj.rels[0], ir.Compare):
                     return f"{det} {prop} {self.comparison(obj.rels[0], inner_closed)}{quals}"
                 if not (obj.rels and isinstance(obj.rels[0], ir.Compare)):
@@ -556,8 +596,8 @@ def _is_open(np, before_rel: bool = False) -> bool:
         noun = np.noun
         if isinstance(noun, ir.RelNoun):
             return noun.of is None or _is_open(noun.of) or True
-        if isinstance(noun, ir.YearOf):
-            return True
+        if isinstance(noun, (ir.YearOf, ir.DatePart, ir.Measure)):
+            return True  # its of-phrase would take "and ..." after it
     return False
 
 
@@ -588,3 +628,32 @@ def _which_of(q: ir.Quant):
 def print_squall(query: ir.Query, notation: str = "label", *, id_labels: bool = True) -> str:
     """Render an IR query as SQUALL text in ``notation`` (``label``, ``id`` or ``ecai``)."""
     return SquallPrinter(notation, id_labels).query(query)
+
+
+
+def _ends_in_a_term(rel) -> bool:
+    """Whether a relative clause ends in a name or a literal ("that is <Q15862>", "that has <P19>
+    <Q60>"), which takes nothing after it."""
+    if isinstance(rel, ir.And):
+        return _ends_in_a_term(rel.items[-1])
+    if isinstance(rel, ir.Be):
+        return isinstance(rel.np, ir.Ref)
+    return (isinstance(rel, ir.Stmt) and isinstance(rel.obj, ir.Ref) and not rel.quals and not rel.any_rank
+            and not rel.normalized and rel.unit is None)
+
+
+def _own_arith(np) -> bool:
+    """Arithmetic over the subject's own values (``its <P>``, without qualifiers) and numbers, one
+    own value at least: what "has (the <P1> * the <P2>) equal to 100" can say."""
+    def leaves(value):
+        if isinstance(value, ir.Arith):
+            return leaves(value.left) + leaves(value.right)
+        if isinstance(value, ir.Its) and not value.quals:
+            return ["its"]
+        if (isinstance(value, ir.Ref) and isinstance(value.term, ir.Literal)
+                and value.term.datatype in ("integer", "decimal") and value.term.value[:1].isdigit()):
+            return ["number"]
+        return ["other"]
+
+    found = leaves(np)
+    return "its" in found and "other" not in found

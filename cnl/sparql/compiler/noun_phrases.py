@@ -7,6 +7,7 @@ is a class test, a relational noun's statement, or a part of a date."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable
 
 from cnl import ir
@@ -29,6 +30,7 @@ class NounPhrasesMixin:
     a term joins a pattern: unified with a variable (``_unify``) or one of several (``_union``)."""
 
     def np(self, np, k: Callable[[str], None], var: str | None = None) -> None:
+        np = _function_distributed(np)
         named = named_value(np) if var is None else None
         if named is not None:
             # "the thing that is <X> and that has ...": X itself, with the clauses said of it
@@ -147,6 +149,11 @@ class NounPhrasesMixin:
 
     def quant(self, q: ir.Quant, k: Callable[[str], None], var: str | None) -> None:
         hint = noun_hint(q.noun)
+        if var is not None and q.var is None and isinstance(q.noun, _FUNCTION_NOUNS + (ir.Distance,)):
+            # a function's value said to be a variable's ("whose year is the year of X"): its own
+            # variable, compared (a BIND to the other variable would bind it twice)
+            self.quant(q, lambda t: (self._unify(var, t), k(var)), None)
+            return
         if var is not None:
             v = var
             if q.var is not None:
@@ -259,6 +266,28 @@ COUNT_TESTS = {"at_least": ">=", "at_most": "<=", "exactly": "=", "more_than": "
 
 def _is_curie(term: str) -> bool:
     return bool(re.match(r"^[A-Za-z][\w-]*:[\w.-]*$", term)) and not term.startswith(("?", '"'))
+
+
+# nouns that are a function of one value ("the year of X", "the month of X", "the absolute value
+# of X"): each binds one variable to the function of its argument
+_FUNCTION_NOUNS = (ir.YearOf, ir.DatePart, ir.Measure)
+
+
+def _function_distributed(np):
+    """``the year of (A and B)`` as ``the year of A and the year of B``: a function noun of a
+    coordination is a coordination of the function of each item (it bound the same variable
+    once per item, which SPARQL refuses). An item that is itself a function of something stays
+    as it is: "the year of (A) and the year of (B)" reads its second conjunct inside the first's
+    argument, where English repeats the head. Said with clauses, an order or a number, the
+    function of several values is refused (which value they would be said of is not clear)."""
+    if not (isinstance(np, ir.Quant) and isinstance(np.noun, _FUNCTION_NOUNS) and isinstance(np.noun.arg, ir.Coord)):
+        return np
+    if np.rels or np.order is not None or np.number is not None or np.var is not None:
+        raise CompileError(f"the {noun_hint(np.noun) or 'function'} of several values can take no clause, "
+                           f"order or number: say it of each value ('the year of A and the year of B')")
+    return ir.Coord(np.noun.arg.op, tuple(
+        replace(item, det=np.det) if isinstance(item, ir.Quant) and isinstance(item.noun, _FUNCTION_NOUNS)
+        else replace(np, noun=replace(np.noun, arg=item)) for item in np.noun.arg.items))
 
 
 def _year_operand(np):

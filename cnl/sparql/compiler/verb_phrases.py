@@ -98,6 +98,16 @@ class VerbPhrasesMixin:
                 self.visible_vars.remove(year)  # a test on the year, not an answer column
             self.group.binds.append(f"BIND({self._year(x)} AS {year})")
             self.vp(vp.vp, year)
+        elif isinstance(vp, ir.TextIs):
+            if _is_value_test(vp.vp):
+                # "whose text is "08"": test STR(x) inline, no extra column
+                self.vp(vp.vp, f"STR({x})")
+                return
+            text = self.fresh("text")
+            if text in self.visible_vars:
+                self.visible_vars.remove(text)  # a test on the text, not an answer column
+            self.group.binds.append(f"BIND(STR({x}) AS {text})")
+            self.vp(vp.vp, text)
         elif isinstance(vp, ir.QualifierOf):
             def with_subject(s):
                 self.pending_quals.append([(self._id(vp.prop), x)])
@@ -110,8 +120,12 @@ class VerbPhrasesMixin:
                 raise CompileError(f"unknown kind of term {vp.kind!r} (a literal or an IRI)")
             self.group.filters.append(f"FILTER({'isLiteral' if vp.kind == 'literal' else 'isIRI'}({x}))")
         elif isinstance(vp, ir.SuchThat):
-            # a sentence of its own: what it names joins the group, its test a FILTER
+            # a sentence of its own: what it names joins the group, its test a FILTER; "its <P>"
+            # in it is a value of the thing the clause is about ("has the <P2048> * the <P2049>
+            # equal to 100": such that (its <P2048> * its <P2049>) is equal to 100)
+            self.owners.append(x)
             self.value_np(vp.subject, lambda s: self.vp(vp.vp, s))
+            self.owners.pop()
         elif isinstance(vp, ir.CountComparison):
             self.count_comparison(vp, x)
         else:

@@ -2,9 +2,11 @@
 
 Two years BIND'd and compared by one FILTER are one comparison, "whose year is greater than
 the year of ..."; a year BIND'd and only tested is a test of the year, "whose year is ...";
-what is left must be one BIND whose value is an answer column (``YEAR(?d)``,
-``2023 - YEAR(?d)``), said as the answer's NP by :func:`bind_np`. The compiler writes each of
-these with the same BINDs.
+what is left must be BINDs whose values are answer columns (``YEAR(?d)``,
+``2023 - YEAR(?d)``), each said as an answer's NP by :func:`bind_np` ("Give me A and B" for
+several). A BIND that reads another's value (``BIND(YEAR(?s) AS ?y) BIND(?y - YEAR(?e) AS ?d)``)
+reads its expression instead, which names the same value. The compiler writes each of these with
+the same BINDs.
 """
 from __future__ import annotations
 
@@ -22,10 +24,13 @@ from cnl.sparql.namespaces import PREFIXES
 
 def read_binds(state: Decompilation) -> None:
     top, ordered = state.top, variables(state.order_conditions or [])
+    _named_values(state)
+    _inline_chained_binds(top)
     years = {v: e for v, e in top.binds if getattr(e, "name", None) == "Builtin_YEAR" and v not in state.select_vars
              and isinstance(year_arg(e, set()), Variable)}
     state.first_year = _compare_years(top, years, ordered)
     _test_years(top, years, ordered)
+    _shown_ordering_value(state)
     _inline_unread_binds(state)
     if top.binds:
         state.answer_bind = _answer_bind(state)
@@ -58,6 +63,33 @@ def _test_years(top: Group, years: dict, ordered: set) -> None:
             top.binds = [(u, x) for u, x in top.binds if u != v]
 
 
+# expressions with no "the <measure> of" NP to order ("the highest year of ..."): said as a sentence
+_ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression", "Builtin_IF")
+
+
+def _shown_ordering_value(state: Decompilation) -> None:
+    """``SELECT ?x ?years { ... BIND(YEAR(?e) - YEAR(?b) AS ?years) } ORDER BY DESC(?years)``:
+    the answers are ?x, ranked by an arithmetic value that is shown beside them, "... such that
+    ((the year of ?e) - the year of ?b) is the highest" with the ordering value a column (the
+    profile's order_columns, as for "the highest <P>"). Only where the one ordering key is that
+    value and nothing else reads it, and another column is left to be the answer."""
+    top = state.top
+    conditions = state.order_conditions or []
+    if state.form != "SelectQuery" or len(conditions) != 1 or state.counted is not None or state.aggregated is not None:
+        return
+    key = conditions[0].expr if getattr(conditions[0], "name", None) == "OrderCondition" else conditions[0]
+    bound = dict(top.binds)
+    if (not isinstance(key, Variable) or key not in bound or key not in state.select_vars
+            or getattr(bound[key], "name", None) not in _ARITHMETIC or len(state.select_vars) < 2
+            or any(key in variables(f) for f in top.filters)
+            or any(key in variables(e) for v, e in top.binds if v != key)):
+        return
+    state.order_conditions = [substitute(c, key, bound[key]) for c in conditions]
+    top.binds = [(v, e) for v, e in top.binds if v != key]
+    state.select_vars = [v for v in state.select_vars if v != key]
+    state.order_value_shown = True
+
+
 def _inline_unread_binds(state: Decompilation) -> None:
     """``BIND(?p / ?a AS ?d)`` whose value is no answer column and only FILTERs or ORDER BY
     read: those read the expression itself (``FILTER(?p / ?a > 100)``, ``ORDER BY DESC(?p /
@@ -67,8 +99,9 @@ def _inline_unread_binds(state: Decompilation) -> None:
     # what the aggregates, the groups and HAVING read (MIN(?year) over BIND(YEAR(?d) AS ?year))
     aggregated = variables([list(state.aggregate_calls.values()), state.group_keys or [], state.having,
                             state.aggregated[1] if state.aggregated else [], state.counted or []])
+    in_triples = {t for triple in top.triples for t in triple}
     for var, expr in list(top.binds):
-        if (var in state.select_vars or var in aggregated
+        if (var in state.select_vars or var in aggregated or var in in_triples  # the pattern reads it
                 or any(var in variables(e) for v, e in top.binds if v != var)
                 or var in variables([top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked])):
             continue
@@ -90,21 +123,80 @@ def substitute(expr, var, value):
     return expr
 
 
-def _answer_bind(state: Decompilation) -> AnswerBind:
+def _named_values(state: Decompilation) -> None:
+    """``BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c``: a named value BIND'd to a variable that only the
+    group's triples read is that value in the triples (every solution binds ?c, to wd:Q64;
+    equivalence_rewrites.constant_binds reads it the same way). Not an answer column, nor
+    read by a FILTER, an ordering or anything else (those are refused below, by name)."""
     top = state.top
-    if len(top.binds) > 1:
-        raise UnsupportedSPARQLError("several BINDs")
-    var, expr = top.binds[0]
+    in_triples = {t for triple in top.triples for t in triple}
+    elsewhere = variables([top.filters, top.optionals, top.unions, top.minus, top.values, top.counts, top.ranked,
+                           [e for _, e in top.binds], state.order_conditions or [], state.group_keys or [],
+                           state.having])
+    for var, expr in list(top.binds):
+        if (isinstance(expr, (URIRef, Literal)) and var in in_triples and var not in elsewhere
+                and var not in state.select_vars and var not in state.aggregates and var != state.counted):
+            top.triples = [tuple(expr if t == var else t for t in triple) for triple in top.triples]
+            top.binds = [(v, e) for v, e in top.binds if v != var]
+
+
+def _inline_chained_binds(top: Group) -> None:
+    """``BIND(YEAR(?s) AS ?y) BIND(ABS(?y - YEAR(?e)) AS ?d)``: the second reads the first's
+    expression in place of ``?y`` (``ABS(YEAR(?s) - YEAR(?e))``), the value ``?y`` has there (an
+    error in ``YEAR(?s)`` leaves ``?y`` unbound and fails the second either way), so that each
+    answer is said from the tree's values; the equivalence checker reads chained BINDs the same
+    way (``equivalence_rewrites.chained_binds``). A BIND that tests whether a value is bound,
+    or an earlier one that gives a new value at each call, is left as written (refused below)."""
+    bound: dict = {}
+    for i, (var, expr) in enumerate(top.binds):
+        read = {v: bound[v] for v in variables(expr) if v in bound}
+        if read and not _calls(expr, _UNBOUND_AWARE) and not any(_calls(e, _FRESH_EACH_CALL) for e in read.values()):
+            for v, value in read.items():
+                expr = substitute(expr, v, value)
+            top.binds[i] = (var, expr)
+        bound[var] = expr
+
+
+_UNBOUND_AWARE = {"Builtin_BOUND"}  # tells an unbound variable from an error
+_FRESH_EACH_CALL = {"Builtin_RAND", "Builtin_BNODE", "Builtin_UUID", "Builtin_STRUUID"}
+
+
+def _calls(expr, names: set) -> bool:
+    if isinstance(expr, CompValue):
+        return expr.name in names or any(_calls(v, names) for k, v in expr.items() if not k.startswith("_"))
+    if isinstance(expr, (list, tuple)):
+        return any(_calls(v, names) for v in expr)
+    return False
+
+
+def _answer_bind(state: Decompilation) -> AnswerBind:
+    """The first answer BIND (the tree hangs from its first input); the others, if any, go to
+    ``state.more_answers``, their inputs said by co-reference variables."""
+    top = state.top
+    answers = [_one_answer(state, var, expr) for var, expr in top.binds]
+    if len(answers) > 1 and state.aggregated is not None:
+        raise UnsupportedSPARQLError("several BINDs", "several computed answers beside an aggregate")
+    top.binds = []
+    first, *more = answers
+    state.more_answers = [AnswerBind(a.var, a.expr, None, a.filters, (a.input,) + a.others) for a in more]
+    return first
+
+
+def _one_answer(state: Decompilation, var, expr) -> AnswerBind:
     aggregated = state.aggregated is not None and state.aggregated[1] == var  # MIN(YEAR(...))
     if state.form != "SelectQuery" or state.counted is not None or (var not in state.select_vars and not aggregated):
         raise UnsupportedSPARQLError("BIND", "only a BIND whose value is an answer column is supported")
     inputs = ordered_variables(expr)
     if not inputs:
         raise UnsupportedSPARQLError("BIND of a constant")
-    top.binds = []
+    if getattr(expr, "name", None) in _ARITHMETIC:
+        # an arithmetic answer takes no relative clause: a FILTER on its value tests the
+        # expression itself, "such that (E) is greater than 100" (the same value)
+        state.top.filters = [substitute(f, var, expr) if variables(f) == {var} else f for f in state.top.filters]
+        return AnswerBind(var, expr, inputs[0], [], tuple(inputs[1:]))
     # FILTERs on the BIND's value ("... that is less than 1950") go on the answer NP
-    filters = [f for f in top.filters if variables(f) == {var}]
-    top.filters = [f for f in top.filters if variables(f) != {var}]
+    filters = [f for f in state.top.filters if variables(f) == {var}]
+    state.top.filters = [f for f in state.top.filters if variables(f) != {var}]
     # over several variables, the first (as written) is the tree's root, the others values
     # the tree reaches, said by their co-reference variables
     return AnswerBind(var, expr, inputs[0], filters, tuple(inputs[1:]))

@@ -48,15 +48,15 @@ def build(state: Decompilation) -> None:
     builder.sparql = state.sparql
     builder.keeps_duplicates = state.form == "SelectQuery" and state.duplicates != "removed"
     builder.order_expr = state.order_expr
-    builder.projected = set(state.select_vars) - ({state.answer_bind.var} if state.answer_bind else set())
+    builder.projected = set(state.select_vars) - {b.var for b in state.answer_binds()}
     if state.count_test is not None:
         state.count_subject, state.vps = count_sentence(builder, state.count_test)
         return
     if state.counts_aggregated is not None:
         state.count_subject = count_np(builder, state.counts_aggregated, per_group=True)
         return
-    if state.answer_bind is not None:
-        for other in state.answer_bind.others:  # named where the tree reaches them (name_corefs)
+    for bind in state.answer_binds():
+        for other in bind.others:  # named where the tree reaches them (name_corefs)
             builder.coref_name(other)
     if is_node(state.root):
         builder.visited.add(state.root)
@@ -121,7 +121,8 @@ class Builder:
         if top and any(getattr(f, "name", None) == "Builtin_EXISTS" for f in group.filters):
             joined = _exists_joined(group)
             if joined is not group:
-                self.exists_as_join()
+                if not _ground(joined.triples[len(group.triples):], group.triples):
+                    self.exists_as_join()
                 group = joined
         group, absent = _absent_qualifiers(group)
         reserved = variables(group.filters) | {v for v, _ in group.values} | self.projected
@@ -444,6 +445,8 @@ class Builder:
 
     def absent(self, missing: "_Absent"):
         """``at no <Q> that ...``: what the negated qualifier's value would be."""
+        if isinstance(missing.var, URIRef):  # "at no <Q> that is <Q76>"
+            return ir.Quant("no", None, (ir.Be(ir.Ref(ir_term(missing.var))),))
         vps = self.group_vps(missing.rest, missing.var, missing.scope)
         return ir.Quant("no", None, tuple(vps))
 
@@ -652,7 +655,11 @@ def _absent_qualifiers(group: Group):
             if not (inner.optionals or inner.unions or inner.minus or inner.values or inner.binds):
                 # the qualifier's value a variable of its own, or a constant ("at no <Q> that is X")
                 qual = [t for t in inner.triples if t[0] in heads and isinstance(t[1], URIRef)
-                        and namespace_of(t[1]) == PQ and is_node(t[2]) and t[2] not in outer]
+                        and namespace_of(t[1]) == PQ and t[2] not in outer
+                        # a named value ("at no <Q> that is <Q76>"); a literal would be compared
+                        # by value (FILTER(?v = "1")), another test than the triple's
+                        and (is_node(t[2]) or (isinstance(t[2], URIRef) and len(inner.triples) == 1
+                                                and not inner.filters))]
                 if len(qual) == 1:
                     st, pred, value = qual[0]
                     rest = [t for t in inner.triples if t is not qual[0]]
@@ -703,6 +710,16 @@ def _exists_joined(group: Group) -> Group:
         else:
             left.append(expr)
     return replace(group, filters=left + filters, triples=group.triples + triples) if triples else group
+
+
+def _ground(tested: list, triples: list) -> bool:
+    """Whether the triples an EXISTS tests name only variables the group's own triples bind (and
+    no property path): each solution matches them once or not at all (a graph is a set of
+    triples), so the join repeats no answer, duplicates kept or not (``FILTER EXISTS { ?st
+    pq:P1686 wd:Q1 }`` on the statement node ``?st``: "at <P1686> <Q1>")."""
+    bound = {t for triple in triples for t in triple if isinstance(t, Variable)}
+    return all(isinstance(p, URIRef) for _, p, _ in tested) and all(
+        t in bound for triple in tested for t in (triple[0], triple[2]) if not isinstance(t, (URIRef, Literal)))
 
 
 def _any_rank(e) -> bool:

@@ -42,8 +42,9 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
 
     query = name(query)
     for node in ir.walk(query):
-        if (isinstance(node, ir.Quant) and node.var is not None and isinstance(node.noun, ir.ClassNoun)
-                and node.det in ("a", "the", "which")):
+        if isinstance(node, ir.Quant) and node.var is not None and (
+                (isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which"))
+                or (node.noun is None and node.det == "a")):  # "something ?s ..."
             named |= {n for n, v in builder.corefs.items() if v == node.var}
         if isinstance(node, (ir.Stmt, ir.RelNoun)) and isinstance(node.unit, ir.Var):  # "in unit ?u"
             named |= {n for n, v in builder.corefs.items() if v == node.unit.name}

@@ -44,14 +44,20 @@ def profile_options(state: Decompilation) -> dict:
         # distinct anyway (build's set answers), so the query that removes duplicates is the same
         options["duplicates"] = "removed" if builder.exists_joined else state.duplicates
     if state.form == "SelectQuery" and state.counted is None and state.aggregated is None:
-        answer = {state.answer_bind.var} if state.answer_bind else set()
+        answer = {b.var for b in state.answer_binds()}
         visible = (set(builder.all_nodes) | {state.root} | answer) - {state.counted_order} - builder.hidden
         # a FILTER EXISTS said as a join puts its values in scope, but the query never showed them
         all_shown = set(state.select_vars) == visible and not builder.exists_joined
+        if state.order_expr is not None and not state.order_value_shown:
+            # "such that E is the highest" BINDs E's value, which "all" would show as a column
+            all_shown = False
         options["projection"] = "all" if all_shown else "focus"
         values = [v for v in state.orders if v != state.counted_order]  # a ranking count: below
         if options["projection"] == "focus" and values:
             options["order_columns"] = all(v in state.select_vars for v in values)
+        if options["projection"] == "focus" and state.order_expr is not None:
+            # "such that E is the highest": E's value a column only where the query shows it
+            options["order_columns"] = state.order_value_shown
     else:
         # an ASK or a count shows no variable of the tree: either value compiles the same
         options["projection"] = "all"

@@ -3,7 +3,7 @@ over a :class:`Decompilation`."""
 from __future__ import annotations
 
 from cnl import ir
-from cnl.errors import UnsupportedSPARQLError
+from cnl.errors import MeaningChangeError, UnsupportedSPARQLError
 from cnl.sparql.decompile.binds import read_binds
 from cnl.sparql.decompile.build import build
 from cnl.sparql.decompile.choice import read_choice
@@ -27,8 +27,27 @@ def decompile_to_ir(sparql: str) -> tuple[ir.Query, dict]:
     reading = _read(sparql, focus_columns=False)
     if reading.options["projection"] == "focus":
         # Not every variable is an answer column: mark the columns "which".
-        reading = _read(sparql, focus_columns=True)
-        reading.options["projection"] = "focus"
+        return _checked(sparql, _focus_reading(sparql))
+    try:
+        return _checked(sparql, reading)
+    except MeaningChangeError:
+        # every variable is a column, but "all" would show more: a value the compiler BINDs for
+        # a "such that" sentence ("such that (the length of ?l) is less than 5"); the columns
+        # named one by one instead, or the first refusal
+        try:
+            return _checked(sparql, _focus_reading(sparql))
+        except UnsupportedSPARQLError:
+            pass
+        raise
+
+
+def _focus_reading(sparql: str) -> Decompilation:
+    reading = _read(sparql, focus_columns=True)
+    reading.options["projection"] = "focus"
+    return reading
+
+
+def _checked(sparql: str, reading: Decompilation) -> tuple[ir.Query, dict]:
     check_reading(sparql, reading.query, reading.options)
     return reading.query, reading.options
 

@@ -171,7 +171,11 @@ def _root_subject(state: Decompilation):
     root, det, orders = state.root, state.det, state.orders
     noun, vps = _root_noun(state.root_classes, state.vps, det)
     # a root the tree reaches again is named by its variable (name_corefs checks the noun)
-    subject = ir.Quant(det, noun, order=orders.get(root), var=state.builder.corefs.get(root))
+    var = state.builder.corefs.get(root)
+    if var is not None and noun is not None and not isinstance(noun, ir.ClassNoun) and state.answer_bind is None:
+        # only a class noun takes a variable: "something ?l that is a <label> of <Q76>"
+        noun, vps = None, [ir.Be(ir.Quant("a", noun))] + list(vps)
+    subject = ir.Quant(det, noun, order=orders.get(root), var=var)
     if (noun is None and det in ("which", "how_many") and state.answer_bind is None and len(vps) == 1
             and isinstance(vps[0], ir.QualifierOf) and isinstance(vps[0].subject, ir.Ref)
             and isinstance(vps[0].vp, ir.Stmt) and not (det == "how_many" and orders.get(root))):
@@ -210,13 +214,29 @@ def _root_noun(root_classes: list, vps: list, det: str):
 
 
 def _bind_answer(state: Decompilation, subject, vps):
-    """The answer of a BIND over the root: an expression whose input is the root's NP."""
-    bind, builder, orders = state.answer_bind, state.builder, state.orders
+    """The answer of a BIND over the root: an expression whose input is the root's NP; with
+    several answer BINDs, "A and B", the others' inputs said by their co-reference variables
+    (the root's, named at its first mention, in A)."""
     if not isinstance(subject, ir.Quant):
         raise UnsupportedSPARQLError("BIND over a constant")
-    root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order)
-    if bind.others:  # the other inputs: their co-reference variables (named in the tree)
-        root_np = {bind.input: root_np, **{v: ir.Ref(ir.Var(builder.corefs[v])) for v in bind.others}}
+    if subject.var is not None and not isinstance(subject.noun, ir.ClassNoun):
+        # a root another answer reads is named at its first mention: "something ?s at which
+        # ...", "something ?s that is a <P569> of <Q76>" (only a class noun takes a variable)
+        said = (ir.Be(ir.Quant("a", subject.noun)),) if subject.noun is not None else ()
+        root_np = ir.Quant("a", None, said + tuple(vps), order=subject.order, var=subject.var)
+    else:
+        root_np = ir.Quant("the", subject.noun, tuple(vps), order=subject.order, var=subject.var)
+    answers = [_one_bind_answer(state, bind, root_np) for bind in state.answer_binds()]
+    return answers[0] if len(answers) == 1 else ir.Coord("and", tuple(answers))
+
+
+def _one_bind_answer(state: Decompilation, bind, root_np):
+    builder, orders = state.builder, state.orders
+    corefs = {v: ir.Ref(ir.Var(builder.corefs[v])) for v in bind.others}
+    if bind.input is not None:
+        root_np = {bind.input: root_np, **corefs} if corefs else root_np
+    else:  # a further answer: every input is a value the first one's tree named
+        root_np = corefs
     answer = bind_np(bind.expr, bind.input, root_np, builder.year_casts)
     if bind.filters:
         if not isinstance(answer, ir.Quant):

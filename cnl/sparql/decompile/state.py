@@ -56,6 +56,7 @@ class Decompilation:
     numbers: dict = field(default_factory=dict)          # ?v -> (det, N) of HAVING(COUNT(?v) op N)           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))
     orders: dict = field(default_factory=dict)           # variable -> ir.Order
     order_expr: object = None            # ORDER BY an expression: OrderedExpression(expr, order)
+    order_value_shown: bool = False      # ... whose value (a projected BIND) is a column too
     order_cast: str | None = None        # ORDER BY xsd:integer(?x) (every key so cast): "integer"
     counted_order: object = None         # ORDER BY the count: the counted variable
     tied_count: tuple | None = None      # HAVING(COUNT(?y) = MAX(?best)): (?y, "max"/"min", ?best)
@@ -63,6 +64,7 @@ class Decompilation:
     # flatten, then binds
     top: Group | None = None
     answer_bind: AnswerBind | None = None
+    more_answers: list = field(default_factory=list)     # the other answer BINDs ("Give me A and B")
     first_year: object = None            # the input of the first of two compared years' BINDs
     choice: tuple | None = None          # BIND(IF(test, A, B) AS ?x): (?x, A, B), the test a FILTER now
     count_test: tuple | None = None      # only counts compared: (count, op, count or literal)
@@ -83,3 +85,7 @@ class Decompilation:
     # sentence, options
     query: ir.Query | None = None
     options: dict = field(default_factory=dict)
+
+    def answer_binds(self) -> list:
+        """Every BIND whose value is an answer column, the first one's input the root."""
+        return [self.answer_bind, *self.more_answers] if self.answer_bind is not None else []

@@ -14,7 +14,7 @@ from lark import Token
 
 from cnl import ir
 from cnl.dialects.notation import split_angle, unescape
-from cnl.dialects.squall.parser.reading import current_notation, error_at
+from cnl.dialects.squall.parser.reading import current_notation, current_text, error_at
 
 
 class _Head:
@@ -218,3 +218,24 @@ _ORDINAL_WORDS = {
 def read_ordinal(tok: Token) -> int:
     word = tok.value.lower()
     return _ORDINAL_WORDS.get(word) or int(re.match(r"\d+", word).group())
+
+
+def property_noun(item) -> ir.Property | None:
+    """The property a plain ``the <P>`` names, when it is written as a property (an ID ``P..``,
+    or in the label notation between angle brackets), else None."""
+    if not (isinstance(item, ir.Quant) and item.det in ("a", "the") and not item.rels and item.order is None
+            and item.var is None):
+        return None
+    noun = item.noun
+    if isinstance(noun, ir.RelNoun) and noun.of is None and not noun.quals:
+        return noun.prop
+    if not isinstance(noun, ir.ClassNoun):
+        return None
+    cls = noun.cls
+    if (cls.id or "").startswith("P"):
+        return ir.Property(cls.id, cls.label, cls.span)
+    if cls.id is None and cls.span is not None and current_text.get()[cls.span[0]:cls.span[0] + 1] == "<" \
+            and current_notation.get() == "label":
+        return ir.Property(None, cls.label, cls.span)
+    return None
+

@@ -11,10 +11,10 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.dialects.notation import unescape
-from cnl.dialects.squall.parser.reading import current_notation, current_text, error_at
+from cnl.dialects.squall.parser.reading import error_at
 from cnl.dialects.squall.parser.terms import (
-    checked_property, is_temporal, read_entity, read_head, read_language, read_ordinal, read_property, read_string,
-    read_typed_literal, token_span,
+    checked_property, is_temporal, property_noun, read_entity, read_head, read_language, read_ordinal, read_property,
+    read_string, read_typed_literal, token_span,
 )
 from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark
 from cnl.dialects.squall.parser.writer_forms import WriterForms
@@ -298,7 +298,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.DatePart(part.value.lower(), np)
 
     def measure_of(self, kind, _of, np):
-        return ir.Measure(" ".join(kind.value.lower().split()), np)  # "absolute  value": one space
+        kind = " ".join(kind.value.lower().split())  # "absolute  value": one space
+        return ir.Measure(_MEASURE_WORDS.get(kind, kind), np)
 
     def now(self, _tok):
         return ir.Now()
@@ -342,7 +343,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.Not(vp) if gap[2] else vp
 
     def rel_whose(self, *args):
-        prop_tok = next(a for a in args if isinstance(a, Token) and a.type == "PROP")
+        prop_tok = next(a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT"))
         return ir.Stmt(read_property(prop_tok), ir.Quant("a", None, (args[-1],)))
 
     def rel_whose_year(self, *args):
@@ -515,6 +516,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.Ref(ir.Literal(unescape(text[1:-1]), "string", lang.lower()))
 
 
+# Ferré's words for a value's string (SPARQL's STR), "text" in this project
+_MEASURE_WORDS = {"str": "text", "string": "text"}
 _AGGREGATE_WORDS = {"sum": "sum", "total": "sum", "average": "avg", "minimum": "min", "maximum": "max"}
 
 
@@ -533,29 +536,8 @@ def _shared_of(items: tuple) -> tuple:
         return items
     shared = []
     for item in items[:-1]:
-        prop = _property_noun(item)
+        prop = property_noun(item)
         if prop is None:
             return items
         shared.append(replace(item, noun=ir.RelNoun(prop, last.noun.of)))
     return (*shared, last)
-
-
-def _property_noun(item) -> ir.Property | None:
-    """The property a plain ``the <P>`` names, when it is written as a property (an ID ``P..``,
-    or in the label notation between angle brackets), else None."""
-    if not (isinstance(item, ir.Quant) and item.det in ("a", "the") and not item.rels and item.order is None
-            and item.var is None):
-        return None
-    noun = item.noun
-    if isinstance(noun, ir.RelNoun) and noun.of is None and not noun.quals:
-        return noun.prop
-    if not isinstance(noun, ir.ClassNoun):
-        return None
-    cls = noun.cls
-    if (cls.id or "").startswith("P"):
-        return ir.Property(cls.id, cls.label, cls.span)
-    if cls.id is None and cls.span is not None and current_text.get()[cls.span[0]:cls.span[0] + 1] == "<" \
-            and current_notation.get() == "label":
-        return ir.Property(None, cls.label, cls.span)
-    return None
-

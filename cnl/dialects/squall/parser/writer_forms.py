@@ -14,10 +14,12 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.dialects.squall.parser.reading import error_at
-from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, read_entity, read_head, read_ordinal,
-                                              read_property, token_span)
+from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, property_noun, read_entity, read_head,
+                                              read_ordinal, read_property, token_span)
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
+_OWN_VALUES = ("a value computed after 'has' is made of the subject's own values and numbers: "
+               "'has the <P1> * the <P2> equal to 100', '2 * (the <P1> + the <P2>)'")
 # Form 5's comparison symbols, as SPARQL's operators
 _SYMBOL_OPERATORS = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!=",
                      "≥": ">=", "≤": "<=", "≠": "!="}
@@ -211,8 +213,9 @@ class WriterForms(Transformer):
 
     def has_comparative(self, det, word, prop_tok, _than, other):
         prop = read_property(prop_tok)
-        if isinstance(other, ir.Ref) and isinstance(other.term, (ir.Entity, ir.Var)):
-            other = ir.Quant("the", ir.RelNoun(prop, other))  # "than [K2]": than the <P> of [K2]
+        if isinstance(other, ir.Ref) and isinstance(other.term, (ir.Entity, ir.Var)) or _things_of_a_class(other):
+            # "than [K2]": than the <P> of [K2]; "than the <C> that ...": than the <P> of that thing
+            other = ir.Quant("the", ir.RelNoun(prop, other))
         op = "<" if word.type == "CMP_LT" else ">"
         return self.has_value(det, prop_tok, ir.Compare(op, (other,), is_temporal(word)))
 
@@ -240,6 +243,39 @@ class WriterForms(Transformer):
             raise error_at(token_span(per), "'per <P>' groups a count: 'the number of <C>-s per <P>'")
         grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which"))
         return ir.Quant("number_of", noun, (*rest[:-2], grouped))
+
+    def number_per_var(self, det, noun, *rest):
+        per, var = rest[-2], rest[-1]
+        if det[0] != "number_of":
+            raise error_at(token_span(per), "'per X' groups a count: 'the number of <C>-s ... per X'")
+        name = var.value.lstrip("?")
+        found = []
+        rels = tuple(_asked_value(rel, name, found) for rel in rest[:-2])
+        if not found:
+            raise error_at(token_span(var), f"'per {var.value}' groups by a value the clauses name "
+                                            f"{var.value} ('whose <P50> has some <P1416> {var.value} per {var.value}')")
+        return ir.Quant("number_of", noun, rels)
+
+    def number_per_value(self, det, head, var, *rest):
+        per, value = rest[-2], rest[-1]
+        name = var.value.lstrip("?")
+        props = []
+        while (isinstance(value, ir.Quant) and value.det in ("a", "the") and isinstance(value.noun, ir.RelNoun)
+               and not value.rels and value.order is None and value.var is None and not value.noun.quals):
+            props.append(value.noun.prop)
+            value = value.noun.of
+        if det[0] != "number_of" or not props or value != ir.Ref(ir.Var(name)):
+            raise error_at(token_span(per), f"'per' groups a count by a value of the counted thing: 'the number of "
+                                            f"<C>-s {var.value} per the <P> of {var.value}'")
+        grouped = ir.Stmt(props[0], ir.Quant("which"))
+        for prop in props[1:]:
+            grouped = ir.Stmt(prop, ir.Quant("a", None, (grouped,)))
+        rels = rest[:-2]
+        if any(node == ir.Var(name) for rel in rels for node in ir.walk(rel)):
+            raise error_at(token_span(var), f"'the number of <C>-s {var.value} per ...': {var.value} names the counted "
+                                            "thing for 'per' only")
+        # X only says what "per" reads from: the count of the things, per value (X itself no column)
+        return ir.Quant("number_of", ir.ClassNoun(head.as_class()), (*rels, grouped))
 
     def whether(self, _whether, subject, vp):
         return ir.Query(subject, vp)
@@ -322,6 +358,71 @@ class WriterForms(Transformer):
     def which_class(self, _what, *rest):
         return self.which(_what, *(ir.ClassNoun(r.as_class()) if _is_head(r) else r for r in rest))
 
+    # A computed value compared after "has": "has the <P2048> * the <P2049> equal to 100" =
+    # "such that (its <P2048> * its <P2049>) is equal to 100" (the subject's own values).
+    def own_value(self, det, prop_tok):
+        if det[0] not in ("a", "the"):
+            raise error_at(token_span(prop_tok), _OWN_VALUES)
+        return ir.Its(read_property(prop_tok))
+
+    def has_computed_own(self, first, op, right, comparison):
+        # "the <P>" read as "has the <P>" (has_tail): a plain one is the subject's own value
+        obj = first.obj if isinstance(first, ir.Stmt) else None
+        if not (isinstance(obj, ir.Quant) and obj.det in ("a", "the") and obj.noun is None and not obj.rels
+                and obj.order is None and obj.var is None and not first.quals and not first.inverse
+                and first.order is None and not first.any_rank and not first.normalized and first.unit is None):
+            raise error_at(token_span(op), _OWN_VALUES)
+        return ir.SuchThat(ir.Arith(op.value, ir.Its(first.prop), right), comparison)
+
+    def has_computed(self, left, op, right, comparison):
+        return ir.SuchThat(ir.Arith(op.value, left, right), comparison)
+
+    def has_computed_minus(self, left, right, comparison):
+        return ir.SuchThat(ir.Arith("-", left, right), comparison)
+
+    def has_computed_paren(self, value, comparison):
+        return ir.SuchThat(value, comparison)
+
+    # "has a year between 1980 and 1990" (the year of a date, Ferré's) = "whose year is between ..."
+    def has_year_compare(self, *args):
+        det = next((a for a in args if isinstance(a, tuple)), ("a", None))
+        if det[0] not in ("a", "the"):
+            raise error_at(None, "a date has one year: 'has a year between 1980 and 1990'")
+        value = args[-1]
+        if isinstance(value, ir.YearIs):  # "has a year in 1961": the year is 1961
+            return value
+        return ir.YearIs(value if isinstance(value, ir.Compare) else ir.Be(value))
+
+    # "has which <P495> X": the value asked and named ("has which <P>", "which <C> X")
+    def has_which_var(self, which, prop_tok, var, *quals):
+        stmt = self.has_which(which, prop_tok, *quals)
+        return replace(stmt, obj=ir.Quant("which", var=var.value.lstrip("?")))
+
+    # "has the highest <P2044> lesser than X" = "has <P2044> the highest thing that is less than X"
+    def has_superlative_compare(self, *args):
+        det = args[0] if isinstance(args[0], tuple) else ("the", None)
+        order, prop_tok, comparison, *quals = args[1:] if isinstance(args[0], tuple) else args
+        stmt = self.has_superlative(det, order, prop_tok, *quals)
+        return replace(stmt, obj=replace(stmt.obj, rels=(comparison,)))
+
+    # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
+    def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
+        return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
+
+    # "the class <Q1003>" = <Q1003> (a class named as a thing)
+    def the_class(self, _the_class, tok):
+        return ir.Ref(read_entity(tok))
+
+    # "whose str is "08"" = "whose text is "08"" (ir.TextIs); a string test on the text is the test
+    def rel_whose_text(self, _whose, _str, vp):
+        return vp if _is_string_test(vp) else ir.TextIs(vp)
+
+    def has_str(self, det, word, *rels):
+        if det[0] not in ("a", "the") or not all(_is_string_test(r) for r in rels):
+            raise error_at(token_span(word), f"'has a {word.value} that ...' tests the string: 'has a {word.value} that "
+                                             f"matches \"^http\"' (or write 'whose {word.value} is \"x\"')")
+        return _and(rels)
+
     # Form 8: the fronted question word is the value of a qualifier of the statement:
     # "How many <film> <X> did <P166> <Y> at <P1686>?" = films that are the <P1686> of the
     # statement "<X> has <P166> <Y>" ("How many <film> at which <P1686> <X> has <P166> <Y>?").
@@ -358,6 +459,32 @@ class WriterForms(Transformer):
                        ir.Quant(quant.det, None, order=quant.order))
         stmt = gap[1]
         return ir.Query(subject, replace(stmt, quals=stmt.quals + (qual,)))
+
+
+def _asked_value(node, name: str, found: list):
+    """``node`` with its first statement whose value is the variable ``name`` ("has some <P1416> A")
+    asking that value instead ("has which <P1416> ?A"); appended to ``found`` when changed."""
+    if found:
+        return node
+    if isinstance(node, ir.Stmt) and node.obj == ir.Ref(ir.Var(name)):
+        found.append(node)
+        return replace(node, obj=ir.Quant("which", var=name))
+    return ir.map_children(node, lambda child: _asked_value(child, name, found))
+
+
+def _is_string_test(vp) -> bool:
+    """A string test (``matches``, ``contains``, ``starts with``, negated or joined): each tests
+    the string of its subject (``STR(?x)``) already."""
+    if isinstance(vp, (ir.And, ir.Or)):
+        return all(_is_string_test(i) for i in vp.items)
+    return isinstance(vp.vp if isinstance(vp, ir.Not) else vp, ir.StrTest)
+
+
+def _things_of_a_class(np) -> bool:
+    """``the <television show> that ...``: a noun phrase whose referents are things of a class (which
+    have values), not values (``the <P2044>``, a property written as a noun, is a value)."""
+    return (isinstance(np, ir.Quant) and isinstance(np.noun, ir.ClassNoun)
+            and property_noun(replace(np, rels=(), order=None, var=None)) is None)
 
 
 def _counted_superlative(vp, count: int, found: list):
