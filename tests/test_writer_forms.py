@@ -1054,6 +1054,30 @@ FORMS += [
          "What is the number of <Q5> that has <P106> <Q33999> and that has which <P19>?",
          "SELECT ?c (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P19 ?c . } "
          "GROUP BY ?c"),
+    # A question that begins with "whose" (Ferré's "Whose author is X?"): the thing asked owns the value
+    Form("whose question",
+         ("Whose <P57> is <Q25191>?", "Whose <director> is [Christopher Nolan]?",
+          "Whose <P57:director> is <Christopher_Nolan>?"),
+         "What has a <P57> that is <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P57 wd:Q25191 . }"),
+    Form("whose question",
+         ("Whose <P26> has <P19> <Q60>?", "whose <spouse> has <place of birth> [New York City]?",
+          "Whose <P26:spouse> has <P19:place_of_birth> <New_York_City>?"),
+         "What has a <P26> that has <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P26 ?s . ?s wdt:P19 wd:Q60 . }"),
+    # "of" left at the end (Ferré's stranded preposition): "X is Y the <P> of" = "X has <P> Y"
+    # ("Who is <Q13133> the <P26> of?" = "Who has <P26> <Q13133>?")
+    Form("stranded of",
+         ("Who is <Q25191> the <P57> of?", "Who is [Christopher Nolan] the <director> of?",
+          "Who is <Christopher_Nolan> the <P57:director> of?"),
+         "What has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P57 wd:Q25191 . }"),
+    Form("stranded of",
+         ("Which <Q11424> is <Q3772> the <P57> and <P161> of?",
+          "Which [film] is [Quentin Tarantino] the <director> and <cast member> of?",
+          "Which <film> is <Quentin_Tarantino> the <P57:director> and <P161:cast_member> of?"),
+         "Which <Q11424> has <P57> <Q3772> and has <P161> <Q3772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 ; wdt:P161 wd:Q3772 . }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -405,6 +405,15 @@ class WriterForms(Transformer):
         stmt = self.has_superlative(det, order, prop_tok, *quals)
         return replace(stmt, obj=replace(stmt.obj, rels=(comparison,)))
 
+    # "Whose <P26> is <Q13133>?" = "What has a <P26> that is <Q13133>?" (the thing asked owns the value)
+    def whose_question(self, _whose, prop_tok, vp):
+        return ir.Query(ir.Quant("which"), self.rel_whose(prop_tok, vp))
+
+    # "is <Q13133> the <P26> of" = "has <P26> <Q13133>" (Y is the <P> of X: X has <P> Y)
+    def be_stranded_of(self, _be, subject, _det, *rest):
+        stmts = tuple(ir.Stmt(read_property(t), subject) for t in rest if isinstance(t, Token) and t.type == "PROP")
+        return stmts[0] if len(stmts) == 1 else ir.And(stmts)
+
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
