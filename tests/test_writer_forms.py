@@ -1078,6 +1078,45 @@ FORMS += [
           "Which <film> is <Quentin_Tarantino> the <P57:director> and <P161:cast_member> of?"),
          "Which <Q11424> has <P57> <Q3772> and has <P161> <Q3772>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 ; wdt:P161 wd:Q3772 . }"),
+    # A number of values compared (Ferré's count as a noun) = the count determiners
+    Form("a number of compared",
+         ("Which <Q5> has a number of <P40> greater than 2?", "Which [human] has a number of <child>-s greater than 2?",
+          "Which <human> has a number of <P40:child> greater than 2?"),
+         "Which <Q5> has more than 2 <P40>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?c) AS ?n) WHERE { ?h wdt:P40 ?c } "
+         "GROUP BY ?h } FILTER(?n > 2) }"),
+    Form("a number of compared",
+         ("Which <Q11424> has a number of <P161> equal to 3?", "Which [film] has a number of <cast member> equal to 3?",
+          "Which <film> has a number of <P161:cast_member> equal to 3?"),
+         "Which <Q11424> has exactly 3 <P161>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . { SELECT ?f (COUNT(DISTINCT ?a) AS ?n) WHERE { ?f wdt:P161 ?a } "
+         "GROUP BY ?f } FILTER(?n = 3) }"),
+    Form("whose number of",
+         ("Give me every <Q5> whose number of <P166> is greater than 3.",
+          "Give me every [human] whose number of <award received> is greater than 3.",
+          "Give me every <human> whose number of <P166:award_received> is greater than 3."),
+         "Give me every <Q5> that has more than 3 <P166>.",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P166 ?a } "
+         "GROUP BY ?h } FILTER(?n > 3) }"),
+    Form("whose number of",
+         ("Which <Q11424> whose number of <P57> is at least 2 has <P161> <Q45772>?",
+          "Which [film] whose number of <director> is at least 2 has <cast member> [Christian Bale]?",
+          "Which <film> whose number of <P57:director> is at least 2 has <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> that has at least 2 <P57> has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q45772 . { SELECT ?f (COUNT(DISTINCT ?d) AS ?n) "
+         "WHERE { ?f wdt:P57 ?d } GROUP BY ?f } FILTER(?n >= 2) }"),
+    # "the count of" (Ferré's aggregation noun) = "the number of"; an article after it says nothing more
+    Form("the count of",
+         ("What is the count of the <Q11424>-s whose <P57> is <Q25191>?",
+          "What is the count of the [film]-s whose <director> is [Christopher Nolan]?",
+          "What is the count of the <film>-s whose <P57:director> is <Christopher_Nolan>?"),
+         "What is the number of <Q11424> whose <P57> is <Q25191>?",
+         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("the count of",
+         ("What is the count of <P40> of <Q76>?", "What is the count of <child> of [Barack Obama]?",
+          "What is the count of <P40:child> of <Barack_Obama>?"),
+         "What is the number of <P40> of <Q76>?",
+         "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { wd:Q76 wdt:P40 ?c . }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1381,3 +1420,15 @@ def test_a_bare_label_with_before_or_after_is_reported_whole():
     with pytest.raises(CNLSyntaxError) as info:
         parse_squall("give me everything that is named after Percy Jackson")
     assert "named after Percy Jackson" in str(info.value)
+
+
+def test_a_number_of_values_compared_on_a_real_store():
+    """"has a number of <P166> greater than 2" on a store: Q1 has 2 awards, Q2 none, Q3 five, Q76
+    three; a count compared with a number that is not whole is refused with the form to write."""
+    store = _humans("P166", {"Q1": 2, "Q2": 0, "Q3": 5, "Q76": 3})
+    for text, expected in (("Which <Q5> has a number of <P166> greater than 2?", {"Q3", "Q76"}),
+                           ("Which <Q5> whose number of <P166> is equal to 2 has <P31> <Q5>?", {"Q1"}),
+                           ("Which [human] has a number of <award received> greater than or equal to 5?", {"Q3"})):
+        assert _answers(store, cnl.compile(text, lexicon=Lexicon())) == expected, text
+    with pytest.raises(CNLSyntaxError, match="compared with a whole number"):
+        parse_squall("Which <Q5> has a number of <P166> greater than 2.5?")

@@ -414,6 +414,14 @@ class WriterForms(Transformer):
         stmts = tuple(ir.Stmt(read_property(t), subject) for t in rest if isinstance(t, Token) and t.type == "PROP")
         return stmts[0] if len(stmts) == 1 else ir.And(stmts)
 
+    # "has a number of <P37> greater than 2" = "has more than 2 <P37>" (a count compared)
+    def has_number_compare(self, _a, _number, _of, prop_tok, comparison):
+        return self.has_value(_count_det(comparison), prop_tok)
+
+    # "whose number of <P40> is greater than 3" = "that has more than 3 <P40>"
+    def rel_whose_number(self, _whose, _number, _of, prop_tok, _be, comparison):
+        return self.has_value(_count_det(comparison), prop_tok)
+
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
@@ -515,3 +523,15 @@ def _value_also_of(prop, other, det: str) -> ir.Stmt:
     X" with "the", "shares a <P> with X" with "a")."""
     return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant(det, ir.RelNoun(prop, other))),)))
 
+
+# The count determiner a comparison of a number of values says ("greater than 2" = "more than 2")
+_COUNT_DETS = {">": "more_than", "<": "fewer_than", ">=": "at_least", "<=": "at_most", "=": "exactly"}
+
+
+def _count_det(comparison: ir.Compare) -> tuple[str, int]:
+    value = comparison.args[0] if len(comparison.args) == 1 else None
+    term = value.term if isinstance(value, ir.Ref) else None
+    if comparison.op not in _COUNT_DETS or not isinstance(term, ir.Literal) or not term.value.isdigit():
+        raise error_at(None, "a number of values is compared with a whole number: 'a number of <P> greater "
+                             "than 2' (or 'more than 2 <P>', 'at least 2 <P>', 'exactly 2 <P>')")
+    return _COUNT_DETS[comparison.op], int(term.value)
