@@ -1117,6 +1117,41 @@ FORMS += [
           "What is the count of <P40:child> of <Barack_Obama>?"),
          "What is the number of <P40> of <Q76>?",
          "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { wd:Q76 wdt:P40 ?c . }"),
+    # A comparative before the property than a property (Ferré's "than birthDate"): than the
+    # subject's own value = "<P> later than its <P>"
+    Form("comparative than own",
+         ("Which <Q5> has a later <P570> than <P569>?", "Which [human] has a later <date of death> than <date of birth>?",
+          "Which <human> has a later <P570:date_of_death> than <P569:date_of_birth>?"),
+         "Which <Q5> has a <P570> later than its <P569>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P570 ?d . FILTER(?d > ?b) }"),
+    Form("comparative than own",
+         ("Which <Q3305213> has a greater <P2048> than <P2049>?", "Which [painting] has a greater <height> than <width>?",
+          "Which <painting> has a greater <P2048:height> than <P2049:width>?"),
+         "Which <Q3305213> has a <P2048> greater than its <P2049>?",
+         "SELECT DISTINCT ?p WHERE { ?p wdt:P31 wd:Q3305213 ; wdt:P2048 ?h ; wdt:P2049 ?w . FILTER(?h > ?w) }"),
+    # "same as" after the property = "that is"; "same as <P>" compares with the subject's own value
+    Form("same as",
+         ("Which <Q5> has a <P20> same as its <P19>?", "Which [human] has a <place of death> same as <place of birth>?",
+          "Which <human> has a <P20:place_of_death> same as its <P19:place_of_birth>?"),
+         "Which <Q5> has a <P20> that is its <P19>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?b ; wdt:P20 ?d . FILTER(?d = ?b) }"),
+    Form("same as",
+         ("Which <Q11424> has a <P57> same as <Q25191>?", "Which [film] has a <director> same as [Christopher Nolan]?",
+          "Which <film> has a <P57:director> same as <Christopher_Nolan>?"),
+         "Which <Q11424> has a <P57> that is <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    # "other than X" = "different from X"
+    Form("other than",
+         ("Which <Q5> has a <P20> other than <Q60>?", "Which [human] has a <place of death> other than [New York City]?",
+          "Which <human> has a <P20:place_of_death> other than <New_York_City>?"),
+         "Which <Q5> has a <P20> different from <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P20 ?d . FILTER(?d != wd:Q60) }"),
+    Form("other than",
+         ("Which <Q11424> has <P57> <Q25191> and has a <P577> other than 2010?",
+          "Which [film] has <director> [Christopher Nolan] and has a <publication date> other than 2010?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has a <P577:publication_date> other than 2010?"),
+         "Which <Q11424> has <P57> <Q25191> and has a <P577> different from 2010?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . FILTER(?d != 2010) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

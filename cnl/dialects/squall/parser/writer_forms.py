@@ -422,6 +422,22 @@ class WriterForms(Transformer):
     def rel_whose_number(self, _whose, _number, _of, prop_tok, _be, comparison):
         return self.has_value(_count_det(comparison), prop_tok)
 
+    # "has a later <P570> than <P569>" = "has a <P570> later than its <P569>"
+    def has_comparative_own(self, det, word, prop_tok, _than, own_tok):
+        op = "<" if word.type == "CMP_LT" else ">"
+        return self.has_value(det, prop_tok, ir.Compare(op, (ir.Its(read_property(own_tok)),), is_temporal(word)))
+
+    # "has a <P20> same as its <P19>" = "has a <P20> that is its <P19>"; "same as <P19>" the same
+    def has_value_same(self, det, prop_tok, _same, _as, other):
+        return self.has_value(det, prop_tok, ir.Be(other))
+
+    def has_value_same_as_own(self, det, prop_tok, _same, _as, own_tok):
+        return self.has_value(det, prop_tok, ir.Be(ir.Its(read_property(own_tok))))
+
+    # "other than X" = "different from X"
+    def cmp_other_than(self, _other_than, other):
+        return ir.Compare("!=", (other,))
+
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
