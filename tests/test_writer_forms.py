@@ -1152,6 +1152,20 @@ FORMS += [
           "Which <film> has <P57:director> <Christopher_Nolan> and has a <P577:publication_date> other than 2010?"),
          "Which <Q11424> has <P57> <Q25191> and has a <P577> different from 2010?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . FILTER(?d != 2010) }"),
+    # An aggregate of "the <C>-s per <P>" (Ferré's grouping, as "the number of <C>-s per <P>"): one
+    # value per value of <P> = "... of the <C> that has which <P>" (GROUP BY)
+    Form("aggregate per",
+         ("What is the average <P2047> of the <Q11424>-s per <P57>?",
+          "What is the average <duration> of the [film]-s per <director>?",
+          "What is the average <P2047:duration> of the <film>-s per <P57:director>?"),
+         "What is the average <P2047> of the <Q11424> that has which <P57>?",
+         "SELECT ?d (AVG(?t) AS ?avg) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d ; wdt:P2047 ?t . } GROUP BY ?d"),
+    Form("aggregate per",
+         ("Give me the total <P2142> of the <Q11424>-s per <P495>.",
+          "Give me the total <box office> of the [film]-s per <country of origin>.",
+          "Give me the total <P2142:box_office> of the <film>-s per <P495:country_of_origin>."),
+         "Give me the total <P2142> of the <Q11424> that has which <P495>.",
+         "SELECT ?c (SUM(?b) AS ?sum) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P495 ?c ; wdt:P2142 ?b . } GROUP BY ?c"),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1467,3 +1481,25 @@ def test_a_number_of_values_compared_on_a_real_store():
         assert _answers(store, cnl.compile(text, lexicon=Lexicon())) == expected, text
     with pytest.raises(CNLSyntaxError, match="compared with a whole number"):
         parse_squall("Which <Q5> has a number of <P166> greater than 2.5?")
+
+
+def test_an_aggregate_per_value_on_a_real_store():
+    """"the total/average <P1082> of the <Q515>-s per <P17>": one row per country (cities Q1, Q2 in
+    Q142; Q3 in Q183); "per" where no count or aggregate takes it is refused."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for city, country, population in (("Q1", "Q142", 100), ("Q2", "Q142", 300), ("Q3", "Q183", 50)):
+        for prop, value in (("P31", pyoxigraph.NamedNode(wd + "Q515")), ("P17", pyoxigraph.NamedNode(wd + country)),
+                            ("P1082", pyoxigraph.Literal(str(population), datatype=pyoxigraph.NamedNode(
+                                "http://www.w3.org/2001/XMLSchema#integer")))):
+            store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + city), pyoxigraph.NamedNode(wdt + prop), value))
+    for text, expected in (("Give me the total <P1082> of the <Q515>-s per <P17>.", {("Q142", 400), ("Q183", 50)}),
+                           ("What is the average <population> of the [city]-s per <country>?",
+                            {("Q142", 200), ("Q183", 50)})):
+        sparql = cnl.compile(text, lexicon=type("L", (), {"resolve": lambda self, label, kind, span=None: {
+            "population": "P1082", "city": "Q515", "country": "P17"}[label]})())
+        rows = {(row[0].value.rsplit("/", 1)[-1], int(float(row[1].value))) for row in store.query(sparql)}
+        assert rows == expected, (text, sparql)
+    with pytest.raises(CNLSyntaxError, match="groups a count or an aggregate"):
+        parse_squall("Give me the <Q515>-s per <P17>.")

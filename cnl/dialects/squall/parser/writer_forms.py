@@ -13,6 +13,7 @@ from dataclasses import replace
 from lark import Token, Transformer, v_args
 
 from cnl import ir
+from cnl.ir.traverse import map_children, walk
 from cnl.dialects.squall.parser.reading import error_at
 from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, property_noun, read_entity, read_head,
                                               read_ordinal, read_property, token_span)
@@ -239,10 +240,13 @@ class WriterForms(Transformer):
 
     def number_per(self, det, noun, *rest):
         per, prop_tok = rest[-2], rest[-1]
-        if det[0] != "number_of":
-            raise error_at(token_span(per), "'per <P>' groups a count: 'the number of <C>-s per <P>'")
-        grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which"))
-        return ir.Quant("number_of", noun, (*rest[:-2], grouped))
+        if det[0] not in ("number_of", "the"):
+            raise error_at(token_span(per), "'per <P>' groups a count or an aggregate: 'the number of <C>-s per <P>', "
+                                            "'the average <P> of the <C>-s per <P>'")
+        # "the <C>-s per <P>" groups only where an aggregate takes it ("the average <P1082> of the
+        # <Q515>-s per <P17>"): a mark that settle_groups turns into the question word or refuses
+        grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which") if det[0] == "number_of" else _GroupedBy("which"))
+        return ir.Quant(det[0], noun, (*rest[:-2], grouped))
 
     def number_per_var(self, det, noun, *rest):
         per, var = rest[-2], rest[-1]
@@ -551,3 +555,25 @@ def _count_det(comparison: ir.Compare) -> tuple[str, int]:
         raise error_at(None, "a number of values is compared with a whole number: 'a number of <P> greater "
                              "than 2' (or 'more than 2 <P>', 'at least 2 <P>', 'exactly 2 <P>')")
     return _COUNT_DETS[comparison.op], int(term.value)
+
+
+class _GroupedBy(ir.Quant):
+    """The value "per <P>" names after "the <C>-s", before it is known to be an aggregate's group
+    key (never left in a parsed query: settle_groups)."""
+
+
+def settle_groups(query):
+    """``query`` with each "the <C>-s per <P>" inside an aggregate read as "the <C> that has which
+    <P>" (a value per group, SPARQL's GROUP BY: "the average <P1082> of the <Q515>-s per <P17>");
+    elsewhere "per" is refused (a group needs a count or an aggregate)."""
+    if not any(isinstance(node, _GroupedBy) for node in walk(query)):
+        return query
+    inside = {id(node) for aggregate in walk(query) if isinstance(aggregate, ir.Aggregate)
+              for node in walk(aggregate) if isinstance(node, _GroupedBy)}
+    if any(isinstance(node, _GroupedBy) and id(node) not in inside for node in walk(query)):
+        raise error_at(None, "'per <P>' groups a count or an aggregate: 'the number of <C>-s per <P>', "
+                             "'the average <P> of the <C>-s per <P>'")
+
+    def plain(node):
+        return ir.Quant("which") if isinstance(node, _GroupedBy) else map_children(node, plain)
+    return plain(query)
