@@ -38,7 +38,7 @@ IDS = {
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
-    "country of origin": "P495", "subclass of": "P279", "title": "P1476",
+    "country of origin": "P495", "subclass of": "P279", "title": "P1476", "name in native language": "P1559",
 }
 
 
@@ -1166,6 +1166,41 @@ FORMS += [
           "Give me the total <P2142:box_office> of the <film>-s per <P495:country_of_origin>."),
          "Give me the total <P2142> of the <Q11424> that has which <P495>.",
          "SELECT ?c (SUM(?b) AS ?sum) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P495 ?c ; wdt:P2142 ?b . } GROUP BY ?c"),
+    # String tests as participles (Ferré's "a thing containing "Star""): "starting with" = "starts
+    # with", "containing" = "contains"; "ends with"/"ending with" = "matching" a pattern anchored at the end
+    Form("starting with",
+         ('Which <Q5> has a <P1559> starting with "Jo"?', 'Which [human] has a <name in native language> starting with "Jo"?',
+          'Which <human> has a <P1559:name_in_native_language> starting with "Jo"?'),
+         'Which <Q5> has a <P1559> starts with "Jo"?',
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1559 ?l . FILTER(STRSTARTS(LCASE(STR(?l)), LCASE("Jo"))) }'),
+    Form("starting with",
+         ('Which <Q11424> has <P57> <Q25191> and has a <P1476> starting with "The"?',
+          'Which [film] has <director> [Christopher Nolan] and has a <title> starting with "The"?',
+          'Which <film> has <P57:director> <Christopher_Nolan> and has a <P1476:title> starting with "The"?'),
+         'Which <Q11424> has <P57> <Q25191> and has a <P1476> starts with "The"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P1476 ?t . '
+         'FILTER(STRSTARTS(LCASE(STR(?t)), LCASE("The"))) }'),
+    Form("containing",
+         ('Give me every <Q11424> whose <P1476> is a thing containing "Star".',
+          'Give me every [film] whose <title> is a thing containing "Star".',
+          'Give me every <film> whose <P1476:title> is a thing containing "Star".'),
+         'Give me every <Q11424> whose <P1476> is something contains "Star".',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(CONTAINS(LCASE(STR(?t)), LCASE("Star"))) }'),
+    Form("containing",
+         ('Which <Q5> has a <P1559> containing "Obama"?', 'Which [human] has a <name in native language> containing "Obama"?',
+          'Which <human> has a <P1559:name_in_native_language> containing "Obama"?'),
+         'Which <Q5> has a <P1559> contains "Obama"?',
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1559 ?l . FILTER(CONTAINS(LCASE(STR(?l)), LCASE("Obama"))) }'),
+    Form("ends with",
+         ('Which <Q5> has a <P1559> that ends with "son"?', 'Which [human] has a <name in native language> that ends with "son"?',
+          'Which <human> has a <P1559:name_in_native_language> ending with "son"?'),
+         'Which <Q5> has a <P1559> matching "son$"?',
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1559 ?l . FILTER(REGEX(STR(?l), "son$", "i")) }'),
+    Form("ends with",
+         ('Which <Q11424> whose <P1476> ends with "(2010)"?', 'Which [film] whose <title> ends with "(2010)"?',
+          'Which <film> whose <P1476:title> ends with "(2010)"?'),
+         'Which <Q11424> has a <P1476> matching "\\\\(2010\\\\)$"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(REGEX(STR(?t), "\\\\(2010\\\\)$", "i")) }'),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1503,3 +1538,16 @@ def test_an_aggregate_per_value_on_a_real_store():
         assert rows == expected, (text, sparql)
     with pytest.raises(CNLSyntaxError, match="groups a count or an aggregate"):
         parse_squall("Give me the <Q515>-s per <P17>.")
+
+
+def test_ends_with_on_a_real_store():
+    """"ends with" tests the end of the text, any case, its characters taken as they are (".", "(")."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    rdfs_label = pyoxigraph.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    for item, label in (("Q1", "Anderson"), ("Q2", "Sonia"), ("Q3", "ANDERSON"), ("Q4", "a.b (c)"), ("Q5", "axb (c)")):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode("http://www.wikidata.org/entity/" + item), rdfs_label,
+                                  pyoxigraph.Literal(label, language="en")))
+    for text, expected in (('What has a <label> that ends with "son"?', {"Q1", "Q3"}),
+                           ('What has a <label> ending with "a.b (c)"?', {"Q4"})):
+        assert _answers(store, cnl.compile(text)) == expected, text

@@ -8,6 +8,7 @@ it already reads: each callback states the variant in terms of the canonical one
 calling its callback), and nothing else depends on them."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from lark import Token, Transformer, v_args
@@ -16,7 +17,7 @@ from cnl import ir
 from cnl.ir.traverse import map_children, walk
 from cnl.dialects.squall.parser.reading import error_at
 from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, property_noun, read_entity, read_head,
-                                              read_ordinal, read_property, token_span)
+                                              read_ordinal, read_property, read_string, token_span)
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
 _OWN_VALUES = ("a value computed after 'has' is made of the subject's own values and numbers: "
@@ -442,6 +443,17 @@ class WriterForms(Transformer):
     def cmp_other_than(self, _other_than, other):
         return ir.Compare("!=", (other,))
 
+    # "starting with "Jo"" = "starts with "Jo""; "containing "Star"" = "contains "Star""
+    def rel_starting_with(self, _starting_with, string):
+        return ir.StrTest("starts", read_string(string))
+
+    def rel_containing(self, _containing, string):
+        return ir.StrTest("contains", read_string(string))
+
+    # "ends with "son"" = "matches "son$"" (the text escaped for a regular expression)
+    def ends_with(self, _ends_with, string):
+        return ir.StrTest("matches", _REGEX_SPECIAL.sub(r"\\\g<0>", read_string(string)) + "$")
+
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
@@ -577,3 +589,7 @@ def settle_groups(query):
     def plain(node):
         return ir.Quant("which") if isinstance(node, _GroupedBy) else map_children(node, plain)
     return plain(query)
+
+
+# The characters a SPARQL (XPath) regular expression gives a meaning; each escaped is itself
+_REGEX_SPECIAL = re.compile(r"[\\|.?*+(){}\[\]^$-]")
