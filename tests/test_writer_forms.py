@@ -39,6 +39,7 @@ IDS = {
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
     "country of origin": "P495", "subclass of": "P279", "title": "P1476", "name in native language": "P1559",
+    "book": "Q571", "sibling": "P3373",
 }
 
 
@@ -1201,6 +1202,50 @@ FORMS += [
           'Which <film> whose <P1476:title> ends with "(2010)"?'),
          'Which <Q11424> has a <P1476> matching "\\\\(2010\\\\)$"?',
          'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(REGEX(STR(?t), "\\\\(2010\\\\)$", "i")) }'),
+    # Counts compared: "Are there more <C>-s than <C>-s?" = "Is the number of <C> greater than the number of <C>?"
+    Form("are there more",
+         ("Are there more <Q11424>-s than <Q571>-s?", "Are there more [film]-s than [book]-s?",
+          "Are there more <film>-s than <book>-s?"),
+         "Is the number of <Q11424> greater than the number of <Q571>?",
+         "ASK { { SELECT (COUNT(DISTINCT ?f) AS ?a) WHERE { ?f wdt:P31 wd:Q11424 } } "
+         "{ SELECT (COUNT(DISTINCT ?b) AS ?c) WHERE { ?b wdt:P31 wd:Q571 } } FILTER(?a > ?c) }"),
+    Form("are there more",
+         ("Are there fewer <Q11424>-s that have <P57> <Q25191> than <Q11424>-s that have <P57> <Q3772>?",
+          "Are there fewer [film]-s that have <director> [Christopher Nolan] than [film]-s that have <director> "
+          "[Quentin Tarantino]?",
+          "Are there fewer <film>-s that have <P57:director> <Christopher_Nolan> than <film>-s that have "
+          "<P57:director> <Quentin_Tarantino>?"),
+         "Is the number of <Q11424> that has <P57> <Q25191> less than the number of <Q11424> that has <P57> <Q3772>?",
+         "ASK { { SELECT (COUNT(DISTINCT ?f) AS ?a) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 } } "
+         "{ SELECT (COUNT(DISTINCT ?g) AS ?c) WHERE { ?g wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 } } FILTER(?a < ?c) }"),
+    # "than X does" = "than X"
+    Form("more than does",
+         ("Which <Q5> has more <P166> than <Q76> does?", "Which [human] has more <award received> than [Barack Obama] does?",
+          "Which <human> has more <P166:award_received> than <Barack_Obama> does?"),
+         "Which <Q5> has more <P166> than <Q76>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P166 ?a } "
+         "GROUP BY ?h } { SELECT (COUNT(DISTINCT ?b) AS ?m) WHERE { wd:Q76 wdt:P166 ?b } } FILTER(?n > ?m) }"),
+    Form("more than does",
+         ("Which <Q11424> has more <P161> than <Q25188> has?", "Which [film] has more <cast member> than [Inception] has?",
+          "Which <film> has more <P161:cast_member> than <Inception> has?"),
+         "Which <Q11424> has more <P161> than <Q25188>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . { SELECT ?f (COUNT(DISTINCT ?a) AS ?n) WHERE { ?f wdt:P161 ?a } "
+         "GROUP BY ?f } { SELECT (COUNT(DISTINCT ?b) AS ?m) WHERE { wd:Q25188 wdt:P161 ?b } } FILTER(?n > ?m) }"),
+    # "has more <P40> than <P3373>": than the subject's own count = "than its <P3373>"
+    Form("more than own",
+         ("Which <Q5> has more <P40> than <P3373>?", "Which [human] has more <child>-s than <sibling>-s?",
+          "Which <human> has more <P40:child> than <P3373:sibling>?"),
+         "Which <Q5> has more <P40> than its <P3373>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?c) AS ?n) WHERE { ?h wdt:P40 ?c } "
+         "GROUP BY ?h } OPTIONAL { SELECT ?h (COUNT(DISTINCT ?s) AS ?m) WHERE { ?h wdt:P3373 ?s } GROUP BY ?h } "
+         "FILTER(?n > COALESCE(?m, 0)) }"),
+    Form("more than own",
+         ("Which <Q11424> has fewer <P161> than <P162>?", "Which [film] has fewer <cast member> than <producer>?",
+          "Which <film> has fewer <P161:cast_member> than <P162:producer>?"),
+         "Which <Q11424> has fewer <P161> than its <P162>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . OPTIONAL { SELECT ?f (COUNT(DISTINCT ?c) AS ?n) WHERE "
+         "{ ?f wdt:P161 ?c } GROUP BY ?f } { SELECT ?f (COUNT(DISTINCT ?p) AS ?m) WHERE { ?f wdt:P162 ?p } GROUP BY ?f } "
+         "FILTER(COALESCE(?n, 0) < ?m) }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1551,3 +1596,13 @@ def test_ends_with_on_a_real_store():
     for text, expected in (('What has a <label> that ends with "son"?', {"Q1", "Q3"}),
                            ('What has a <label> ending with "a.b (c)"?', {"Q4"})):
         assert _answers(store, cnl.compile(text)) == expected, text
+
+
+def test_counts_of_its_own_values_on_a_real_store():
+    """"has more/fewer <P40> than its <P3373>": Q1 has 2 children and 1 sibling, Q2 none and 1, Q3
+    1 and none, Q4 1 and 1 (a count with no row is 0)."""
+    siblings = [("Q1", "P3373", "Q81"), ("Q2", "P3373", "Q82"), ("Q4", "P3373", "Q84")]
+    store = _humans("P40", {"Q1": 2, "Q2": 0, "Q3": 1, "Q4": 1}, siblings)
+    for text, expected in (("Which <Q5> has more <P40> than <P3373>?", {"Q1", "Q3"}),
+                           ("Which [human] has fewer <child>-s than its <sibling>-s?", {"Q2"})):
+        assert _answers(store, cnl.compile(text, lexicon=Lexicon())) == expected, text

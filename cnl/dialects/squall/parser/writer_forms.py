@@ -454,6 +454,24 @@ class WriterForms(Transformer):
     def ends_with(self, _ends_with, string):
         return ir.StrTest("matches", _REGEX_SPECIAL.sub(r"\\\g<0>", read_string(string)) + "$")
 
+    # "Are there more <film>-s than <book>-s?" = "Is the number of <film> greater than the number of <book>?"
+    def more_things(self, _are, _there, word, *rest):
+        more = word.value.lower()
+        if more not in ("more", "fewer", "less"):
+            raise error_at(token_span(word), f"'are there {more} X than Y' compares nothing: counts are compared "
+                                             "with 'more', 'fewer' or 'less' ('Are there more <C>-s than <C>-s?')")
+        than = next(i for i, a in enumerate(rest) if isinstance(a, Token) and a.type == "THAN")
+        mine, theirs = (ir.Quant("number_of", part[0], tuple(part[1:])) for part in (rest[:than], rest[than + 1:]))
+        return ir.Query(mine, ir.Compare(">" if more == "more" else "<", (theirs,)))
+
+    # "has more <P40> than <P3373>" = "has more <P40> than its <P3373>"
+    def has_more_than_own(self, word, prop_tok, than, own_tok, *_plural):
+        return self.has_more_than(word, prop_tok, than, ir.Its(read_property(own_tok)))
+
+    # "has more <P40> than <Q76> does" = "has more <P40> than <Q76>"
+    def has_more_than_does(self, word, prop_tok, than, other, _does):
+        return self.has_more_than(word, prop_tok, than, other)
+
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
