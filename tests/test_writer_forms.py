@@ -1606,3 +1606,14 @@ def test_counts_of_its_own_values_on_a_real_store():
     for text, expected in (("Which <Q5> has more <P40> than <P3373>?", {"Q1", "Q3"}),
                            ("Which [human] has fewer <child>-s than its <sibling>-s?", {"Q2"})):
         assert _answers(store, cnl.compile(text, lexicon=Lexicon())) == expected, text
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Which <Q8502> has the 3rd to last highest <P2044>?", "'3rd to last' is not read"),
+    ("Which [mountain] has the 2nd to last <elevation above sea level>?", "'2nd to last' is not read"),
+    ("Give me the 5 first <Q11424>-s.", "'the 5 first' ranks by no value"),
+])
+def test_ordinals_without_a_clear_meaning_are_refused_with_the_forms_to_write(text, message):
+    # "3rd to last": the third from the end, or from the third on? "the 5 first": first by what?
+    with pytest.raises(CNLSyntaxError, match=message):
+        parse_squall(text)

@@ -53,6 +53,7 @@ _TERMINAL_WORDS = {
     "STARTING_WITH": '"starting with"',
     "ENDING_WITH": '"ends with"',
     "CONTAINING": '"containing"',
+    "TO_LAST": '"to last"',
     "OR_VP": '"or" + a verb phrase',
     "AT_WHICH": '"at which"',
     "AT_LEAST": '"at least"',

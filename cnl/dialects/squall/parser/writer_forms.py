@@ -472,6 +472,17 @@ class WriterForms(Transformer):
     def has_more_than_does(self, word, prop_tok, than, other, _does):
         return self.has_more_than(word, prop_tok, than, other)
 
+    def sup_to_last(self, ordinal, to_last, *_superlative):
+        raise error_at((ordinal.start_pos, to_last.end_pos),
+                       f"'{ordinal.value} to last' is not read (the {ordinal.value} from the end, or from the "
+                       f"{ordinal.value} on?): write 'the {ordinal.value} lowest <P>' (the {ordinal.value} from the "
+                       f"end of 'highest') or a range ('the {ordinal.value} to 10th highest <P>')")
+
+    def sup_first(self, count, ordinal):
+        raise error_at((count.start_pos, ordinal.end_pos),
+                       f"'the {count.value} {ordinal.value}' ranks by no value: say which value ranks them "
+                       f"('the <C>-s that have the {count.value} earliest <P577>')")
+
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
