@@ -1246,6 +1246,41 @@ FORMS += [
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . OPTIONAL { SELECT ?f (COUNT(DISTINCT ?c) AS ?n) WHERE "
          "{ ?f wdt:P161 ?c } GROUP BY ?f } { SELECT ?f (COUNT(DISTINCT ?p) AS ?m) WHERE { ?f wdt:P162 ?p } GROUP BY ?f } "
          "FILTER(COALESCE(?n, 0) < ?m) }"),
+    # "shares with X a <P>" (Ferré's word order, the object last) = "shares a <P> with X"
+    Form("shares with first",
+         ("Which <Q5> shares with <Q76> a <P19>?", "Which [human] shares with [Barack Obama] a <place of birth>?",
+          "Which <human> shares with <Barack_Obama> a <P19:place_of_birth>?"),
+         "Which <Q5> has a <P19> that is a <P19> of <Q76>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?p . wd:Q76 wdt:P19 ?p . }"),
+    Form("shares with first",
+         ("Does <Q36812> share with <Q152316> a <P25>?", "Does [Prince William] share with [Prince Harry] a <mother>?",
+          "Does <Prince_William> share with <Prince_Harry> a <P25:mother>?"),
+         "Has <Q36812> a <P25> that is a <P25> of <Q152316>?",
+         "ASK { wd:Q36812 wdt:P25 ?m . wd:Q152316 wdt:P25 ?m . }"),
+    # "the <P> of which" after a noun (Ferré's relative) = "whose <P>"
+    Form("the P of which",
+         ("Give me every <Q11424> the <P57> of which is <Q25191>.",
+          "Give me every [film] the <director> of which is [Christopher Nolan].",
+          "Give me every <film> the <P57:director> of which is <Christopher_Nolan>."),
+         "Give me every <Q11424> whose <P57> is <Q25191>.",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("the P of which",
+         ("Which <Q11424> the <P57> of which has <P19> <Q60> has <P161> <Q45772>?",
+          "Which [film] the <director> of which has <place of birth> [New York City] has <cast member> [Christian Bale]?",
+          "Which <film> the <P57:director> of which has <P19:place_of_birth> <New_York_City> has <P161:cast_member> "
+          "<Christian_Bale>?"),
+         "Which <Q11424> whose <P57> has <P19> <Q60> has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d ; wdt:P161 wd:Q45772 . ?d wdt:P19 wd:Q60 . }"),
+    # "X is whose <P>?" = "X is a <P> of what?"
+    Form("is whose",
+         ("<Q13133> is whose <P26>?", "[Michelle Obama] is whose <spouse>?", "<Michelle_Obama> is whose <P26:spouse>?"),
+         "<Q13133> is a <P26> of what?",
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P26 wd:Q13133 . }"),
+    Form("is whose",
+         ("<Q25191> was whose <P57>?", "[Christopher Nolan] was whose <director>?",
+          "<Christopher_Nolan> was whose <P57:director>?"),
+         "<Q25191> is a <P57> of what?",
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P57 wd:Q25191 . }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -54,6 +54,8 @@ _TERMINAL_WORDS = {
     "ENDING_WITH": '"ends with"',
     "CONTAINING": '"containing"',
     "TO_LAST": '"to last"',
+    "THE_OF_WHICH": '"the"',
+    "WHOSE_AFTER_BE": '"whose"',
     "OR_VP": '"or" + a verb phrase',
     "AT_WHICH": '"at which"',
     "AT_LEAST": '"at least"',

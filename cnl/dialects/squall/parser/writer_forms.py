@@ -230,6 +230,18 @@ class WriterForms(Transformer):
     def shares_with(self, _share, _det, prop_tok, _with, other):
         return _value_also_of(read_property(prop_tok), other, "a")
 
+    # "shares with <Q76> a <P19>" = "shares a <P19> with <Q76>"
+    def shares_with_first(self, share, with_, other, det, prop_tok):
+        return self.shares_with(share, det, prop_tok, with_, other)
+
+    # "the <P57> of which is <Q25191>" = "whose <P57> is <Q25191>"
+    def rel_the_of_which(self, _the, prop_tok, _of, _which, vp):
+        return self.rel_whose(prop_tok, vp)
+
+    # "<Q13133> is whose <P26>?" = "<Q13133> is a <P26> of what?"
+    def be_whose(self, _whose, prop_tok):
+        return ir.Be(ir.Quant("a", ir.RelNoun(read_property(prop_tok), ir.Quant("which"))))
+
     def has_shared_value(self, *args):
         props = [a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT")]
         rest = [a for a in args if not isinstance(a, Token)]
