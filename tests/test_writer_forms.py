@@ -1281,6 +1281,18 @@ FORMS += [
           "<Christopher_Nolan> was whose <P57:director>?"),
          "<Q25191> is a <P57> of what?",
          "SELECT DISTINCT ?x WHERE { ?x wdt:P57 wd:Q25191 . }"),
+    # "whom X <P>" after a noun (Ferré's object relative) = "that X <P>" = "that is a <P> of X"
+    Form("whom X verb",
+         ("Which <Q5> whom <Q13133> <P26> has <P19> <Q60>?",
+          "Which [human] whom [Michelle Obama] <spouse> has <place of birth> [New York City]?",
+          "Which <human> whom <Michelle_Obama> <P26:spouse> has <P19:place_of_birth> <New_York_City>?"),
+         "Which <Q5> that is a <P26> of <Q13133> has <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 . wd:Q13133 wdt:P26 ?h . }"),
+    Form("whom X verb",
+         ("Give me every <Q5> whom <Q76> <P40>.", "Give me every [human] whom [Barack Obama] <child>.",
+          "Give me every <human> whom <Barack_Obama> <P40:child>."),
+         "Give me every <Q5> that is a <P40> of <Q76>.",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q76 wdt:P40 ?h . }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}
