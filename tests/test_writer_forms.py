@@ -1293,6 +1293,17 @@ FORMS += [
           "Give me every <human> whom <Barack_Obama> <P40:child>."),
          "Give me every <Q5> that is a <P40> of <Q76>.",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q76 wdt:P40 ?h . }"),
+    # "whose lang is" (Ferré's "lang") = "whose language is"
+    Form("whose lang",
+         ('Give me every <P1476> of <Q25188> whose lang is "en".', 'Give me every <title> of [Inception] whose lang is "en".',
+          'Give me every <P1476:title> of <Inception> whose lang is "en".'),
+         'Give me every <P1476> of <Q25188> whose language is "en".',
+         'SELECT DISTINCT ?t WHERE { wd:Q25188 wdt:P1476 ?t . FILTER(LANG(?t) = "en") }'),
+    Form("whose lang",
+         ('Which <Q11424> has a <P1476> whose lang is "fr"?', 'Which [film] has a <title> whose lang is "fr"?',
+          'Which <film> has a <P1476:title> whose lang is "fr"?'),
+         'Which <Q11424> has a <P1476> whose language is "fr"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(LANG(?t) = "fr") }'),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -91,7 +91,7 @@ _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIV
                                   "COUNT_IMPERATIVE", "WHOM", "SHARE", "SAME", "AS", "IN_YEAR", "PER", "WHETHER", "BY",
                                   "WITHOUT", "EACH", "THEIR", "AND_WITH", "STR_WORD", "THE_CLASS", "WHOSE_QUESTION",
                                   "THE_COUNT_OF", "OTHER_THAN", "STARTING_WITH", "ENDING_WITH", "CONTAINING", "TO_LAST",
-                                  "THE_OF_WHICH", "WHOSE_AFTER_BE",
+                                  "THE_OF_WHICH", "WHOSE_AFTER_BE", "LANG_WORD",
                                   "QUOTED"})
 
 

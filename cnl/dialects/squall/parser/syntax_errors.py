@@ -56,6 +56,7 @@ _TERMINAL_WORDS = {
     "TO_LAST": '"to last"',
     "THE_OF_WHICH": '"the"',
     "WHOSE_AFTER_BE": '"whose"',
+    "LANG_WORD": '"lang"',
     "OR_VP": '"or" + a verb phrase',
     "AT_WHICH": '"at which"',
     "AT_LEAST": '"at least"',
