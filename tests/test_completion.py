@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cnl.dialects.notation import escape
-from cnl.dialects.squall.completion import expect, shared_checker, terminal_words, terms_in
+from cnl.dialects.squall.completion import expect, is_read_only, shared_checker, terminal_words, terms_in
 from cnl.dialects.squall.parser import lark_parser, parse_squall
 from cnl.linking.completion import Completer
 from cnl.linking.entity_index import Entity, EntityIndex
@@ -102,8 +102,11 @@ def test_completion_and_the_decoder_agree(prefix):
         assert checker.is_viable(prefix + word), (prefix, word)
     vocabulary = {t.pattern.value.lower() for t in lark_parser().terminals
                   if t.pattern.type == "str" and t.pattern.value.isalpha()}
+    # a word the lexer reads there as a writer form's own terminal ("Whose" where a question
+    # begins) is read, never suggested
     missing = [word for word in sorted(vocabulary) if checker.is_viable(prefix + word + " ")
-               and not any(o == word or o.startswith(word + " ") for o in offered)]
+               and not any(o == word or o.startswith(word + " ") for o in offered)
+               and not is_read_only(checker.lex(prefix + word + " ")[0][-1].type)]
     assert not missing, (prefix, missing)
 
 

@@ -38,7 +38,8 @@ IDS = {
     "Prince William": "Q36812", "Prince Harry": "Q152316", "shares border with": "P47", "country": "Q6256",
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
-    "country of origin": "P495", "subclass of": "P279", "title": "P1476",
+    "country of origin": "P495", "subclass of": "P279", "title": "P1476", "name in native language": "P1559",
+    "book": "Q571", "sibling": "P3373",
 }
 
 
@@ -1054,6 +1055,255 @@ FORMS += [
          "What is the number of <Q5> that has <P106> <Q33999> and that has which <P19>?",
          "SELECT ?c (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P19 ?c . } "
          "GROUP BY ?c"),
+    # A question that begins with "whose" (Ferré's "Whose author is X?"): the thing asked owns the value
+    Form("whose question",
+         ("Whose <P57> is <Q25191>?", "Whose <director> is [Christopher Nolan]?",
+          "Whose <P57:director> is <Christopher_Nolan>?"),
+         "What has a <P57> that is <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P57 wd:Q25191 . }"),
+    Form("whose question",
+         ("Whose <P26> has <P19> <Q60>?", "whose <spouse> has <place of birth> [New York City]?",
+          "Whose <P26:spouse> has <P19:place_of_birth> <New_York_City>?"),
+         "What has a <P26> that has <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P26 ?s . ?s wdt:P19 wd:Q60 . }"),
+    # "of" left at the end (Ferré's stranded preposition): "X is Y the <P> of" = "X has <P> Y"
+    # ("Who is <Q13133> the <P26> of?" = "Who has <P26> <Q13133>?")
+    Form("stranded of",
+         ("Who is <Q25191> the <P57> of?", "Who is [Christopher Nolan] the <director> of?",
+          "Who is <Christopher_Nolan> the <P57:director> of?"),
+         "What has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P57 wd:Q25191 . }"),
+    Form("stranded of",
+         ("Which <Q11424> is <Q3772> the <P57> and <P161> of?",
+          "Which [film] is [Quentin Tarantino] the <director> and <cast member> of?",
+          "Which <film> is <Quentin_Tarantino> the <P57:director> and <P161:cast_member> of?"),
+         "Which <Q11424> has <P57> <Q3772> and has <P161> <Q3772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 ; wdt:P161 wd:Q3772 . }"),
+    # A number of values compared (Ferré's count as a noun) = the count determiners
+    Form("a number of compared",
+         ("Which <Q5> has a number of <P40> greater than 2?", "Which [human] has a number of <child>-s greater than 2?",
+          "Which <human> has a number of <P40:child> greater than 2?"),
+         "Which <Q5> has more than 2 <P40>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?c) AS ?n) WHERE { ?h wdt:P40 ?c } "
+         "GROUP BY ?h } FILTER(?n > 2) }"),
+    Form("a number of compared",
+         ("Which <Q11424> has a number of <P161> equal to 3?", "Which [film] has a number of <cast member> equal to 3?",
+          "Which <film> has a number of <P161:cast_member> equal to 3?"),
+         "Which <Q11424> has exactly 3 <P161>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . { SELECT ?f (COUNT(DISTINCT ?a) AS ?n) WHERE { ?f wdt:P161 ?a } "
+         "GROUP BY ?f } FILTER(?n = 3) }"),
+    Form("whose number of",
+         ("Give me every <Q5> whose number of <P166> is greater than 3.",
+          "Give me every [human] whose number of <award received> is greater than 3.",
+          "Give me every <human> whose number of <P166:award_received> is greater than 3."),
+         "Give me every <Q5> that has more than 3 <P166>.",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P166 ?a } "
+         "GROUP BY ?h } FILTER(?n > 3) }"),
+    Form("whose number of",
+         ("Which <Q11424> whose number of <P57> is at least 2 has <P161> <Q45772>?",
+          "Which [film] whose number of <director> is at least 2 has <cast member> [Christian Bale]?",
+          "Which <film> whose number of <P57:director> is at least 2 has <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> that has at least 2 <P57> has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q45772 . { SELECT ?f (COUNT(DISTINCT ?d) AS ?n) "
+         "WHERE { ?f wdt:P57 ?d } GROUP BY ?f } FILTER(?n >= 2) }"),
+    # "the count of" (Ferré's aggregation noun) = "the number of"; an article after it says nothing more
+    Form("the count of",
+         ("What is the count of the <Q11424>-s whose <P57> is <Q25191>?",
+          "What is the count of the [film]-s whose <director> is [Christopher Nolan]?",
+          "What is the count of the <film>-s whose <P57:director> is <Christopher_Nolan>?"),
+         "What is the number of <Q11424> whose <P57> is <Q25191>?",
+         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("the count of",
+         ("What is the count of <P40> of <Q76>?", "What is the count of <child> of [Barack Obama]?",
+          "What is the count of <P40:child> of <Barack_Obama>?"),
+         "What is the number of <P40> of <Q76>?",
+         "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { wd:Q76 wdt:P40 ?c . }"),
+    # A comparative before the property than a property (Ferré's "than birthDate"): than the
+    # subject's own value = "<P> later than its <P>"
+    Form("comparative than own",
+         ("Which <Q5> has a later <P570> than <P569>?", "Which [human] has a later <date of death> than <date of birth>?",
+          "Which <human> has a later <P570:date_of_death> than <P569:date_of_birth>?"),
+         "Which <Q5> has a <P570> later than its <P569>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P570 ?d . FILTER(?d > ?b) }"),
+    Form("comparative than own",
+         ("Which <Q3305213> has a greater <P2048> than <P2049>?", "Which [painting] has a greater <height> than <width>?",
+          "Which <painting> has a greater <P2048:height> than <P2049:width>?"),
+         "Which <Q3305213> has a <P2048> greater than its <P2049>?",
+         "SELECT DISTINCT ?p WHERE { ?p wdt:P31 wd:Q3305213 ; wdt:P2048 ?h ; wdt:P2049 ?w . FILTER(?h > ?w) }"),
+    # "same as" after the property = "that is"; "same as <P>" compares with the subject's own value
+    Form("same as",
+         ("Which <Q5> has a <P20> same as its <P19>?", "Which [human] has a <place of death> same as <place of birth>?",
+          "Which <human> has a <P20:place_of_death> same as its <P19:place_of_birth>?"),
+         "Which <Q5> has a <P20> that is its <P19>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?b ; wdt:P20 ?d . FILTER(?d = ?b) }"),
+    Form("same as",
+         ("Which <Q11424> has a <P57> same as <Q25191>?", "Which [film] has a <director> same as [Christopher Nolan]?",
+          "Which <film> has a <P57:director> same as <Christopher_Nolan>?"),
+         "Which <Q11424> has a <P57> that is <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    # "other than X" = "different from X"
+    Form("other than",
+         ("Which <Q5> has a <P20> other than <Q60>?", "Which [human] has a <place of death> other than [New York City]?",
+          "Which <human> has a <P20:place_of_death> other than <New_York_City>?"),
+         "Which <Q5> has a <P20> different from <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P20 ?d . FILTER(?d != wd:Q60) }"),
+    Form("other than",
+         ("Which <Q11424> has <P57> <Q25191> and has a <P577> other than 2010?",
+          "Which [film] has <director> [Christopher Nolan] and has a <publication date> other than 2010?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has a <P577:publication_date> other than 2010?"),
+         "Which <Q11424> has <P57> <Q25191> and has a <P577> different from 2010?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . FILTER(?d != 2010) }"),
+    # An aggregate of "the <C>-s per <P>" (Ferré's grouping, as "the number of <C>-s per <P>"): one
+    # value per value of <P> = "... of the <C> that has which <P>" (GROUP BY)
+    Form("aggregate per",
+         ("What is the average <P2047> of the <Q11424>-s per <P57>?",
+          "What is the average <duration> of the [film]-s per <director>?",
+          "What is the average <P2047:duration> of the <film>-s per <P57:director>?"),
+         "What is the average <P2047> of the <Q11424> that has which <P57>?",
+         "SELECT ?d (AVG(?t) AS ?avg) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d ; wdt:P2047 ?t . } GROUP BY ?d"),
+    Form("aggregate per",
+         ("Give me the total <P2142> of the <Q11424>-s per <P495>.",
+          "Give me the total <box office> of the [film]-s per <country of origin>.",
+          "Give me the total <P2142:box_office> of the <film>-s per <P495:country_of_origin>."),
+         "Give me the total <P2142> of the <Q11424> that has which <P495>.",
+         "SELECT ?c (SUM(?b) AS ?sum) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P495 ?c ; wdt:P2142 ?b . } GROUP BY ?c"),
+    # String tests as participles (Ferré's "a thing containing "Star""): "starting with" = "starts
+    # with", "containing" = "contains"; "ends with"/"ending with" = "matching" a pattern anchored at the end
+    Form("starting with",
+         ('Which <Q5> has a <P1559> starting with "Jo"?', 'Which [human] has a <name in native language> starting with "Jo"?',
+          'Which <human> has a <P1559:name_in_native_language> starting with "Jo"?'),
+         'Which <Q5> has a <P1559> starts with "Jo"?',
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1559 ?l . FILTER(STRSTARTS(LCASE(STR(?l)), LCASE("Jo"))) }'),
+    Form("starting with",
+         ('Which <Q11424> has <P57> <Q25191> and has a <P1476> starting with "The"?',
+          'Which [film] has <director> [Christopher Nolan] and has a <title> starting with "The"?',
+          'Which <film> has <P57:director> <Christopher_Nolan> and has a <P1476:title> starting with "The"?'),
+         'Which <Q11424> has <P57> <Q25191> and has a <P1476> starts with "The"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P1476 ?t . '
+         'FILTER(STRSTARTS(LCASE(STR(?t)), LCASE("The"))) }'),
+    Form("containing",
+         ('Give me every <Q11424> whose <P1476> is a thing containing "Star".',
+          'Give me every [film] whose <title> is a thing containing "Star".',
+          'Give me every <film> whose <P1476:title> is a thing containing "Star".'),
+         'Give me every <Q11424> whose <P1476> is something contains "Star".',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(CONTAINS(LCASE(STR(?t)), LCASE("Star"))) }'),
+    Form("containing",
+         ('Which <Q5> has a <P1559> containing "Obama"?', 'Which [human] has a <name in native language> containing "Obama"?',
+          'Which <human> has a <P1559:name_in_native_language> containing "Obama"?'),
+         'Which <Q5> has a <P1559> contains "Obama"?',
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1559 ?l . FILTER(CONTAINS(LCASE(STR(?l)), LCASE("Obama"))) }'),
+    Form("ends with",
+         ('Which <Q5> has a <P1559> that ends with "son"?', 'Which [human] has a <name in native language> that ends with "son"?',
+          'Which <human> has a <P1559:name_in_native_language> ending with "son"?'),
+         'Which <Q5> has a <P1559> matching "son$"?',
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P1559 ?l . FILTER(REGEX(STR(?l), "son$", "i")) }'),
+    Form("ends with",
+         ('Which <Q11424> whose <P1476> ends with "(2010)"?', 'Which [film] whose <title> ends with "(2010)"?',
+          'Which <film> whose <P1476:title> ends with "(2010)"?'),
+         'Which <Q11424> has a <P1476> matching "\\\\(2010\\\\)$"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(REGEX(STR(?t), "\\\\(2010\\\\)$", "i")) }'),
+    # Counts compared: "Are there more <C>-s than <C>-s?" = "Is the number of <C> greater than the number of <C>?"
+    Form("are there more",
+         ("Are there more <Q11424>-s than <Q571>-s?", "Are there more [film]-s than [book]-s?",
+          "Are there more <film>-s than <book>-s?"),
+         "Is the number of <Q11424> greater than the number of <Q571>?",
+         "ASK { { SELECT (COUNT(DISTINCT ?f) AS ?a) WHERE { ?f wdt:P31 wd:Q11424 } } "
+         "{ SELECT (COUNT(DISTINCT ?b) AS ?c) WHERE { ?b wdt:P31 wd:Q571 } } FILTER(?a > ?c) }"),
+    Form("are there more",
+         ("Are there fewer <Q11424>-s that have <P57> <Q25191> than <Q11424>-s that have <P57> <Q3772>?",
+          "Are there fewer [film]-s that have <director> [Christopher Nolan] than [film]-s that have <director> "
+          "[Quentin Tarantino]?",
+          "Are there fewer <film>-s that have <P57:director> <Christopher_Nolan> than <film>-s that have "
+          "<P57:director> <Quentin_Tarantino>?"),
+         "Is the number of <Q11424> that has <P57> <Q25191> less than the number of <Q11424> that has <P57> <Q3772>?",
+         "ASK { { SELECT (COUNT(DISTINCT ?f) AS ?a) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 } } "
+         "{ SELECT (COUNT(DISTINCT ?g) AS ?c) WHERE { ?g wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 } } FILTER(?a < ?c) }"),
+    # "than X does" = "than X"
+    Form("more than does",
+         ("Which <Q5> has more <P166> than <Q76> does?", "Which [human] has more <award received> than [Barack Obama] does?",
+          "Which <human> has more <P166:award_received> than <Barack_Obama> does?"),
+         "Which <Q5> has more <P166> than <Q76>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P166 ?a } "
+         "GROUP BY ?h } { SELECT (COUNT(DISTINCT ?b) AS ?m) WHERE { wd:Q76 wdt:P166 ?b } } FILTER(?n > ?m) }"),
+    Form("more than does",
+         ("Which <Q11424> has more <P161> than <Q25188> has?", "Which [film] has more <cast member> than [Inception] has?",
+          "Which <film> has more <P161:cast_member> than <Inception> has?"),
+         "Which <Q11424> has more <P161> than <Q25188>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . { SELECT ?f (COUNT(DISTINCT ?a) AS ?n) WHERE { ?f wdt:P161 ?a } "
+         "GROUP BY ?f } { SELECT (COUNT(DISTINCT ?b) AS ?m) WHERE { wd:Q25188 wdt:P161 ?b } } FILTER(?n > ?m) }"),
+    # "has more <P40> than <P3373>": than the subject's own count = "than its <P3373>"
+    Form("more than own",
+         ("Which <Q5> has more <P40> than <P3373>?", "Which [human] has more <child>-s than <sibling>-s?",
+          "Which <human> has more <P40:child> than <P3373:sibling>?"),
+         "Which <Q5> has more <P40> than its <P3373>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { SELECT ?h (COUNT(DISTINCT ?c) AS ?n) WHERE { ?h wdt:P40 ?c } "
+         "GROUP BY ?h } OPTIONAL { SELECT ?h (COUNT(DISTINCT ?s) AS ?m) WHERE { ?h wdt:P3373 ?s } GROUP BY ?h } "
+         "FILTER(?n > COALESCE(?m, 0)) }"),
+    Form("more than own",
+         ("Which <Q11424> has fewer <P161> than <P162>?", "Which [film] has fewer <cast member> than <producer>?",
+          "Which <film> has fewer <P161:cast_member> than <P162:producer>?"),
+         "Which <Q11424> has fewer <P161> than its <P162>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . OPTIONAL { SELECT ?f (COUNT(DISTINCT ?c) AS ?n) WHERE "
+         "{ ?f wdt:P161 ?c } GROUP BY ?f } { SELECT ?f (COUNT(DISTINCT ?p) AS ?m) WHERE { ?f wdt:P162 ?p } GROUP BY ?f } "
+         "FILTER(COALESCE(?n, 0) < ?m) }"),
+    # "shares with X a <P>" (Ferré's word order, the object last) = "shares a <P> with X"
+    Form("shares with first",
+         ("Which <Q5> shares with <Q76> a <P19>?", "Which [human] shares with [Barack Obama] a <place of birth>?",
+          "Which <human> shares with <Barack_Obama> a <P19:place_of_birth>?"),
+         "Which <Q5> has a <P19> that is a <P19> of <Q76>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?p . wd:Q76 wdt:P19 ?p . }"),
+    Form("shares with first",
+         ("Does <Q36812> share with <Q152316> a <P25>?", "Does [Prince William] share with [Prince Harry] a <mother>?",
+          "Does <Prince_William> share with <Prince_Harry> a <P25:mother>?"),
+         "Has <Q36812> a <P25> that is a <P25> of <Q152316>?",
+         "ASK { wd:Q36812 wdt:P25 ?m . wd:Q152316 wdt:P25 ?m . }"),
+    # "the <P> of which" after a noun (Ferré's relative) = "whose <P>"
+    Form("the P of which",
+         ("Give me every <Q11424> the <P57> of which is <Q25191>.",
+          "Give me every [film] the <director> of which is [Christopher Nolan].",
+          "Give me every <film> the <P57:director> of which is <Christopher_Nolan>."),
+         "Give me every <Q11424> whose <P57> is <Q25191>.",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("the P of which",
+         ("Which <Q11424> the <P57> of which has <P19> <Q60> has <P161> <Q45772>?",
+          "Which [film] the <director> of which has <place of birth> [New York City] has <cast member> [Christian Bale]?",
+          "Which <film> the <P57:director> of which has <P19:place_of_birth> <New_York_City> has <P161:cast_member> "
+          "<Christian_Bale>?"),
+         "Which <Q11424> whose <P57> has <P19> <Q60> has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 ?d ; wdt:P161 wd:Q45772 . ?d wdt:P19 wd:Q60 . }"),
+    # "X is whose <P>?" = "X is a <P> of what?"
+    Form("is whose",
+         ("<Q13133> is whose <P26>?", "[Michelle Obama] is whose <spouse>?", "<Michelle_Obama> is whose <P26:spouse>?"),
+         "<Q13133> is a <P26> of what?",
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P26 wd:Q13133 . }"),
+    Form("is whose",
+         ("<Q25191> was whose <P57>?", "[Christopher Nolan] was whose <director>?",
+          "<Christopher_Nolan> was whose <P57:director>?"),
+         "<Q25191> is a <P57> of what?",
+         "SELECT DISTINCT ?x WHERE { ?x wdt:P57 wd:Q25191 . }"),
+    # "whom X <P>" after a noun (Ferré's object relative) = "that X <P>" = "that is a <P> of X"
+    Form("whom X verb",
+         ("Which <Q5> whom <Q13133> <P26> has <P19> <Q60>?",
+          "Which [human] whom [Michelle Obama] <spouse> has <place of birth> [New York City]?",
+          "Which <human> whom <Michelle_Obama> <P26:spouse> has <P19:place_of_birth> <New_York_City>?"),
+         "Which <Q5> that is a <P26> of <Q13133> has <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 . wd:Q13133 wdt:P26 ?h . }"),
+    Form("whom X verb",
+         ("Give me every <Q5> whom <Q76> <P40>.", "Give me every [human] whom [Barack Obama] <child>.",
+          "Give me every <human> whom <Barack_Obama> <P40:child>."),
+         "Give me every <Q5> that is a <P40> of <Q76>.",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q76 wdt:P40 ?h . }"),
+    # "whose lang is" (Ferré's "lang") = "whose language is"
+    Form("whose lang",
+         ('Give me every <P1476> of <Q25188> whose lang is "en".', 'Give me every <title> of [Inception] whose lang is "en".',
+          'Give me every <P1476:title> of <Inception> whose lang is "en".'),
+         'Give me every <P1476> of <Q25188> whose language is "en".',
+         'SELECT DISTINCT ?t WHERE { wd:Q25188 wdt:P1476 ?t . FILTER(LANG(?t) = "en") }'),
+    Form("whose lang",
+         ('Which <Q11424> has a <P1476> whose lang is "fr"?', 'Which [film] has a <title> whose lang is "fr"?',
+          'Which <film> has a <P1476:title> whose lang is "fr"?'),
+         'Which <Q11424> has a <P1476> whose language is "fr"?',
+         'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(LANG(?t) = "fr") }'),
 ]
 
 IDS_OF = {form.form for form in FORMS}
@@ -1357,3 +1607,71 @@ def test_a_bare_label_with_before_or_after_is_reported_whole():
     with pytest.raises(CNLSyntaxError) as info:
         parse_squall("give me everything that is named after Percy Jackson")
     assert "named after Percy Jackson" in str(info.value)
+
+
+def test_a_number_of_values_compared_on_a_real_store():
+    """"has a number of <P166> greater than 2" on a store: Q1 has 2 awards, Q2 none, Q3 five, Q76
+    three; a count compared with a number that is not whole is refused with the form to write."""
+    store = _humans("P166", {"Q1": 2, "Q2": 0, "Q3": 5, "Q76": 3})
+    for text, expected in (("Which <Q5> has a number of <P166> greater than 2?", {"Q3", "Q76"}),
+                           ("Which <Q5> whose number of <P166> is equal to 2 has <P31> <Q5>?", {"Q1"}),
+                           ("Which [human] has a number of <award received> greater than or equal to 5?", {"Q3"})):
+        assert _answers(store, cnl.compile(text, lexicon=Lexicon())) == expected, text
+    with pytest.raises(CNLSyntaxError, match="compared with a whole number"):
+        parse_squall("Which <Q5> has a number of <P166> greater than 2.5?")
+
+
+def test_an_aggregate_per_value_on_a_real_store():
+    """"the total/average <P1082> of the <Q515>-s per <P17>": one row per country (cities Q1, Q2 in
+    Q142; Q3 in Q183); "per" where no count or aggregate takes it is refused."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    for city, country, population in (("Q1", "Q142", 100), ("Q2", "Q142", 300), ("Q3", "Q183", 50)):
+        for prop, value in (("P31", pyoxigraph.NamedNode(wd + "Q515")), ("P17", pyoxigraph.NamedNode(wd + country)),
+                            ("P1082", pyoxigraph.Literal(str(population), datatype=pyoxigraph.NamedNode(
+                                "http://www.w3.org/2001/XMLSchema#integer")))):
+            store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + city), pyoxigraph.NamedNode(wdt + prop), value))
+    for text, expected in (("Give me the total <P1082> of the <Q515>-s per <P17>.", {("Q142", 400), ("Q183", 50)}),
+                           ("What is the average <population> of the [city]-s per <country>?",
+                            {("Q142", 200), ("Q183", 50)})):
+        sparql = cnl.compile(text, lexicon=type("L", (), {"resolve": lambda self, label, kind, span=None: {
+            "population": "P1082", "city": "Q515", "country": "P17"}[label]})())
+        rows = {(row[0].value.rsplit("/", 1)[-1], int(float(row[1].value))) for row in store.query(sparql)}
+        assert rows == expected, (text, sparql)
+    with pytest.raises(CNLSyntaxError, match="groups a count or an aggregate"):
+        parse_squall("Give me the <Q515>-s per <P17>.")
+
+
+def test_ends_with_on_a_real_store():
+    """"ends with" tests the end of the text, any case, its characters taken as they are (".", "(")."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    rdfs_label = pyoxigraph.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    for item, label in (("Q1", "Anderson"), ("Q2", "Sonia"), ("Q3", "ANDERSON"), ("Q4", "a.b (c)"), ("Q5", "axb (c)")):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode("http://www.wikidata.org/entity/" + item), rdfs_label,
+                                  pyoxigraph.Literal(label, language="en")))
+    for text, expected in (('What has a <label> that ends with "son"?', {"Q1", "Q3"}),
+                           ('What has a <label> ending with "a.b (c)"?', {"Q4"})):
+        assert _answers(store, cnl.compile(text)) == expected, text
+
+
+def test_counts_of_its_own_values_on_a_real_store():
+    """"has more/fewer <P40> than its <P3373>": Q1 has 2 children and 1 sibling, Q2 none and 1, Q3
+    1 and none, Q4 1 and 1 (a count with no row is 0)."""
+    siblings = [("Q1", "P3373", "Q81"), ("Q2", "P3373", "Q82"), ("Q4", "P3373", "Q84")]
+    store = _humans("P40", {"Q1": 2, "Q2": 0, "Q3": 1, "Q4": 1}, siblings)
+    for text, expected in (("Which <Q5> has more <P40> than <P3373>?", {"Q1", "Q3"}),
+                           ("Which [human] has fewer <child>-s than its <sibling>-s?", {"Q2"})):
+        assert _answers(store, cnl.compile(text, lexicon=Lexicon())) == expected, text
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Which <Q8502> has the 3rd to last highest <P2044>?", "'3rd to last' is not read"),
+    ("Which [mountain] has the 2nd to last <elevation above sea level>?", "'2nd to last' is not read"),
+    ("Give me the 5 first <Q11424>-s.", "'the 5 first' ranks by no value"),
+])
+def test_ordinals_without_a_clear_meaning_are_refused_with_the_forms_to_write(text, message):
+    # "3rd to last": the third from the end, or from the third on? "the 5 first": first by what?
+    with pytest.raises(CNLSyntaxError, match=message):
+        parse_squall(text)

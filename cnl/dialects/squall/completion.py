@@ -89,8 +89,15 @@ class TermSpan:
 _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIVE", "CMP_SYMBOL", "ABOVE", "BELOW",
                                   "CMP_AT_LEAST", "CMP_AT_MOST", "POSSESSIVE",
                                   "COUNT_IMPERATIVE", "WHOM", "SHARE", "SAME", "AS", "IN_YEAR", "PER", "WHETHER", "BY",
-                                  "WITHOUT", "EACH", "THEIR", "AND_WITH", "STR_WORD", "THE_CLASS",
+                                  "WITHOUT", "EACH", "THEIR", "AND_WITH", "STR_WORD", "THE_CLASS", "WHOSE_QUESTION",
+                                  "THE_COUNT_OF", "OTHER_THAN", "STARTING_WITH", "ENDING_WITH", "CONTAINING", "TO_LAST",
+                                  "THE_OF_WHICH", "WHOSE_AFTER_BE", "LANG_WORD",
                                   "QUOTED"})
+
+
+def is_read_only(terminal: str) -> bool:
+    """Whether terminal ``terminal`` is a writer form read but never suggested."""
+    return terminal in _READ_ONLY_TERMINALS
 
 
 @lru_cache(maxsize=4)

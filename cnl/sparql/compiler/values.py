@@ -84,6 +84,8 @@ class ValuesMixin:
         if vp.op not in ir.CountComparison.OPS:
             raise CompileError(f"unknown comparison of counts {vp.op!r}")
         hint = vp.prop.label or vp.prop.id
+        if isinstance(vp.other, ir.Its):
+            return self._own_count_comparison(vp, subject)
         theirs = ir.Quant("number_of", ir.RelNoun(vp.prop, vp.other))
 
         may_be_zero = vp.op in ("<", "=")
@@ -92,6 +94,27 @@ class ValuesMixin:
             mine = f"COALESCE({mine}, 0)" if may_be_zero else mine
             self.count_value(theirs, lambda other: self.group.filters.append(f"FILTER({mine} {vp.op} {other})"))
         self._count_of(hint, lambda v: self.statement(subject, vp.prop, v, ()), compare, optional=may_be_zero)
+
+    def _own_count_comparison(self, vp: ir.CountComparison, subject: str) -> None:
+        """``has more <P40> than its <P3373>``: two counts of the subject's own values, each a
+        grouped sub-query; the count that may be 0 where the comparison holds ("more": the
+        other; "fewer": the subject's; "as many": both, where the subject is bound elsewhere)
+        is OPTIONAL, its missing row 0."""
+        own = vp.other
+        if own.quals:
+            raise CompileError("'than its <P>' counts the values of a plain property (no qualifier)")
+        mine_zero, theirs_zero = vp.op in ("<", "="), vp.op in (">", "=")
+
+        def compare(mine: str) -> None:
+            mine = f"COALESCE({mine}, 0)" if mine_zero else mine
+
+            def against(theirs: str) -> None:
+                theirs = f"COALESCE({theirs}, 0)" if theirs_zero else theirs
+                self.group.filters.append(f"FILTER({mine} {vp.op} {theirs})")
+            self._count_of(own.prop.label or own.prop.id, lambda v: self.statement(subject, own.prop, v, ()), against,
+                           optional=theirs_zero)
+        self._count_of(vp.prop.label or vp.prop.id, lambda v: self.statement(subject, vp.prop, v, ()), compare,
+                       optional=mine_zero)
 
     def _count_of(self, hint, referents, k, optional: bool = False) -> None:
         """A sub-query counting what ``referents(v)`` binds ``v`` to, grouped by the query's

@@ -17,7 +17,7 @@ from cnl.dialects.squall.parser.terms import (
     read_string, read_typed_literal, token_span,
 )
 from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark
-from cnl.dialects.squall.parser.writer_forms import WriterForms
+from cnl.dialects.squall.parser.writer_forms import WriterForms, settle_groups
 
 
 def _values(args):
@@ -79,7 +79,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     # ---- sentences
     def start(self, *args):
-        return _values(args)[0]
+        return settle_groups(_values(args)[0])
 
     def give_me(self, *args):
         return ir.Query(_values(args)[0], None)

@@ -8,14 +8,16 @@ it already reads: each callback states the variant in terms of the canonical one
 calling its callback), and nothing else depends on them."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from lark import Token, Transformer, v_args
 
 from cnl import ir
+from cnl.ir.traverse import map_children, walk
 from cnl.dialects.squall.parser.reading import error_at
 from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, property_noun, read_entity, read_head,
-                                              read_ordinal, read_property, token_span)
+                                              read_ordinal, read_property, read_string, token_span)
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
 _OWN_VALUES = ("a value computed after 'has' is made of the subject's own values and numbers: "
@@ -228,6 +230,18 @@ class WriterForms(Transformer):
     def shares_with(self, _share, _det, prop_tok, _with, other):
         return _value_also_of(read_property(prop_tok), other, "a")
 
+    # "shares with <Q76> a <P19>" = "shares a <P19> with <Q76>"
+    def shares_with_first(self, share, with_, other, det, prop_tok):
+        return self.shares_with(share, det, prop_tok, with_, other)
+
+    # "the <P57> of which is <Q25191>" = "whose <P57> is <Q25191>"
+    def rel_the_of_which(self, _the, prop_tok, _of, _which, vp):
+        return self.rel_whose(prop_tok, vp)
+
+    # "<Q13133> is whose <P26>?" = "<Q13133> is a <P26> of what?"
+    def be_whose(self, _whose, prop_tok):
+        return ir.Be(ir.Quant("a", ir.RelNoun(read_property(prop_tok), ir.Quant("which"))))
+
     def has_shared_value(self, *args):
         props = [a for a in args if isinstance(a, Token) and a.type in ("PROP", "ENT")]
         rest = [a for a in args if not isinstance(a, Token)]
@@ -239,10 +253,13 @@ class WriterForms(Transformer):
 
     def number_per(self, det, noun, *rest):
         per, prop_tok = rest[-2], rest[-1]
-        if det[0] != "number_of":
-            raise error_at(token_span(per), "'per <P>' groups a count: 'the number of <C>-s per <P>'")
-        grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which"))
-        return ir.Quant("number_of", noun, (*rest[:-2], grouped))
+        if det[0] not in ("number_of", "the"):
+            raise error_at(token_span(per), "'per <P>' groups a count or an aggregate: 'the number of <C>-s per <P>', "
+                                            "'the average <P> of the <C>-s per <P>'")
+        # "the <C>-s per <P>" groups only where an aggregate takes it ("the average <P1082> of the
+        # <Q515>-s per <P17>"): a mark that settle_groups turns into the question word or refuses
+        grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which") if det[0] == "number_of" else _GroupedBy("which"))
+        return ir.Quant(det[0], noun, (*rest[:-2], grouped))
 
     def number_per_var(self, det, noun, *rest):
         per, var = rest[-2], rest[-1]
@@ -405,6 +422,79 @@ class WriterForms(Transformer):
         stmt = self.has_superlative(det, order, prop_tok, *quals)
         return replace(stmt, obj=replace(stmt.obj, rels=(comparison,)))
 
+    # "Whose <P26> is <Q13133>?" = "What has a <P26> that is <Q13133>?" (the thing asked owns the value)
+    def whose_question(self, _whose, prop_tok, vp):
+        return ir.Query(ir.Quant("which"), self.rel_whose(prop_tok, vp))
+
+    # "is <Q13133> the <P26> of" = "has <P26> <Q13133>" (Y is the <P> of X: X has <P> Y)
+    def be_stranded_of(self, _be, subject, _det, *rest):
+        stmts = tuple(ir.Stmt(read_property(t), subject) for t in rest if isinstance(t, Token) and t.type == "PROP")
+        return stmts[0] if len(stmts) == 1 else ir.And(stmts)
+
+    # "has a number of <P37> greater than 2" = "has more than 2 <P37>" (a count compared)
+    def has_number_compare(self, _a, _number, _of, prop_tok, comparison):
+        return self.has_value(_count_det(comparison), prop_tok)
+
+    # "whose number of <P40> is greater than 3" = "that has more than 3 <P40>"
+    def rel_whose_number(self, _whose, _number, _of, prop_tok, _be, comparison):
+        return self.has_value(_count_det(comparison), prop_tok)
+
+    # "has a later <P570> than <P569>" = "has a <P570> later than its <P569>"
+    def has_comparative_own(self, det, word, prop_tok, _than, own_tok):
+        op = "<" if word.type == "CMP_LT" else ">"
+        return self.has_value(det, prop_tok, ir.Compare(op, (ir.Its(read_property(own_tok)),), is_temporal(word)))
+
+    # "has a <P20> same as its <P19>" = "has a <P20> that is its <P19>"; "same as <P19>" the same
+    def has_value_same(self, det, prop_tok, _same, _as, other):
+        return self.has_value(det, prop_tok, ir.Be(other))
+
+    def has_value_same_as_own(self, det, prop_tok, _same, _as, own_tok):
+        return self.has_value(det, prop_tok, ir.Be(ir.Its(read_property(own_tok))))
+
+    # "other than X" = "different from X"
+    def cmp_other_than(self, _other_than, other):
+        return ir.Compare("!=", (other,))
+
+    # "starting with "Jo"" = "starts with "Jo""; "containing "Star"" = "contains "Star""
+    def rel_starting_with(self, _starting_with, string):
+        return ir.StrTest("starts", read_string(string))
+
+    def rel_containing(self, _containing, string):
+        return ir.StrTest("contains", read_string(string))
+
+    # "ends with "son"" = "matches "son$"" (the text escaped for a regular expression)
+    def ends_with(self, _ends_with, string):
+        return ir.StrTest("matches", _REGEX_SPECIAL.sub(r"\\\g<0>", read_string(string)) + "$")
+
+    # "Are there more <film>-s than <book>-s?" = "Is the number of <film> greater than the number of <book>?"
+    def more_things(self, _are, _there, word, *rest):
+        more = word.value.lower()
+        if more not in ("more", "fewer", "less"):
+            raise error_at(token_span(word), f"'are there {more} X than Y' compares nothing: counts are compared "
+                                             "with 'more', 'fewer' or 'less' ('Are there more <C>-s than <C>-s?')")
+        than = next(i for i, a in enumerate(rest) if isinstance(a, Token) and a.type == "THAN")
+        mine, theirs = (ir.Quant("number_of", part[0], tuple(part[1:])) for part in (rest[:than], rest[than + 1:]))
+        return ir.Query(mine, ir.Compare(">" if more == "more" else "<", (theirs,)))
+
+    # "has more <P40> than <P3373>" = "has more <P40> than its <P3373>"
+    def has_more_than_own(self, word, prop_tok, than, own_tok, *_plural):
+        return self.has_more_than(word, prop_tok, than, ir.Its(read_property(own_tok)))
+
+    # "has more <P40> than <Q76> does" = "has more <P40> than <Q76>"
+    def has_more_than_does(self, word, prop_tok, than, other, _does):
+        return self.has_more_than(word, prop_tok, than, other)
+
+    def sup_to_last(self, ordinal, to_last, *_superlative):
+        raise error_at((ordinal.start_pos, to_last.end_pos),
+                       f"'{ordinal.value} to last' is not read (the {ordinal.value} from the end, or from the "
+                       f"{ordinal.value} on?): write 'the {ordinal.value} lowest <P>' (the {ordinal.value} from the "
+                       f"end of 'highest') or a range ('the {ordinal.value} to 10th highest <P>')")
+
+    def sup_first(self, count, ordinal):
+        raise error_at((count.start_pos, ordinal.end_pos),
+                       f"'the {count.value} {ordinal.value}' ranks by no value: say which value ranks them "
+                       f"('the <C>-s that have the {count.value} earliest <P577>')")
+
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
@@ -506,3 +596,41 @@ def _value_also_of(prop, other, det: str) -> ir.Stmt:
     X" with "the", "shares a <P> with X" with "a")."""
     return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant(det, ir.RelNoun(prop, other))),)))
 
+
+# The count determiner a comparison of a number of values says ("greater than 2" = "more than 2")
+_COUNT_DETS = {">": "more_than", "<": "fewer_than", ">=": "at_least", "<=": "at_most", "=": "exactly"}
+
+
+def _count_det(comparison: ir.Compare) -> tuple[str, int]:
+    value = comparison.args[0] if len(comparison.args) == 1 else None
+    term = value.term if isinstance(value, ir.Ref) else None
+    if comparison.op not in _COUNT_DETS or not isinstance(term, ir.Literal) or not term.value.isdigit():
+        raise error_at(None, "a number of values is compared with a whole number: 'a number of <P> greater "
+                             "than 2' (or 'more than 2 <P>', 'at least 2 <P>', 'exactly 2 <P>')")
+    return _COUNT_DETS[comparison.op], int(term.value)
+
+
+class _GroupedBy(ir.Quant):
+    """The value "per <P>" names after "the <C>-s", before it is known to be an aggregate's group
+    key (never left in a parsed query: settle_groups)."""
+
+
+def settle_groups(query):
+    """``query`` with each "the <C>-s per <P>" inside an aggregate read as "the <C> that has which
+    <P>" (a value per group, SPARQL's GROUP BY: "the average <P1082> of the <Q515>-s per <P17>");
+    elsewhere "per" is refused (a group needs a count or an aggregate)."""
+    if not any(isinstance(node, _GroupedBy) for node in walk(query)):
+        return query
+    inside = {id(node) for aggregate in walk(query) if isinstance(aggregate, ir.Aggregate)
+              for node in walk(aggregate) if isinstance(node, _GroupedBy)}
+    if any(isinstance(node, _GroupedBy) and id(node) not in inside for node in walk(query)):
+        raise error_at(None, "'per <P>' groups a count or an aggregate: 'the number of <C>-s per <P>', "
+                             "'the average <P> of the <C>-s per <P>'")
+
+    def plain(node):
+        return ir.Quant("which") if isinstance(node, _GroupedBy) else map_children(node, plain)
+    return plain(query)
+
+
+# The characters a SPARQL (XPath) regular expression gives a meaning; each escaped is itself
+_REGEX_SPECIAL = re.compile(r"[\\|.?*+(){}\[\]^$-]")
