@@ -378,3 +378,32 @@ def test_a_year_said_to_be_another_year_is_compared_not_bound_twice():
     sparql = cnl.compile("Which <Q5> has a <P569> whose year is the year of (the <P569> of <Q42>)?")
     prepareQuery(sparql)
     assert _answers(store, sparql) == {"Q1", "Q42"}
+
+
+@pytest.mark.parametrize("notation, text", [
+    ("id", "Which <Q5> has no <P26> <Q1>?"),
+    ("ecai", "Which <Q5:human> has no <P26:spouse> <Q1:Ada>?"),
+    ("id", "Give me every <Q5> that has no <P26> <Q1>."),
+])
+def test_a_determiner_before_a_property_and_its_value_is_not_dropped(notation, text):
+    """"has no <P26> X" compiled as "has <P26> X" (the determiner was dropped: a silent meaning
+    change); "has maybe a <P26> ?s" lost its "maybe" (no OPTIONAL). "no" is the negation,
+    "maybe a ... ?s" an optional named value, and any other determiner there is refused."""
+    store = _store([("Q2", "P31", "Q5"), ("Q3", "P31", "Q5"), ("Q2", "P26", "Q1"), ("Q3", "P26", "Q4")])
+    assert _answers(store, cnl.compile(text, notation=notation)) == {"Q3"}
+    assert cnl.parse(text, notation=notation) == cnl.parse(text.replace("has no", "has not"), notation=notation)
+
+
+def test_maybe_a_property_and_a_variable_is_an_optional_value():
+    text = "Which <Q5> has maybe a <P26> ?s?"
+    store = _store([("Q2", "P31", "Q5"), ("Q3", "P31", "Q5"), ("Q2", "P26", "Q1")])
+    sparql = cnl.compile(text)
+    assert "OPTIONAL" in sparql and _answers(store, sparql) == {"Q2", "Q3"}
+    assert cnl.to_cnl(cnl.parse(text)) == text and cnl.parse(cnl.to_cnl(cnl.parse(text))) == cnl.parse(text)
+
+
+@pytest.mark.parametrize("text", ["Which <Q5> has every <P26> <Q1>?", "Which <Q5> has at least 2 <P26> <Q1>?",
+                                  "Which <Q5> has maybe a <P26> <Q1>?"])
+def test_a_determiner_that_says_nothing_of_a_named_value_is_refused(text):
+    with pytest.raises(cnl.errors.CNLSyntaxError, match="before a property and its value"):
+        cnl.compile(text)

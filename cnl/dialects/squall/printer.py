@@ -496,6 +496,8 @@ class SquallPrinter:
             return f"which {prop}{quals}"
         if isinstance(obj, ir.Quant) and obj.var is not None and obj == ir.Quant("which", var=obj.var):
             return f"which {prop} ?{obj.var}{quals}"  # "has which <P495> ?X ... is not ?X"
+        if isinstance(obj, ir.Quant) and obj.var is not None and obj == ir.Quant("maybe", var=obj.var):
+            return f"maybe a {prop} ?{obj.var}{quals}"  # "has maybe a <P26> ?s": an optional value, named
         if obj == ir.Quant("how_many") and not quals:
             return f"how many {prop}"  # "Which <book> has how many <author>?": a count per book
         if isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None and obj.det not in ("which", "how_many"):

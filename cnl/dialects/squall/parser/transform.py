@@ -398,7 +398,19 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         vals = _values(args)
         quals, marks = _quals(vals)
         obj = next(v for v in vals if not isinstance(v, (ir.Qual, tuple, StatementMark)))
-        return ir.Stmt(read_property(prop_tok), obj, quals, **marks)
+        stmt = ir.Stmt(read_property(prop_tok), obj, quals, **marks)
+        det = next((v[0] for v in vals if isinstance(v, tuple) and v and isinstance(v[0], str)), None)
+        # "has a <P> X" / "has the <P> X" name the value; the other determiners say something
+        # of it that dropping them would lose ("has no <P26> X" is not "has <P26> X")
+        if det is None or det in ("a", "the"):
+            return stmt
+        if det == "no":
+            return ir.Not(stmt)
+        if det == "maybe" and isinstance(obj, ir.Ref) and isinstance(obj.term, ir.Var):
+            return ir.Stmt(stmt.prop, ir.Quant("maybe", var=obj.term.name), quals, **marks)
+        raise error_at(token_span(prop_tok), f"'{det.replace('_', ' ')}' before a property and its value says "
+                                             f"nothing of that value: write 'has <P> X', 'has no <P> X' or "
+                                             f"'has maybe a <P> ?x'")
 
     def has_value(self, det, prop_tok, *rest):
         vals = _values(rest)
