@@ -1,5 +1,5 @@
 """The writer forms of issue 29: what other SQUALL writers write, each a general rule of the grammar
-(section "writer forms" of ``squall.lark``). Every form in at least two paraphrases of our own, each
+(``squall_writer_forms.lark``, beside ``squall.lark``). Every form in at least two paraphrases of our own, each
 written in the three notations (ID, label, ECAI); each text compiles to a query equivalent to the
 hand-written SPARQL, and parses into the IR of the canonical form, which is what the printer gives
 back (the printer never writes the variant). ``docs/cnl-reference.md`` section 11 documents them."""

@@ -8,7 +8,8 @@ word, a regex terminal whose language is finite and small (``(highest|lowest|…
 ``at\\s+which``) is enumerated from the regex. Terms (``[entity]``, ``<property>``,
 ``is-<property>``) and open values (numbers, strings, dates) are named as *slots* for the
 callers that know the knowledge graph (:mod:`cnl.linking.completion`) to fill. So a rule added to
-``squall.lark`` shows up in completion with no change here.
+the grammar (``squall.lark``) shows up in completion with no change here; a writer form
+(``squall_writer_forms.lark``) is read but its words are not suggested (``_READ_ONLY_TERMINALS``).
 """
 from __future__ import annotations
 

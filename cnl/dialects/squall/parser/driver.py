@@ -1,10 +1,10 @@
 """The parser's entry point: :func:`parse_squall` checks the text, sets what the parse reads with
 (the notation, the text) and runs :func:`lark_parser`, the Lark LALR parser built (and its
-analysis cached) from ``squall.lark`` with the lexer and the transformer of this package."""
+analysis cached) from the grammar (:func:`~cnl.dialects.squall.grammar.grammar_text`) with the
+lexer and the transformer of this package."""
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput
@@ -13,6 +13,7 @@ from cnl import ir
 from cnl.dialects.grammar_cache import cached_lark
 from cnl.dialects.limits import check_depth, check_text, too_deep
 from cnl.dialects.notation import NOTATIONS, detect_notation
+from cnl.dialects.squall.grammar import grammar_text
 from cnl.dialects.squall.parser.lalr import LalrLoop
 from cnl.dialects.squall.parser.lexer import KeepTermTokens, SquallLexer
 from cnl.dialects.squall.parser.reading import current_notation, current_text
@@ -23,10 +24,9 @@ from cnl.errors import CNLSyntaxError
 
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
-    grammar = resources.files("cnl.dialects.squall").joinpath("squall.lark").read_text(encoding="utf-8")
     return cached_lark(
         "squall",
-        grammar,
+        grammar_text(),
         parser="lalr",
         lexer=SquallLexer,
         postlex=KeepTermTokens(),

@@ -1,7 +1,7 @@
 """The callbacks of the writer forms (issue 29): what other SQUALL writers write, read into the IR
 that the canonical forms already give, so that printing gives the canonical form back. The rules
-are the grammar's section "writer forms" (``squall.lark``); ``docs/cnl-reference.md`` section 11
-shows each form with its canonical form.
+are the grammar file ``squall_writer_forms.lark`` (beside ``squall.lark``);
+``docs/cnl-reference.md`` section 11 shows each form with its canonical form.
 
 Separate from :mod:`~cnl.dialects.squall.parser.transform` because these are variants of forms
 it already reads: each callback states the variant in terms of the canonical one (mostly by
