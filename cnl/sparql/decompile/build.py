@@ -24,13 +24,13 @@ from cnl.sparql.decompile.expressions import (
     FLIP, comparison_of_vars, has_cast, is_call, is_subject, string_arg, subexpressions, unwrap_str, variables,
     year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
-from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, namespace_of, prop_term
+from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, prop_term
+from cnl.sparql.decompile.joins import Absent, absent_qualifiers, constant_components, exists_joined, is_ground, reachable
 from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.sentence_filters import (
     constant_sayable, is_computed_test, is_sayable_comparison, is_sayable_disjunction, needs_introduction, such_that)
 from cnl.sparql.decompile.state import Decompilation
 from cnl.sparql.decompile.terms import NUMERIC_TYPES, class_noun, ir_term, is_node, node_text, same
-from cnl.sparql.namespaces import PQ, P
 
 # a count's test: the numeric determiner (a count below N would miss the things with none)
 _COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
@@ -119,12 +119,12 @@ class Builder:
             raise UnsupportedSPARQLError("BIND", _bind_detail(group.binds[0][1]) + " (only a projected BIND is supported)")
         classes: dict = {}
         if top and any(getattr(f, "name", None) == "Builtin_EXISTS" for f in group.filters):
-            joined = _exists_joined(group)
+            joined = exists_joined(group)
             if joined is not group:
-                if not _ground(joined.triples[len(group.triples):], group.triples):
+                if not is_ground(joined.triples[len(group.triples):], group.triples):
                     self.exists_as_join()
                 group = joined
-        group, absent = _absent_qualifiers(group)
+        group, absent = absent_qualifiers(group)
         reserved = variables(group.filters) | {v for v, _ in group.values} | self.projected
         edges = fold(group.triples, classes, reserved)
         for e in edges:
@@ -143,7 +143,7 @@ class Builder:
         inner_scope = scope | nodes | {anchor}
         for e in edges:
             for _, value in e.quals:
-                if isinstance(value, _Absent):
+                if isinstance(value, Absent):
                     value.scope = inner_scope
         extras: dict = {}
 
@@ -173,7 +173,7 @@ class Builder:
             attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
         shown = visible if visible is not None else top
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
-        reach = _reachable(edges, anchor, scope)
+        reach = reachable(edges, anchor, scope)
         sentences: list = []  # FILTERs said "such that S", once the tree is read
         if top and self.order_expr is not None:
             if not all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, None)
@@ -233,7 +233,7 @@ class Builder:
                    lambda x, expr=expr: self.filter_vp(expr, x, inner_scope, shown))
 
         ctx = _Context(edges, classes, extras, det)
-        ctx.const_extras = _constant_components(edges, anchor, scope)
+        ctx.const_extras = constant_components(edges, anchor, scope)
         holder["ctx"] = ctx
         if visible if visible is not None else top:
             # blank nodes too: the compiler names every value it introduces
@@ -440,10 +440,10 @@ class Builder:
         return noun, vps
 
     def quals(self, ctx, quals, via):
-        return tuple(ir.Qual(ir.Property(q), self.absent(v) if isinstance(v, _Absent) else self.np(ctx, v, via))
+        return tuple(ir.Qual(ir.Property(q), self.absent(v) if isinstance(v, Absent) else self.np(ctx, v, via))
                      for q, v in quals)
 
-    def absent(self, missing: "_Absent"):
+    def absent(self, missing: "Absent"):
         """``at no <Q> that ...``: what the negated qualifier's value would be."""
         if isinstance(missing.var, URIRef):  # "at no <Q> that is <Q76>"
             return ir.Quant("no", None, (ir.Be(ir.Ref(ir_term(missing.var))),))
@@ -619,60 +619,6 @@ class _Context:
     const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
 
 
-@dataclass
-class _Absent:
-    """A qualifier the statement must not have: ``FILTER NOT EXISTS { ?st pq:Q ?v . rest }``."""
-
-    var: object
-    rest: Group
-    scope: set = field(default_factory=set)
-
-
-def _exists_pattern(expr, name: str) -> Group | None:
-    """The flattened pattern of a ``FILTER EXISTS``/``NOT EXISTS`` (``name`` is rdflib's
-    ``Builtin_EXISTS`` or ``Builtin_NOTEXISTS``), or None when ``expr`` is another filter."""
-    if getattr(expr, "name", None) != name:
-        return None
-    graph = expr.graph
-    if graph.name.startswith("GroupGraph"):
-        graph = translateGroupGraphPattern(graph)
-    return flatten(graph)
-
-
-def _absent_qualifiers(group: Group):
-    """(the group without them, {statement node: [(PID, _Absent)]}) for each ``FILTER NOT EXISTS``
-    that only says a statement node of the group has no qualifier ``pq:Q`` (with a value that
-    the rest of the NOT EXISTS may describe): ``at no <Q>``, said of that statement."""
-    heads = {o for s, p, o in group.triples if isinstance(p, URIRef) and namespace_of(p) == P and is_node(o)}
-    if not heads:
-        return group, {}
-    outer = {t for s, _, o in group.triples for t in (s, o) if is_node(t)}
-    found, left = {}, []
-    for expr in group.filters:
-        missing = None
-        inner = _exists_pattern(expr, "Builtin_NOTEXISTS")
-        if inner is not None:
-            if not (inner.optionals or inner.unions or inner.minus or inner.values or inner.binds):
-                # the qualifier's value a variable of its own, or a constant ("at no <Q> that is X")
-                qual = [t for t in inner.triples if t[0] in heads and isinstance(t[1], URIRef)
-                        and namespace_of(t[1]) == PQ and t[2] not in outer
-                        # a named value ("at no <Q> that is <Q76>"); a literal would be compared
-                        # by value (FILTER(?v = "1")), another test than the triple's
-                        and (is_node(t[2]) or (isinstance(t[2], URIRef) and len(inner.triples) == 1
-                                                and not inner.filters))]
-                if len(qual) == 1:
-                    st, pred, value = qual[0]
-                    rest = [t for t in inner.triples if t is not qual[0]]
-                    if all(st not in (t[0], t[2]) for t in rest) and st not in variables(inner.filters) \
-                            and re.fullmatch(r"P[1-9][0-9]*", str(pred)[len(PQ):]):
-                        missing = st, str(pred)[len(PQ):], _Absent(value, Group(triples=rest, filters=inner.filters))
-        if missing is None:
-            left.append(expr)
-        else:
-            found.setdefault(missing[0], []).append(missing[1:])
-    return (replace(group, filters=left) if found else group), found
-
-
 def _nameable(var, edges, classes, filters, this) -> bool:
     """Whether ``var``'s first mention can carry a co-reference variable: a class noun, or a
     value no statement starts from (its FILTERs are said of it: "something ?l whose language
@@ -694,92 +640,11 @@ def _set_answers(state: Decompilation) -> bool:
     return state.duplicates == "removed"
 
 
-def _exists_joined(group: Group) -> Group:
-    """The top group's ``FILTER EXISTS { triples }`` joined to it: what it tests hangs on the
-    tree like any statement (a qualifier of a statement node: ``at a <P582>``)."""
-    left, triples, filters = [], [], []
-    for expr in group.filters:
-        inner = _exists_pattern(expr, "Builtin_EXISTS")
-        if inner is not None and inner.triples and not (
-                inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
-                or inner.counts or inner.ranked or any(getattr(f, "name", "").endswith("EXISTS") for f in inner.filters)):
-            # its FILTERs too (FILTER EXISTS { ?st pq:P580 ?d FILTER(YEAR(?d) > 2000) }): in one
-            # group they test the same solutions
-            triples += inner.triples
-            filters += inner.filters
-        else:
-            left.append(expr)
-    return replace(group, filters=left + filters, triples=group.triples + triples) if triples else group
-
-
-def _ground(tested: list, triples: list) -> bool:
-    """Whether the triples an EXISTS tests name only variables the group's own triples bind (and
-    no property path): each solution matches them once or not at all (a graph is a set of
-    triples), so the join repeats no answer, duplicates kept or not (``FILTER EXISTS { ?st
-    pq:P1686 wd:Q1 }`` on the statement node ``?st``: "at <P1686> <Q1>")."""
-    bound = {t for triple in triples for t in triple if isinstance(t, Variable)}
-    return all(isinstance(p, URIRef) for _, p, _ in tested) and all(
-        t in bound for triple in tested for t in (triple[0], triple[2]) if not isinstance(t, (URIRef, Literal)))
-
-
 def _any_rank(e) -> bool:
     """A ``p:/ps:`` statement without qualifiers (``at any rank``): a profile that writes the
     truthy ``wdt:`` shortcut where no qualifier needs a statement would read only the
     best-ranked ones (the options stage drops the mark where every statement is written so)."""
     return e.form == "p" and not e.quals and e.obj is not VALUE_UNSAID and not e.normalized and e.unit is None
-
-
-def _reachable(edges, anchor, scope) -> set:
-    """The variables joined to ``anchor`` through triple patterns."""
-    reached = {anchor} | set(scope)
-    changed = True
-    while changed:
-        changed = False
-        for e in edges:
-            ends = {t for t in (e.subject, e.obj, e.unit, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
-            if ends & reached and not ends <= reached:
-                reached |= ends
-                changed = True
-    return reached
-
-
-def _constant_components(edges, anchor, scope) -> dict:
-    """Edges not reachable from ``anchor`` through variables, grouped into connected parts,
-    each keyed by a constant it shares with the reachable part (``wd:Q1 p:P31 wd:Q5 .
-    wd:Q1 p:P527 ?x``: the first triple is a condition on wd:Q1). Parts sharing none are left
-    out (a real cross product)."""
-    def key(t):
-        return (type(t), t)
-
-    def node_ends(e):
-        return [key(t) for t in (e.subject, e.obj, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)]
-
-    reached = {key(anchor)} | {key(n) for n in scope}
-    main, changed = set(), True
-    while changed:
-        changed = False
-        for e in edges:
-            if id(e) not in main and any(k in reached for k in node_ends(e)):
-                main.add(id(e))
-                reached |= set(node_ends(e))
-                changed = True
-    constants = {t for e in edges if id(e) in main for t in (e.subject, e.obj) if isinstance(t, URIRef)}
-    if isinstance(anchor, URIRef):
-        constants.add(anchor)
-    parts: list = []   # [(node keys, edges)]
-    for e in edges:
-        if id(e) in main:
-            continue
-        ends = set(node_ends(e))
-        joined = [p for p in parts if p[0] & ends]
-        merged = (ends.union(*(p[0] for p in joined)), [x for p in joined for x in p[1]] + [e])
-        parts = [p for p in parts if all(p is not j for j in joined)] + [merged]
-    out: dict = {}
-    for _, part in parts:
-        shared = [t for e in part for t in (e.subject, e.obj) if isinstance(t, URIRef) and t in constants]
-        if shared:
-            out.setdefault(shared[0], []).extend(part)
-    return out
 
 
 def _prop_text(prop) -> str:
