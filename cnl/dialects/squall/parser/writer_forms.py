@@ -8,6 +8,8 @@ it already reads: each callback states the variant in terms of the canonical one
 calling its callback), and nothing else depends on them."""
 from __future__ import annotations
 
+import contextvars
+
 import re
 from dataclasses import replace
 
@@ -258,6 +260,8 @@ class WriterForms(Transformer):
                                             "'the average <P> of the <C>-s per <P>'")
         # "the <C>-s per <P>" groups only where an aggregate takes it ("the average <P1082> of the
         # <Q515>-s per <P17>"): a mark that settle_groups turns into the question word or refuses
+        if det[0] != "number_of":
+            _GROUPING.set(True)
         grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which") if det[0] == "number_of" else _GroupedBy("which"))
         return ir.Quant(det[0], noun, (*rest[:-2], grouped))
 
@@ -615,10 +619,18 @@ class _GroupedBy(ir.Quant):
     key (never left in a parsed query: settle_groups)."""
 
 
+# whether this parse made a _GroupedBy mark: the query is walked only then (every sentence
+# ends in settle_groups, and a walk of the whole query cost a fifth of a parse)
+_GROUPING: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_grouping", default=False)
+
+
 def settle_groups(query):
     """``query`` with each "the <C>-s per <P>" inside an aggregate read as "the <C> that has which
     <P>" (a value per group, SPARQL's GROUP BY: "the average <P1082> of the <Q515>-s per <P17>");
     elsewhere "per" is refused (a group needs a count or an aggregate)."""
+    if not _GROUPING.get():
+        return query
+    _GROUPING.set(False)
     if not any(isinstance(node, _GroupedBy) for node in walk(query)):
         return query
     inside = {id(node) for aggregate in walk(query) if isinstance(aggregate, ir.Aggregate)
