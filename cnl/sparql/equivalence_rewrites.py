@@ -38,6 +38,16 @@ def walk(node):
             yield from walk(c)
 
 
+def children_first(node, rewrite):
+    """``node`` with ``rewrite`` applied to each algebra node (a tuple led by its name), its
+    children rewritten first; bags are walked, other values (terms, expressions' parts) kept."""
+    if isinstance(node, Bag):
+        return Bag(tuple(children_first(i, rewrite) for i in node.items))
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    return rewrite(tuple(children_first(c, rewrite) for c in node))
+
+
 def filtered(conds: list, inner):
     """``FILTER(conds) inner``, a FILTER directly inside merged into it (FILTERs of one group
     are one conjunction: ``FILTER(a) FILTER(b)`` is ``FILTER(a && b)``)."""
@@ -175,25 +185,22 @@ def inline_binds(node, total: Counter):
     way: ``?y`` is left unbound by the BIND, and a FILTER on an unbound ?y fails); a BIND whose
     value nothing reads is dropped (it removes no solution). ``total`` counts each variable's
     uses in the whole query (projection and ordering included)."""
-    if isinstance(node, Bag):
-        return Bag(tuple(inline_binds(i, total) for i in node.items))
-    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+    def one(node):
+        if node[0] == "FILTER":
+            cond, inner = node[1], node[2]
+            uses = Counter(n for n in walk(cond) if isinstance(n, Var))
+            chosen = {}
+            for bind in _reachable_binds(inner):
+                var, expr, below = bind[1], bind[2], bind[3]
+                if (total[var] == 1 + uses[var] and not _has_pattern(expr)
+                        and {v for v in walk(expr) if isinstance(v, Var)} <= certain(below)):
+                    chosen[var] = expr
+            if chosen:
+                return filtered([rename(cond, chosen)], _without_binds(inner, set(chosen)))
+        if node[0] == "BIND" and total[node[1]] == 1 and not _has_pattern(node[2]):
+            return node[3]
         return node
-    node = tuple(inline_binds(c, total) for c in node)
-    if node[0] == "FILTER":
-        cond, inner = node[1], node[2]
-        uses = Counter(n for n in walk(cond) if isinstance(n, Var))
-        chosen = {}
-        for bind in _reachable_binds(inner):
-            var, expr, below = bind[1], bind[2], bind[3]
-            if (total[var] == 1 + uses[var] and not _has_pattern(expr)
-                    and {v for v in walk(expr) if isinstance(v, Var)} <= certain(below)):
-                chosen[var] = expr
-        if chosen:
-            return filtered([rename(cond, chosen)], _without_binds(inner, set(chosen)))
-    if node[0] == "BIND" and total[node[1]] == 1 and not _has_pattern(node[2]):
-        return node[3]
-    return node
+    return children_first(node, one)
 
 
 # functions that tell an unbound variable from an error, and ones that give a new value per call
@@ -210,19 +217,16 @@ def chained_binds(node):
     (RAND, BNODE, UUID). A FILTER right over the chain reads it the same way (``FILTER(?y > 3)`` is
     ``FILTER(e > 3)``; not around an EXISTS). With ``?y`` read nowhere else, ``inline_binds`` then
     drops its BIND."""
-    if isinstance(node, Bag):
-        return Bag(tuple(chained_binds(i) for i in node.items))
-    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
-        return node
-    node = tuple(chained_binds(c) for c in node)
-    if node[0] == "FILTER" and not _has_pattern(node[1]) and not any(n in _UNBOUND_AWARE for n in walk(node[1])):
-        # a FILTER over the group's BINDs reads their expressions the same way
-        chosen = _chain_values(node[1], node[2])
-        return ("FILTER", rename(node[1], chosen), node[2]) if chosen else node
-    if node[0] != "BIND" or any(n in _UNBOUND_AWARE for n in walk(node[2])):
-        return node
-    chosen = _chain_values(node[2], node[3])
-    return ("BIND", node[1], rename(node[2], chosen), node[3]) if chosen else node
+    def one(node):
+        if node[0] == "FILTER" and not _has_pattern(node[1]) and not any(n in _UNBOUND_AWARE for n in walk(node[1])):
+            # a FILTER over the group's BINDs reads their expressions the same way
+            chosen = _chain_values(node[1], node[2])
+            return ("FILTER", rename(node[1], chosen), node[2]) if chosen else node
+        if node[0] != "BIND" or any(n in _UNBOUND_AWARE for n in walk(node[2])):
+            return node
+        chosen = _chain_values(node[2], node[3])
+        return ("BIND", node[1], rename(node[2], chosen), node[3]) if chosen else node
+    return children_first(node, one)
 
 
 def _chain_values(expr, below) -> dict:
@@ -242,23 +246,20 @@ def constant_binds(node, total: Counter):
     with wd:Q64 in place of ``?c``: the join keeps the solutions of P whose ``?c`` is wd:Q64 (an
     RDF term is equal only to itself), exactly those of P with wd:Q64 written there, and nothing
     else reads ``?c``."""
-    if isinstance(node, Bag):
-        return Bag(tuple(constant_binds(i, total) for i in node.items))
-    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+    def one(node):
+        if node[0] != "JOIN":
+            return node
+        parts = list(node[1].items)
+        for part in parts:
+            if (part[0] == "BIND" and part[3] == ("BGP", Bag(())) and isinstance(part[2], (URIRef, Literal))
+                    and not isinstance(part[2], Variable)):
+                rest = [p for p in parts if p is not part]
+                joined = rest[0] if len(rest) == 1 else ("JOIN", Bag(tuple(rest)))
+                uses = sum(1 for n in walk(joined) if n == part[1])
+                if total[part[1]] == 1 + uses and part[1] in certain(joined):
+                    return rename(joined, {part[1]: part[2]})
         return node
-    node = tuple(constant_binds(c, total) for c in node)
-    if node[0] != "JOIN":
-        return node
-    parts = list(node[1].items)
-    for part in parts:
-        if (part[0] == "BIND" and part[3] == ("BGP", Bag(())) and isinstance(part[2], (URIRef, Literal))
-                and not isinstance(part[2], Variable)):
-            rest = [p for p in parts if p is not part]
-            joined = rest[0] if len(rest) == 1 else ("JOIN", Bag(tuple(rest)))
-            uses = sum(1 for n in walk(joined) if n == part[1])
-            if total[part[1]] == 1 + uses and part[1] in certain(joined):
-                return rename(joined, {part[1]: part[2]})
-    return node
+    return children_first(node, one)
 
 
 def inline_order_binds(order, pattern, total: Counter):
@@ -477,30 +478,28 @@ def named_item_tests(node, total: Counter):
     (a literal never equals it), so both keep the same solutions, and nothing reads ``?u``'s
     value (``?n wikibase:quantityUnit ?u . FILTER(?u = wd:Q11573)`` is
     ``?n wikibase:quantityUnit wd:Q11573``). ``total`` counts each variable's uses."""
-    if isinstance(node, Bag):
-        return Bag(tuple(named_item_tests(i, total) for i in node.items))
-    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
-        return node
-    node = tuple(named_item_tests(c, total) for c in node)
-    if node[0] != "FILTER":
-        return node
-    conds = list(node[1][1].items) if node[1][0] == "AND" else [node[1]]
-    inner = node[2]
-    for cond in list(conds):
-        named = _named_item(cond)
-        if named is None or total[named[0]] != 2:
-            continue
-        var, iri = named
-        bgp = inner if inner[0] == "BGP" else next(
-            (p for p in inner[1].items if p[0] == "BGP"), None) if inner[0] == "JOIN" else None
-        if bgp is None or sum(var in t for t in bgp[1].items) != 1:
-            continue
-        new_bgp = ("BGP", Bag(tuple(rename(t, {var: iri}) for t in bgp[1].items)))
-        inner = new_bgp if inner is bgp else ("JOIN", Bag(tuple(new_bgp if p is bgp else p for p in inner[1].items)))
-        conds.remove(cond)
-    if len(conds) == (len(node[1][1].items) if node[1][0] == "AND" else 1):
-        return node
-    return filtered(conds, inner) if conds else inner
+    def one(node):
+        if node[0] != "FILTER":
+            return node
+        conds = list(node[1][1].items) if node[1][0] == "AND" else [node[1]]
+        inner = node[2]
+        for cond in list(conds):
+            named = _named_item(cond)
+            if named is None or total[named[0]] != 2:
+                continue
+            var, iri = named
+            bgp = inner if inner[0] == "BGP" else next(
+                (p for p in inner[1].items if p[0] == "BGP"), None) if inner[0] == "JOIN" else None
+            if bgp is None or sum(var in t for t in bgp[1].items) != 1:
+                continue
+            new_bgp = ("BGP", Bag(tuple(rename(t, {var: iri}) for t in bgp[1].items)))
+            inner = new_bgp if inner is bgp else (
+                "JOIN", Bag(tuple(new_bgp if p is bgp else p for p in inner[1].items)))
+            conds.remove(cond)
+        if len(conds) == (len(node[1][1].items) if node[1][0] == "AND" else 1):
+            return node
+        return filtered(conds, inner) if conds else inner
+    return children_first(node, one)
 
 
 def _named_item(cond):
