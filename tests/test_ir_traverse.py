@@ -66,3 +66,17 @@ def test_depth_and_walk_need_no_recursion():
         deep = ir.Not(deep)
     assert traverse.depth(deep) == 5002  # 5,000 Not, the Entity, its scalar fields
     assert sum(1 for _ in traverse.walk(deep)) == 5000 + 1 + 2
+
+
+def test_every_node_type_survives_the_json_form():
+    """``ir.to_json``/``ir.from_json`` know every node type (``CountComparison`` was missing from
+    ``NODE_TYPES``, so a query comparing counts could be written to JSON but not read back)."""
+    import inspect
+
+    from cnl.ir import nodes
+    declared = {name for name, cls in inspect.getmembers(nodes, inspect.isclass)
+                if is_dataclass(cls) and cls.__module__ == nodes.__name__}
+    assert declared <= set(ir.NODE_TYPES)
+    for text in (*TEXTS, "Which <Q5> has more <P166> than <Q76>?", "Which <Q1006> does <Q1001> belong to?"):
+        query = parse_squall(text)
+        assert ir.from_json(ir.to_json(query)) == query

@@ -39,7 +39,7 @@ IDS = {
     "France": "Q142", "Germany": "Q183", "producer": "P162", "capital": "P36", "employer": "P108", "Google": "Q95",
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
     "country of origin": "P495", "subclass of": "P279", "title": "P1476", "name in native language": "P1559",
-    "book": "Q571", "sibling": "P3373",
+    "book": "Q571", "sibling": "P3373", "polyphyletic common name": "Q55983715",
 }
 
 
@@ -1304,6 +1304,23 @@ FORMS += [
           'Which <film> has a <P1476:title> whose lang is "fr"?'),
          'Which <Q11424> has a <P1476> whose language is "fr"?',
          'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(LANG(?t) = "fr") }'),
+]
+
+# Ferré's word order for "belongs to" (the canonical forms are in tests/test_belongs_to.py)
+FORMS += [
+    Form("belongs to: 'To which <C> X belongs?'",
+         ("To which <Q55983715> <Q76> belongs?",
+          "To which [polyphyletic common name] does [Barack Obama] belong?",
+          "To which <polyphyletic_common_name> <Barack_Obama> belongs?",
+          "Which <Q55983715> <Q76> belongs to?"),
+         "Which <Q55983715> does <Q76> belong to?",
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q55983715 . wd:Q76 wdt:P31 ?c . }"),
+    Form("belongs to: 'To which <C> X belongs?'",
+         ("Give me every <Q55983715> to which <Q13133> belongs.",
+          "Give me every [polyphyletic common name] to which [Michelle Obama] belongs.",
+          "Give me every <polyphyletic_common_name> to which <Michelle_Obama> does belong."),
+         "Give me every <Q55983715> that <Q13133> belongs to.",
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q55983715 . wd:Q13133 wdt:P31 ?c . }"),
 ]
 
 IDS_OF = {form.form for form in FORMS}

@@ -460,8 +460,20 @@ class CountComparison:
     OPS = (">", "<", "=")
 
 
+@dataclass(frozen=True, slots=True)
+class BelongsTo:
+    """``belongs to NP`` (Ferré's SQUALL verb of class membership): the subject is an instance
+    of the NP's referents, which are classes (``Which <Q1006> does <Q1001> belong to?``: the
+    classes of that item; the profile's class test, ``wdt:P31`` on Wikidata). With ``inverse``
+    the NP belongs to the subject: the subject is a class of the NP's referents (the fronted
+    object and the relative clause ``that X belongs to``)."""
+
+    np: "NP"
+    inverse: bool = False
+
+
 VP = Union[Stmt, Be, Compare, Not, And, Or, StrTest, Exists, YearIs, TextIs, QualifierOf, LangIs, SuchThat, TermKind,
-           CountComparison]
+           CountComparison, BelongsTo]
 
 # ------------------------------------------------------------------------------- queries
 
@@ -482,6 +494,6 @@ NODE_TYPES = {
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Measure, Distance, Its, Ref,
         Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
-        YearIs, TextIs, QualifierOf, SuchThat, TermKind, Query,
+        YearIs, TextIs, QualifierOf, SuchThat, TermKind, CountComparison, BelongsTo, Query,
     )
 }

@@ -76,4 +76,11 @@ _NO_SPARKLIS_FORM = {
     ir.SuchThat: "a test or ordering over several values ('such that S')",
     ir.TermKind: "a test of a term's kind ('is a literal')",
     ir.CountComparison: "a comparison of two counts ('has more <P> than X')",
+    ir.BelongsTo: "class membership ('belongs to')",
 }
+
+
+def construct_name(node) -> str:
+    """What a refusal calls the construct of ``node``: its description where Sparklis has no form
+    for it at all, else the IR node's name."""
+    return _NO_SPARKLIS_FORM.get(type(node), type(node).__name__)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from cnl import ir
 from cnl.errors import CNLSyntaxError, PrintError
 from cnl.dialects.notation import NOTATIONS, escape
+from cnl.dialects.sparklis.forms import construct_name
 
 _OPS = {"=": "=", "<": "<", ">": ">", ">=": ">=", "<=": "<="}
 
@@ -214,7 +215,7 @@ class SparklisPrinter:
             return self.stmt(vp, chain)
         if isinstance(vp, ir.And):
             raise PrintError("Sparklis cannot say a conjunction here")
-        raise PrintError(f"Sparklis cannot say {type(vp).__name__}")
+        raise PrintError(f"Sparklis cannot say {construct_name(vp)}")
 
     def _value_quant(self, np) -> bool:
         return (isinstance(np, ir.Quant) and np.noun is None and (np.var is None or np.var in self.named)
@@ -364,7 +365,7 @@ class SparklisPrinter:
             noun = self.noun(np.noun)
             self._count_extra(noun, np.order)
             return f"{self._a(noun)} {noun}{self.rel(np.rels, chain)}"
-        raise PrintError(f"Sparklis cannot say this noun phrase ({type(np).__name__})")
+        raise PrintError(f"Sparklis cannot say this noun phrase ({construct_name(np)})")
 
     def quals(self, quals, bracket_last: bool = False) -> str:
         return "".join(" " + self.qual(q, bracket_last and n == len(quals) - 1) for n, q in enumerate(quals))

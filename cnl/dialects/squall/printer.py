@@ -121,6 +121,10 @@ class SquallPrinter:
         if fronted is not None:
             return fronted
         subject, vp = query.subject, query.vp
+        if (isinstance(vp, ir.BelongsTo) and vp.inverse and isinstance(subject, ir.Quant)
+                and subject.det in ("which", "how_many") and subject.var is None):
+            text = f"{self.np(subject)} does {self.np_atom(vp.np, True)} belong to?"  # Ferré's fronted class
+            return text[0].upper() + text[1:]
         if not ir.asks_for_values(query):
             yes_no = self._yes_no(subject, vp)
             if yes_no is not None:
@@ -148,6 +152,8 @@ class SquallPrinter:
                 return f"Has {subject_text} {self._has_tail(vp)}?"
             if isinstance(vp, ir.CountComparison):
                 return f"Has {subject_text} {self._count_comparison(vp)}?"
+            if isinstance(vp, ir.BelongsTo) and not vp.inverse:
+                return f"Does {subject_text} belong to {self.np(vp.np)}?"
             if isinstance(vp, (ir.Be, ir.Compare)):
                 return f"Is {subject_text} {self._be_tail(vp)}?"
         elif isinstance(subject, ir.Arith) and isinstance(vp, (ir.Be, ir.Compare)):
@@ -345,6 +351,8 @@ class SquallPrinter:
             return f"whose language {'matches' if vp.range else 'is'} {self.literal(ir.Literal(vp.lang))}"
         if isinstance(vp, ir.Or) and all(isinstance(i, ir.SuchThat) for i in vp.items):
             return " or ".join(self.rel(i, closed) for i in vp.items)  # "such that A or such that B"
+        if isinstance(vp, ir.BelongsTo) and vp.inverse:
+            return f"that {self.np_atom(vp.np, True)} belongs to"
         if isinstance(vp, ir.SuchThat):
             ranked = vp.vp.np if isinstance(vp.vp, ir.Be) else None
             if (isinstance(ranked, ir.Quant) and ranked.det == "the" and ranked.noun is None and not ranked.rels
@@ -421,6 +429,10 @@ class SquallPrinter:
             return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)  # "is something such that S"
         if isinstance(vp, ir.CountComparison):
             return f"has {self._count_comparison(vp, closed)}"
+        if isinstance(vp, ir.BelongsTo):
+            if vp.inverse:  # "is something that X belongs to"
+                return self.vp(ir.Be(ir.Quant("a", None, (vp,))), closed)
+            return f"belongs to {self.np(vp.np, closed)}"
         raise PrintError(f"not a verb phrase: {type(vp).__name__}")
 
     def _not(self, vp, closed) -> str:
@@ -437,6 +449,10 @@ class SquallPrinter:
             return "is not " + self.vp(vp)[len("is "):]
         if isinstance(vp, ir.CountComparison):
             return f"has not {self._count_comparison(vp, closed)}"
+        if isinstance(vp, ir.BelongsTo):
+            if vp.inverse:
+                return self._not(ir.Be(ir.Quant("a", None, (vp,))), closed)
+            return f"does not belong to {self.np(vp.np, closed)}"
         own = self._own_computation(vp, closed) if isinstance(vp, ir.SuchThat) else None
         if own is not None:
             return f"has not {own}"

@@ -128,6 +128,12 @@ class VerbPhrasesMixin:
             self.owners.pop()
         elif isinstance(vp, ir.CountComparison):
             self.count_comparison(vp, x)
+        elif isinstance(vp, ir.BelongsTo):
+            # "belongs to NP": the profile's class test, with the class a term of the query
+            if vp.inverse:
+                self.np(vp.np, lambda member: self.group.triples.append(self.profile.class_test(member, x)))
+            else:
+                self.np(vp.np, lambda cls: self.group.triples.append(self.profile.class_test(x, cls)))
         else:
             raise CompileError(f"not a verb phrase: {type(vp).__name__}")
 

@@ -103,6 +103,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
             return self.qualifier_question(quant, subject, gap)
         if kind == "qualifier_noun":
             return self.qualifier_noun_question(quant, subject, gap)
+        if kind == "belongs":  # "Which <C> does X belong to?": the classes of X that are <C>-s
+            return ir.Query(quant, ir.BelongsTo(subject, inverse=True))
         # "How many <spouse> <Woodrow_Wilson> has": the noun is a relational noun of the subject.
         noun = quant.noun
         if not isinstance(noun, ir.ClassNoun):
@@ -339,6 +341,8 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return vp
 
     def rel_gap(self, _that, subject, gap):
+        if gap[0] == "belongs":  # "a <C> that X belongs to"
+            return ir.BelongsTo(subject, inverse=True)
         vp = ir.Be(ir.Quant("a", ir.RelNoun(gap[1], subject)))
         return ir.Not(vp) if gap[2] else vp
 

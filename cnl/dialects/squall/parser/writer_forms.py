@@ -500,6 +500,20 @@ class WriterForms(Transformer):
                        f"('the <C>-s that have the {count.value} earliest <P577>')")
 
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
+    # "belongs to" (Ferré's class membership verb): the subject is an instance of the NP's classes
+    def belongs_to(self, *args):
+        return ir.BelongsTo(_nodes(args)[-1])
+
+    def gap_belongs(self, *_):
+        return ("belongs",)
+
+    def to_which_belongs(self, *args):
+        np, subject = _nodes(args)
+        return ir.Query(_question_quant(np, "'To which <C> X belongs?'"), ir.BelongsTo(subject, inverse=True))
+
+    def rel_to_which_belongs(self, *args):
+        return ir.BelongsTo(_nodes(args)[-1], inverse=True)
+
     def maybe_has_which(self, _maybe, _have, _which, prop_tok, *quals):
         return self.has_value(("maybe", None), prop_tok, ir.Be(ir.Quant("which")), *quals)
 
