@@ -1323,6 +1323,51 @@ FORMS += [
          "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q55983715 . wd:Q13133 wdt:P31 ?c . }"),
 ]
 
+# "most recent", "total number of", a qualifier as the head noun of "at which" (lead6)
+FORMS += [
+    Form("most/least recent",
+         ("What is the most recent <P577> of <Q47703>?",
+          "What is the most recent <publication date> of [The Godfather]?",
+          "What is the most recent <P577:publication_date> of <The_Godfather>?"),
+         "What is the latest <P577> of <Q47703>?",
+         "SELECT ?d WHERE { wd:Q47703 wdt:P577 ?d . } ORDER BY DESC(?d) LIMIT 1"),
+    Form("most/least recent",
+         ("Which <Q11424> that has <P57> <Q8877> has the 2nd least recent <P577>?",
+          "Which [film] that has <director> [Steven Spielberg] has the 2nd least recent <publication date>?",
+          "Which <film> that has <P57:director> <Steven_Spielberg> has the 2nd least recent "
+          "<P577:publication_date>?"),
+         "Which <Q11424> that has <P57> <Q8877> has the 2nd earliest <P577>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 ; wdt:P577 ?d . } "
+         "ORDER BY ASC(?d) OFFSET 1 LIMIT 1"),
+    Form("the total number of",
+         ("What is the total number of <Q11424>-s that have <P57> <Q25191>?",
+          "What is the total number of [film]-s that have <director> [Christopher Nolan]?",
+          "What is the total number of <film>-s that have <P57:director> <Christopher_Nolan>?"),
+         "What is the number of <Q11424> that has <P57> <Q25191>?",
+         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+    Form("the total number of",
+         ("Give me the total number of <P161> of <Q25188>.",
+          "Give me the total number of <cast member> of [Inception].",
+          "Give me the total number of <P161:cast_member> of <Inception>."),
+         "Give me the number of <P161> of <Q25188>.",
+         "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { wd:Q25188 wdt:P161 ?c . }"),
+    Form("the <Q> at which X has <P> Y",
+         ("What is the <P585> at which <Q38111> has <P166> <Q103916>?",
+          "What is the <point in time> at which [Leonardo DiCaprio] has <award received> "
+          "[Academy Award for Best Actor]?",
+          "What is the <P585:point_in_time> at which <Leonardo_DiCaprio> has <P166:award_received> "
+          "<Academy_Award_for_Best_Actor>?"),
+         "What is the thing at which <P585> <Q38111> has <P166> <Q103916>?",
+         "SELECT DISTINCT ?t WHERE { wd:Q38111 p:P166 ?s . ?s ps:P166 wd:Q103916 ; pq:P585 ?t . }"),
+    Form("the <Q> at which X has <P> Y",
+         ("Give me the <P1686> at which <Q25191> <P166> <Q103360>.",
+          "Give me the <for work> at which [Christopher Nolan] <award received> [Academy Award for Best Director].",
+          "Give me the <P1686:for_work> at which <Christopher_Nolan> <P166:award_received> "
+          "<Academy_Award_for_Best_Director>."),
+         "Give me the thing at which <P1686> <Q25191> has <P166> <Q103360>.",
+         "SELECT DISTINCT ?w WHERE { wd:Q25191 p:P166 ?s . ?s ps:P166 wd:Q103360 ; pq:P1686 ?w . }"),
+]
+
 IDS_OF = {form.form for form in FORMS}
 
 

@@ -500,6 +500,23 @@ class WriterForms(Transformer):
                        f"('the <C>-s that have the {count.value} earliest <P577>')")
 
     # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
+    # "the most recent <P>" = "the latest <P>", "the least recent" = "the earliest"
+    def sup_recency(self, words):
+        return ir.Order("latest" if words.value.lower().startswith("most") else "earliest")
+
+    def sup_ordinal_recency(self, ordinal, words):
+        return replace(self.sup_recency(words), rank=self.sup_ordinal(ordinal, words).rank)
+
+    # "the <P585> at which X has <P166> Y" = "the thing at which <P585> X has <P166> Y"
+    def quant_qualifier_head(self, det, noun, _at_which, subject, vp):
+        if not (isinstance(noun, ir.ClassNoun) and (noun.cls.id or "").startswith("P") or
+                isinstance(noun, ir.ClassNoun) and noun.cls.id is None):
+            raise error_at(getattr(getattr(noun, "cls", None) or getattr(noun, "prop", None), "span", None),
+                           "'the <Q> at which X has <P> Y' needs a qualifier property before 'at which'")
+        prop = checked_property(noun.cls.id, noun.cls.label, noun.cls.span)
+        det_word, number = det
+        return ir.Quant(det_word, None, (ir.QualifierOf(prop, subject, vp),), None, number)
+
     # "belongs to" (Ferré's class membership verb): the subject is an instance of the NP's classes
     def belongs_to(self, *args):
         return ir.BelongsTo(_nodes(args)[-1])
@@ -560,7 +577,7 @@ class WriterForms(Transformer):
         noun = quant.noun
         if not (isinstance(noun, ir.ClassNoun) and quant.det in ("which", "how_many") and not quant.rels
                 and quant.var is None and not (noun.cls.id or "").startswith("Q")):
-            raise error_at(getattr(getattr(noun, "cls", None), "span", None),
+            raise error_at(getattr(getattr(noun, "cls", None) or getattr(noun, "prop", None), "span", None),
                            "'which <Q> X has <P> Y?' asks a qualifier's value: its noun is a property "
                            "('which <P585> X has <P166> Y?'), or write 'Which <C> has ...'")
         qual = ir.Qual(checked_property(noun.cls.id, noun.cls.label, noun.cls.span),
