@@ -314,3 +314,13 @@ def test_sparklis_refuses_what_it_would_read_differently(sparql, construct):
     with pytest.raises(UnsupportedSPARQLError) as err:
         cnl.decompile(sparql, dialect="sparklis")
     assert err.value.construct == construct
+
+
+def test_a_one_line_query_with_its_prologue_and_the_label_service_decompiles():
+    """rdflib's reader refused any SERVICE block after a PREFIX on the same line: such a query
+    (as copied from query.wikidata.org or a QALD file) decompiles as its multi-line form does."""
+    one_line = ("PREFIX wd: <http://www.wikidata.org/entity/> PREFIX wdt: <http://www.wikidata.org/prop/direct/> "
+                "PREFIX wikibase: <http://wikiba.se/ontology#> PREFIX bd: <http://www.bigdata.com/rdf#> "
+                "SELECT ?x ?xLabel WHERE { ?x wdt:P57 wd:Q25191 . "
+                "SERVICE wikibase:label { bd:serviceParam wikibase:language \"en\". } }")
+    assert cnl.decompile(one_line) == cnl.decompile(one_line.replace("> ", ">\n")) == "What has <P57> <Q25191>?"

@@ -345,6 +345,41 @@ def test_federation_is_refused_before_running(embedded, query, construct):
         embedded.query(query)
 
 
+# A query copied from query.wikidata.org: one line, its own PREFIX declarations, WDQS's label
+# service naming only its languages. rdflib's reader refused any SERVICE after a PREFIX on the
+# same line ("malformed SPARQL"); the embedded store has no label service, so it writes out what
+# the service does instead of refusing it as federation.
+WDQS_ONE_LINE = ("PREFIX wd: <http://www.wikidata.org/entity/> PREFIX wdt: <http://www.wikidata.org/prop/direct/> "
+                 "PREFIX wikibase: <http://wikiba.se/ontology#> PREFIX bd: <http://www.bigdata.com/rdf#> "
+                 "SELECT ?film ?filmLabel ?dirDescription WHERE { ?film wdt:P57 ?dir . "
+                 "SERVICE wikibase:label { bd:serviceParam wikibase:language \"[AUTO_LANGUAGE],fr,en\". } } "
+                 "ORDER BY ?film")
+
+
+def test_a_wdqs_query_with_the_label_service_runs_on_the_embedded_store(embedded):
+    table = embedded.select(WDQS_ONE_LINE)
+    assert table.columns[:3] == ["film", "filmLabel", "dirDescription"]
+    rows = {row[0].value.rsplit("/", 1)[-1]: (row[1].value, row[2].value) for row in table.rows}
+    # the first language with a label (AUTO_LANGUAGE is English here), else the item's ID as WDQS gives
+    assert rows == {"Q25188": ("Inception", "British-American filmmaker"),
+                    "Q163872": ("The Dark Knight", "British-American filmmaker"),
+                    "Q429969": ("Q429969", "British-American filmmaker")}
+
+
+def test_the_label_service_may_come_first_in_its_group(embedded):
+    # the service runs after the rest of its group: written first, it still labels ?film only
+    table = embedded.select('SELECT ?filmLabel WHERE { SERVICE wikibase:label { bd:serviceParam '
+                            'wikibase:language "fr" } ?film wdt:P31 wd:Q11424 . } ORDER BY ?filmLabel')
+    assert [row[0].value for row in table.rows] == ["Origine", "Q163872", "Q429969"]
+
+
+def test_a_one_line_prologue_with_a_service_block_parses():
+    assert parse_sparql(WDQS_ONE_LINE).remote == (("SERVICE", "http://wikiba.se/ontology#label"),)
+    with pytest.raises(SPARQLSyntaxError, match="line 1, column 149 near .end of query."):  # the writer's position
+        parse_sparql("PREFIX wd: <http://www.wikidata.org/entity/> SELECT ?a WHERE { wd:Q76 wdt:P26 ?a "
+                     "SERVICE wikibase:label { bd:serviceParam wikibase:language \"en\". } ")
+
+
 @pytest.mark.parametrize("query", [
     'SELECT ?x WHERE { ?x ?p "customer service" }', "SELECT ?service WHERE { ?service ?p ?o } # SERVICE <http://e/>",
     "SELECT ?x WHERE { ?x <http://e/SERVICE> ?o }", 'SELECT ?x WHERE { ?x ?p """LOAD <http://e/>""" }',

@@ -54,10 +54,17 @@ class KnowledgeGraph(ABC):
             raise QueryRejected(f"expected a {expected} query, got {parsed.form}")
         return parsed
 
+    def _as_run_here(self, sparql: str) -> str:
+        """The query as this backend runs it (a backend without a service the query names may
+        write out what the service does)."""
+        return sparql
+
     def select(self, sparql: str) -> ResultTable:
+        sparql = self._as_run_here(sparql)
         return self._select(sparql, self._parse(sparql, SELECT))
 
     def ask(self, sparql: str) -> bool:
+        sparql = self._as_run_here(sparql)
         return self._ask(sparql, self._parse(sparql, ASK))
 
     def update(self, sparql: str) -> None:
@@ -65,6 +72,7 @@ class KnowledgeGraph(ABC):
 
     def query(self, sparql: str) -> ResultTable | bool | None:
         """Run any supported form: SELECT → table, ASK → bool, update (if allowed) → None."""
+        sparql = self._as_run_here(sparql)
         parsed = self._parse(sparql, None)
         if parsed.form == SELECT:
             return self._select(sparql, parsed)

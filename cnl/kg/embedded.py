@@ -11,6 +11,7 @@ from cnl.kg.limits import effective_limits
 from cnl.kg.results import BNODE, IRI, LITERAL, ResultTable, Term
 from cnl.kg.sparql import ParsedSPARQL
 from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.label_service import emulate_label_service
 
 _FORMATS = {".nt": "N_TRIPLES", ".ttl": "TURTLE", ".nq": "N_QUADS", ".trig": "TRIG",
             ".rdf": "RDF_XML", ".owl": "RDF_XML", ".xml": "RDF_XML", ".n3": "N3", ".jsonld": "JSON_LD"}
@@ -359,6 +360,11 @@ class EmbeddedKG(KnowledgeGraph):
             raise StoreError(f"query failed in the store at {self.path}: {err}") from None
         except RuntimeError as err:
             raise KGError(f"the query failed: {err}") from None
+
+    def _as_run_here(self, sparql: str) -> str:
+        # WDQS's label service (?xLabel columns), which queries copied from query.wikidata.org
+        # name, is written out as label lookups: no other server is asked
+        return emulate_label_service(sparql)
 
     def _in_worker(self, sparql: str) -> dict:
         timeout, max_rows = effective_limits(self.timeout, self.max_rows)

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.namespaces import PREFIXES, parse_again_with_prologue_lines
 from cnl.sparql.syntax import IRI_FORBIDDEN_CHARS
 from cnl.errors import FederationRefused, SPARQLSyntaxError
 
@@ -71,7 +71,13 @@ def _parse(sparql: str) -> ParsedSPARQL:
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:
         try:
-            parsed = parseQuery(sparql)
+            try:
+                parsed = parseQuery(sparql)
+            except ParseException:
+                # rdflib's SERVICE reader and a one-line prologue (namespaces.prologue_on_own_lines)
+                parsed = parse_again_with_prologue_lines(parseQuery, sparql, ParseException)
+                if parsed is None:
+                    raise
             prologue, body = parsed[0], parsed[1]
             return ParsedSPARQL(_FORMS[body.name], _declared(prologue),
                                 _remote_operations(sparql, parsed, _namespaces(prologue)))

@@ -13,7 +13,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from cnl.errors import SPARQLParseError
 from cnl.sparql.algebra_rewrites import simplify
 from cnl.sparql.label_service import read_label_service
-from cnl.sparql.namespaces import declare_missing
+from cnl.sparql.namespaces import declare_missing, parse_again_with_prologue_lines
 
 
 def parse_algebra(sparql: str):
@@ -25,7 +25,7 @@ def parse_algebra(sparql: str):
     text = declare_missing(read_label_service(sparql))
     declaration_lines = text.count("\n") - sparql.count("\n")
     try:
-        algebra = translateQuery(parseQuery(text)).algebra
+        algebra = translateQuery(_parse_query(text)).algebra
     except ParseException as exc:
         raise SPARQLParseError(f"SPARQL syntax error: {exc.msg}", text=sparql,
                                line=max(1, exc.lineno - declaration_lines), column=exc.col) from None
@@ -33,6 +33,17 @@ def parse_algebra(sparql: str):
         raise SPARQLParseError(f"invalid SPARQL: {_reason(exc)}", text=sparql) from None
     # the rewrites every reader shares (a plain sub-SELECT inlined, an unused BIND dropped, ...)
     return simplify(algebra)
+
+
+def _parse_query(text: str):
+    try:
+        return parseQuery(text)
+    except ParseException:
+        # rdflib's SERVICE reader and a one-line prologue (see prologue_on_own_lines)
+        parsed = parse_again_with_prologue_lines(parseQuery, text, ParseException)
+        if parsed is None:
+            raise
+        return parsed
 
 
 def _reason(exc: Exception) -> str:

@@ -92,3 +92,85 @@ def _triples(tokens: list[str]) -> list[tuple[str, str, str]] | None:
         triples.append((subject, predicate, obj))
         parts, after = [], token
     return triples
+
+
+_LABEL_COLUMN = re.compile(r"[?$]([A-Za-z_0-9]+?)(Label|Description)\b")
+_AUTO_LANGUAGE = "[AUTO_LANGUAGE]"
+_TEXT_OF = {"Label": "<http://www.w3.org/2000/01/rdf-schema#label>", "Description": "<http://schema.org/description>"}
+
+
+def emulate_label_service(sparql: str) -> str:
+    """``sparql`` with each WDQS label-service block that only names its languages
+    (``SERVICE wikibase:label { bd:serviceParam wikibase:language "[AUTO_LANGUAGE],en" . }``)
+    written as what the service does, for a store without it (the embedded one): each
+    ``?xLabel`` / ``?xDescription`` the query names, whose ``?x`` it binds, gets ``?x``'s label
+    (description) in the first of the languages that has one, else, as on WDQS, ``?x``'s ID
+    (a value's own text). The service runs after the rest of its group, so the patterns go to
+    the end of the block's group. Other blocks stay as written (and a store refuses them)."""
+    if "SERVICE" not in sparql.upper():
+        return sparql
+    masked = _STRINGS.sub(lambda m: m.group() if m.group()[0] == "<" else "_" * len(m.group()), sparql)
+    for found in _SERVICE.finditer(masked):
+        end = masked.find("}", found.end())
+        if end < 0 or "{" in masked[found.end():end]:
+            continue
+        languages = _languages_only(sparql[found.end():end])
+        if languages is None:
+            continue
+        group_end = _group_end(masked, end + 1)
+        if group_end is None:
+            continue
+        rest = masked[:found.start()] + masked[end + 1:]
+        patterns = _label_patterns(rest, languages)
+        return emulate_label_service(
+            sparql[:found.start()] + sparql[end + 1:group_end] + patterns + sparql[group_end:])
+    return sparql
+
+
+def _languages_only(body: str) -> list[str] | None:
+    """The languages of a block that holds only ``bd:serviceParam wikibase:language "..."``."""
+    triples = _triples(_TOKEN.findall(body))
+    if not triples or not all(s in _PARAM and p in _LANGUAGE for s, p, _ in triples) or len(triples) != 1:
+        return None
+    value = triples[0][2]
+    if not (len(value) >= 2 and value[0] in "\"'" and value[-1] == value[0]):
+        return None
+    languages = []
+    for tag in (t.strip() for t in value[1:-1].split(",")):
+        tag = "en" if tag.upper() == _AUTO_LANGUAGE else tag.lower()
+        if not LANGUAGE_TAG.fullmatch(tag):
+            return None
+        if tag not in languages:
+            languages.append(tag)
+    return languages or None
+
+
+def _group_end(masked: str, at: int) -> int | None:
+    """Where the group that contains position ``at`` closes (the index of its ``}``)."""
+    depth = 0
+    for i in range(at, len(masked)):
+        if masked[i] == "{":
+            depth += 1
+        elif masked[i] == "}":
+            if depth == 0:
+                return i
+            depth -= 1
+    return None
+
+
+def _label_patterns(masked_query: str, languages: list[str]) -> str:
+    named = set(re.findall(r"[?$]([A-Za-z_0-9]+)", masked_query))
+    out = []
+    for base, kind in dict.fromkeys(_LABEL_COLUMN.findall(masked_query)):
+        if base not in named:  # ?fooLabel with no ?foo: a variable of its own
+            continue
+        column = f"?{base}{kind}"
+        texts = []
+        for i, language in enumerate(languages):
+            text = f"?{base}_{kind.lower()}_{i}_"
+            texts.append(text)
+            out.append(f"OPTIONAL {{ ?{base} {_TEXT_OF[kind]} {text} . FILTER(LANG({text}) = \"{language}\") }}")
+        own = f'IF(isIRI(?{base}), REPLACE(STR(?{base}), "^.*[/#]", ""), STR(?{base}))'
+        out.append(f"BIND(COALESCE({', '.join(texts)}, {own}) AS {column})" if kind == "Label" else
+                   f"BIND(COALESCE({', '.join(texts)}) AS {column})")
+    return (" " + " ".join(out) + " ") if out else " "

@@ -58,3 +58,34 @@ def declare_missing(sparql: str, prefixes: dict[str, str] = PREFIXES) -> str:
     """``sparql`` with a declaration for each prefix of the table it does not declare itself."""
     declared = declared_prefixes(sparql)
     return declarations([n for n in prefixes if n.lower() not in declared], prefixes) + sparql
+
+
+_PROLOGUE_ITEM = re.compile(r"\s*(?:PREFIX\s+(?:[A-Za-z][\w.-]*)?\s*:\s*<[^<>\s]*>|BASE\s*<[^<>\s]*>)", re.I)
+
+
+def prologue_on_own_lines(sparql: str) -> str:
+    """``sparql`` with the blank after each PREFIX/BASE declaration of its prologue made a line
+    break. rdflib (7.x) reads a SERVICE block by searching the whole text again, and that search
+    fails where a declaration shares its line with the query: a valid query copied as one line
+    (``PREFIX wd: <...> SELECT ... { ... SERVICE wikibase:label { ... } }``) was refused as
+    malformed. Readers parse the text as written first and this form only when that fails, so the
+    positions in their error messages stay the writer's."""
+    out, at = [], 0
+    while (found := _PROLOGUE_ITEM.match(sparql, at)) is not None:
+        out.append(sparql[at:found.end()])
+        at = found.end()
+        if at < len(sparql) and sparql[at] in " \t":
+            out.append("\n")
+            at += 1
+    return "".join(out) + sparql[at:]
+
+
+def parse_again_with_prologue_lines(parse, sparql: str, error: type[Exception]):
+    """``parse(prologue_on_own_lines(sparql))`` where that can help (a SERVICE block) and works,
+    else None: the caller then reports its first error, at the writer's positions."""
+    if "SERVICE" not in sparql.upper():
+        return None
+    try:
+        return parse(prologue_on_own_lines(sparql))
+    except error:
+        return None
