@@ -109,7 +109,7 @@ def test_compiled_forms():
     always = cnl.compile("Who is the <P22> or <P25> of <Q9439>?", statements="always")
     assert "wd:Q9439 p:P22|p:P25 [ ps:P22|ps:P25 ?" in always
     # ... and takes qualifiers; a closure takes none and walks wdt: under every profile
-    assert "pq:P580 2000" in cnl.compile("Who is a <P22> or <P25> at <P580> 2000 of <Q1>?")
+    assert "FILTER(YEAR(?start_time) = 2000)" in cnl.compile("Who is a <P22> or <P25> at <P580> 2000 of <Q1>?")
     assert "wdt:P131+" in cnl.compile("Which <Q515> has <P131>+ <Q1204>?", statements="always")
     with pytest.raises(CompileError):
         cnl.compile("Who is a <P22>+ at <P580> 2000 of <Q1>?")

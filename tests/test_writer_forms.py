@@ -81,7 +81,7 @@ FORMS = [
           "which has <P577:publication_date> 2002?"),
          "Which <Q11424> has <P179> <Q190214> at <P1545> 2 and has <P577> 2002?",
          'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f p:P179 ?s . ?s ps:P179 wd:Q190214 ; pq:P1545 "2" . '
-         "?f wdt:P577 2002 . }"),
+         "?f wdt:P577 ?d . FILTER(YEAR(?d) = 2002) }"),  # a year of a date-valued property: its year
 
     # 2. a question that is only a noun phrase, its clause (with a qualifier at its end) what it asks
     Form("2 noun-phrase question",
@@ -98,7 +98,7 @@ FORMS = [
           "<P580:start_time> 2009-01-20?"),
          "How many <Q5> has <P39> <Q11696> at <P580> 2009-01-20?",
          "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE { "
-         '?h wdt:P31 wd:Q5 . ?h p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 "2009-01-20"^^xsd:date . }'),
+         '?h wdt:P31 wd:Q5 . ?h p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 "2009-01-20T00:00:00Z"^^xsd:dateTime . }'),
 
     # 3. "How many <P> has X?" = "How many <P> of X are there?"
     Form("3 how many <P> has X",
@@ -168,7 +168,7 @@ FORMS = [
           "Which <film> has a <P577:publication_date> after 2010-05-01?"),
          "Which <Q11424> has a <P577> later than 2010-05-01?",
          "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; "
-         'wdt:P577 ?d . FILTER(?d > "2010-05-01"^^xsd:date) }'),
+         'wdt:P577 ?d . FILTER(?d > "2010-05-01T00:00:00Z"^^xsd:dateTime) }'),
     Form("5 superlatives and comparisons",
          ("Which <Q11424> has a <P2047> longer than 180?", "Which [film] has a <duration> bigger than 180?",
           "Which <film> has a <P2047:duration> larger than 180?"),
@@ -225,7 +225,7 @@ FORMS = [
           "<P585:point_in_time> 1995?"),
          "Which <Q11424> that has <P57> <Q3772> has no <P166> at <P585> 1995?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 . FILTER NOT EXISTS { "
-         "?f p:P166 ?s . ?s ps:P166 ?a ; pq:P585 1995 . } }"),
+         "?f p:P166 ?s . ?s ps:P166 ?a ; pq:P585 ?t . FILTER(YEAR(?t) = 1995) } }"),
 
     # 7. apposition of a class and a name
     Form("7 apposition",
@@ -1152,7 +1152,7 @@ FORMS += [
           "Which [film] has <director> [Christopher Nolan] and has a <publication date> other than 2010?",
           "Which <film> has <P57:director> <Christopher_Nolan> and has a <P577:publication_date> other than 2010?"),
          "Which <Q11424> has <P57> <Q25191> and has a <P577> different from 2010?",
-         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . FILTER(?d != 2010) }"),
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . FILTER(YEAR(?d) != 2010) }"),
     # An aggregate of "the <C>-s per <P>" (Ferré's grouping, as "the number of <C>-s per <P>"): one
     # value per value of <P> = "... of the <C> that has which <P>" (GROUP BY)
     Form("aggregate per",

@@ -107,6 +107,24 @@ def _check_options(profile: "KGProfile") -> None:
 ORDER_CASTS = ("integer", "decimal", "double")
 
 
+_DATE_LITERAL = re.compile(r'^"(-?[0-9]{4,}-[0-9]{2}-[0-9]{2})"\^\^xsd:date$')
+
+
+def as_date_time(term: str) -> str:
+    """``"2009-01-20"^^xsd:date`` as the dateTime of that day's start (Wikidata's form of a
+    date); any other term unchanged."""
+    found = _DATE_LITERAL.match(term)
+    return f'"{found.group(1)}T00:00:00Z"^^xsd:dateTime' if found else term
+
+
+@lru_cache(maxsize=1)
+def _time_properties() -> frozenset[str]:
+    """PIDs of Wikidata's properties of datatype time (date of birth, publication date, ...)."""
+    from cnl.sparql.wikidata_properties import wikidata_properties
+
+    return frozenset(p.id for p in wikidata_properties() if p.datatype == "Time")
+
+
 @lru_cache(maxsize=1)
 def wikidata_string_properties() -> frozenset[str]:
     """PIDs whose values are strings (shipped list, see the file's header)."""
@@ -204,6 +222,11 @@ class KGProfile:
         knows it without a store (read Sparklis text that shows properties by bare labels)."""
         return {}
 
+    def time_valued(self, prop_id: str) -> bool:
+        """Whether the property's values are dates (so that a bare year compared with one is a
+        year, not a number a date never equals); unknown here."""
+        return False
+
     # -- patterns
     def class_test(self, subject: str, cls: str) -> str:
         path = self.class_path or self.class_predicate
@@ -278,14 +301,21 @@ class WikidataProfile(KGProfile):
     def property_labels(self) -> dict[str, str]:
         return property_labels()
 
+    def time_valued(self, prop_id: str) -> bool:
+        return prop_id in _time_properties()
+
     def class_test(self, subject: str, cls: str) -> str:
         path = "wdt:P31/wdt:P279*" if self.subclasses else "wdt:P31"
         return f"{subject} {path} {cls} ."
 
     def value(self, prop_id: str, term: str) -> str:
-        """Numbers given for string-valued properties (series ordinal 3) become strings."""
+        """Numbers given for string-valued properties (series ordinal 3) become strings; a day
+        given for a date-valued property is the dateTime Wikidata stores ("2009-01-20" is
+        ``"2009-01-20T00:00:00Z"^^xsd:dateTime``: an ``xsd:date`` equals no Wikidata date)."""
         if _NUMBER.match(term) and prop_id in wikidata_string_properties():
             return f'"{term}"'
+        if term.endswith('"^^xsd:date') and self.time_valued(prop_id):
+            return as_date_time(term)
         return term
 
     def path_predicate(self, ident: str) -> str:

@@ -64,6 +64,9 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         self.pending_quals: list[list[tuple[str, str]]] = []
         self.count_order_var: str | None = None
         self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
+        # a variable bound as a value of a property (its Property): a bare year compared with a
+        # value of a date-valued property is a year ("has a <P569> between 1990 and 2000")
+        self.value_of: dict[str, object] = {}
         self.late_orders: list = []         # (Quant, var): orderings applied after the rest
         self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
         self.having: list = []              # (condition, outer variables): count tests as HAVING

@@ -229,6 +229,7 @@ class NounPhrasesMixin:
         elif isinstance(noun, ir.ClassNoun):
             self.group.triples.append(self.profile.class_test(v, self.term(noun.cls)))
         elif isinstance(noun, ir.RelNoun):
+            self.value_of[v] = noun.prop
             if noun.of is None:
                 subject = self.fresh("subject")
                 self.statement(subject, noun.prop, v, noun.quals, any_rank=noun.any_rank, normalized=noun.normalized,

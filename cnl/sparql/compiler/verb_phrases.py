@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 from cnl import ir
-from cnl.errors import CompileError
+from cnl.errors import CompileError, LexiconError
 from cnl.sparql.compiler.groups import not_exists
 from cnl.sparql.compiler.noun_phrases import named_value
 from cnl.sparql.compiler.terms import DECIMAL_FORM, INTEGER_FORM, prop_hint
+from cnl.sparql.profiles import as_date_time
 from cnl.sparql.syntax import LANGUAGE_TAG, sparql_string
 
 _YEAR = re.compile(r"^[0-9]{3,4}$")
@@ -36,7 +37,7 @@ class VerbPhrasesMixin:
 
             self.owners.append(x)  # "its <Q>" in the object means x's <Q>
 
-            obj = vp.obj
+            obj = self.as_year_test(vp.prop, vp.obj)
             named = named_value(obj)
             if isinstance(obj, ir.AnyValue):
                 link(None)  # "has a <P> statement": no value said
@@ -50,6 +51,7 @@ class VerbPhrasesMixin:
             elif isinstance(obj, ir.Quant) and obj.noun is None and obj.var is None:
                 # "has a <P> that ...": name the value after the property.
                 v = self.fresh(hint)
+                self.value_of[v] = vp.prop
                 self.quant(obj, link, v)
             else:
                 self.np(obj, link)
@@ -167,6 +169,13 @@ class VerbPhrasesMixin:
                 x.startswith("?") or (np.noun is not None and np.order is None)):
             # on a constant too: "<Q1> is a <P> of <Q2>" is the triple <Q2> P <Q1>
             self.quant(np, lambda t: None, x)
+        elif (isinstance(np, ir.Ref) and isinstance(np.term, ir.Literal) and np.term.datatype in ("integer", "date")
+              and x not in self.year_vars and self._date_valued(x)):
+            # "a <P569> that is 1961" (its year), "... that is 1961-08-04" (that day, as Wikidata
+            # stores it)
+            value = self.term(np.term)
+            self.group.filters.append(f"FILTER(YEAR({x}) = {value})" if _YEAR.match(value) else
+                                      f"FILTER({x} = {as_date_time(value)})")
         elif isinstance(np, ir.Ref):
             self._unify(x, self.term(np.term)) if x.startswith("?") else self.group.filters.append(
                 f"FILTER({x} = {self.term(np.term)})"
@@ -174,6 +183,31 @@ class VerbPhrasesMixin:
         else:
             self.np(np, lambda t: self._unify(x, t) if x.startswith("?") else self.group.filters.append(
                 f"FILTER({x} = {t})"))
+
+    def as_year_test(self, prop, value):
+        """``value``, or where it is a bare year given for a date-valued property (``has <P577>
+        2002``, ``at <P585> 2016``) the value whose year that is (``has a <P577> whose year is
+        2002``): Wikidata stores a date, which no integer equals."""
+        items = value.items if isinstance(value, ir.Coord) and value.op == "or" else (value,)
+        if (all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) and i.term.datatype == "integer"
+                and _YEAR.match(i.term.value) for i in items)
+                and isinstance(prop, ir.Property) and self._time_valued(prop)):
+            return ir.Quant("a", None, (ir.YearIs(ir.Be(value)),))  # "2002 or 2003": either year
+        return value
+
+    def _date_valued(self, x: str) -> bool:
+        """Whether ``x`` is a value of a property whose values are dates (the profile knows)."""
+        prop = self.value_of.get(x)
+        return isinstance(prop, ir.Property) and self._time_valued(prop)
+
+    def _time_valued(self, prop: ir.Property) -> bool:
+        if self._is_label(prop):
+            return False
+        try:
+            pid = self._id(prop)
+        except LexiconError:  # a pseudo-property (<sitelinks>) or one the writer is told about later
+            return False
+        return self.profile.time_valued(pid.lstrip("^"))
 
     def _compare(self, cmp: ir.Compare, x: str) -> None:
         def cast(a):
@@ -189,23 +223,41 @@ class VerbPhrasesMixin:
             # "equal to (A or B)": one test, x = A || x = B
             self.group.filters.append("FILTER(" + " || ".join(f"{x} = {self.term(i.term)}" for i in arg.items) + ")")
             return
+        dated = (cmp.temporal or self._date_valued(x)) and x not in self.year_vars and not x.startswith("YEAR(")
         if cmp.op == "between":
             low, high = cmp.args
-            self.np(low, lambda lo: self.np(high, lambda hi: self.group.filters.append(
-                f"FILTER({cast(lo)} >= {lo} && {cast(hi)} <= {hi})")))
+
+            def between(lo, hi):
+                if dated and _YEAR.match(lo) and _YEAR.match(hi):
+                    # "between 1990 and 2000" on a date: from the start of 1990 to the end of 2000
+                    self.group.filters.append(f"FILTER({x} >= {_year_start(int(lo))} && {x} < {_year_start(int(hi) + 1)})")
+                else:
+                    self.group.filters.append(f"FILTER({cast(lo)} >= {lo} && {cast(hi)} <= {hi})")
+
+            self.np(low, lambda lo: self.np(high, lambda hi: between(lo, hi)))
             return
 
         def test(a):
             op = cmp.op
-            if cmp.temporal and _YEAR.match(a) and x not in self.year_vars and not x.startswith("YEAR("):
+            if dated and _YEAR.match(a) and op in ("=", "!="):
+                # "equal to 1990" on a date: its year
+                self.group.filters.append(f"FILTER(YEAR({x}) {op} {a})")
+                return
+            if self._date_valued(x):
+                a = as_date_time(a)  # a day as Wikidata stores a date
+            if dated and _YEAR.match(a):
                 # "earlier than 2000" on a date: compare with the start of that year (or the
                 # next one, for "later than").
                 year = int(a) + (1 if op in (">", "<=") else 0)
                 op = {">": ">=", "<=": "<"}.get(op, op)
-                a = f'"{year:04d}-01-01T00:00:00Z"^^xsd:dateTime'
+                a = _year_start(year)
             self.group.filters.append(f"FILTER({cast(a)} {op} {a})")
 
         self.value_np(cmp.args[0], test)
+
+
+def _year_start(year: int) -> str:
+    return f'"{year:04d}-01-01T00:00:00Z"^^xsd:dateTime'
 
 
 def _is_value_test(vp) -> bool:
@@ -213,7 +265,10 @@ def _is_value_test(vp) -> bool:
     if isinstance(vp, ir.Compare):
         return all(isinstance(a, ir.Ref) and isinstance(a.term, ir.Literal) for a in vp.args)
     if isinstance(vp, ir.Be):
-        return isinstance(vp.np, ir.Ref) and isinstance(vp.np.term, ir.Literal)
+        # "is 2002", "is 2002 or 2003" (a VALUES block could not share its group with the BIND of
+        # the value it lists: the test is written on the expression, YEAR(x) IN (2002, 2003))
+        items = vp.np.items if isinstance(vp.np, ir.Coord) and vp.np.op == "or" else (vp.np,)
+        return all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items)
     if isinstance(vp, (ir.And, ir.Or)):
         return all(_is_value_test(i) for i in vp.items)
     return False
