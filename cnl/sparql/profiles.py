@@ -117,12 +117,13 @@ def as_date_time(term: str) -> str:
     return f'"{found.group(1)}T00:00:00Z"^^xsd:dateTime' if found else term
 
 
-@lru_cache(maxsize=1)
-def _time_properties() -> frozenset[str]:
-    """PIDs of Wikidata's properties of datatype time (date of birth, publication date, ...)."""
+@lru_cache(maxsize=4)
+def _properties_of_type(datatype: str) -> frozenset[str]:
+    """PIDs of Wikidata's properties of a datatype (``Time``: date of birth, publication date,
+    ...; ``Monolingualtext``: title, official name, ...)."""
     from cnl.sparql.wikidata_properties import wikidata_properties
 
-    return frozenset(p.id for p in wikidata_properties() if p.datatype == "Time")
+    return frozenset(p.id for p in wikidata_properties() if p.datatype == datatype)
 
 
 @lru_cache(maxsize=1)
@@ -227,6 +228,11 @@ class KGProfile:
         year, not a number a date never equals); unknown here."""
         return False
 
+    def language_tagged(self, prop_id: str) -> bool:
+        """Whether the property's values are texts with a language tag (so that a plain string
+        given for one is compared with its text); unknown here."""
+        return False
+
     # -- patterns
     def class_test(self, subject: str, cls: str) -> str:
         path = self.class_path or self.class_predicate
@@ -302,7 +308,10 @@ class WikidataProfile(KGProfile):
         return property_labels()
 
     def time_valued(self, prop_id: str) -> bool:
-        return prop_id in _time_properties()
+        return prop_id in _properties_of_type("Time")
+
+    def language_tagged(self, prop_id: str) -> bool:
+        return prop_id in _properties_of_type("Monolingualtext")
 
     def class_test(self, subject: str, cls: str) -> str:
         path = "wdt:P31/wdt:P279*" if self.subclasses else "wdt:P31"

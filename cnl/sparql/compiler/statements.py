@@ -85,7 +85,7 @@ class StatementsMixin:
                 return
             qual = quals[i]
             qid = self._id(qual.prop)
-            value = self.as_year_test(qual.prop, qual.value)
+            value = self.as_value_test(qual.prop, qual.value)
             if isinstance(value, ir.Quant) and value.det == "no" and value.var is None and value.order is None:
                 # "at no <P582>": this statement has no such qualifier (the statement, not the
                 # triple, is what the negation keeps: a NOT EXISTS on the statement node)

@@ -37,7 +37,7 @@ class VerbPhrasesMixin:
 
             self.owners.append(x)  # "its <Q>" in the object means x's <Q>
 
-            obj = self.as_year_test(vp.prop, vp.obj)
+            obj = self.as_value_test(vp.prop, vp.obj)
             named = named_value(obj)
             if isinstance(obj, ir.AnyValue):
                 link(None)  # "has a <P> statement": no value said
@@ -140,7 +140,10 @@ class VerbPhrasesMixin:
             raise CompileError(f"not a verb phrase: {type(vp).__name__}")
 
     def _be(self, np, x: str) -> None:
-        if isinstance(np, ir.Coord) and np.op == "or" and all(isinstance(i, ir.Ref) for i in np.items):
+        stored_form = self._stored_form_test(np, x)
+        if stored_form is not None:
+            self.group.filters.append(f"FILTER({stored_form})")
+        elif isinstance(np, ir.Coord) and np.op == "or" and all(isinstance(i, ir.Ref) for i in np.items):
             terms = " ".join(self.term(i.term) for i in np.items)
             if x.startswith("?"):
                 self.group.blocks.append([f"VALUES {x} {{ {terms} }}"])
@@ -169,13 +172,6 @@ class VerbPhrasesMixin:
                 x.startswith("?") or (np.noun is not None and np.order is None)):
             # on a constant too: "<Q1> is a <P> of <Q2>" is the triple <Q2> P <Q1>
             self.quant(np, lambda t: None, x)
-        elif (isinstance(np, ir.Ref) and isinstance(np.term, ir.Literal) and np.term.datatype in ("integer", "date")
-              and x not in self.year_vars and self._date_valued(x)):
-            # "a <P569> that is 1961" (its year), "... that is 1961-08-04" (that day, as Wikidata
-            # stores it)
-            value = self.term(np.term)
-            self.group.filters.append(f"FILTER(YEAR({x}) = {value})" if _YEAR.match(value) else
-                                      f"FILTER({x} = {as_date_time(value)})")
         elif isinstance(np, ir.Ref):
             self._unify(x, self.term(np.term)) if x.startswith("?") else self.group.filters.append(
                 f"FILTER({x} = {self.term(np.term)})"
@@ -184,16 +180,59 @@ class VerbPhrasesMixin:
             self.np(np, lambda t: self._unify(x, t) if x.startswith("?") else self.group.filters.append(
                 f"FILTER({x} = {t})"))
 
-    def as_year_test(self, prop, value):
-        """``value``, or where it is a bare year given for a date-valued property (``has <P577>
-        2002``, ``at <P585> 2016``) the value whose year that is (``has a <P577> whose year is
-        2002``): Wikidata stores a date, which no integer equals."""
+    def as_value_test(self, prop, value):
+        """``value``, or the test it stands for where the KG stores the property's values in
+        another form than the one written: a bare year given for a date-valued property (``has
+        <P577> 2002``, ``at <P585> 2016``) is the value whose year that is (``has a <P577> whose
+        year is 2002``: Wikidata stores a date, which no integer equals); a plain string given for
+        a label or a language-tagged text (``has <label> "Inception"``, ``has <P1476> "Inception"``)
+        the value whose text that is (``whose text is "Inception"``: "Inception"@en is no
+        "Inception")."""
         items = value.items if isinstance(value, ir.Coord) and value.op == "or" else (value,)
-        if (all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) and i.term.datatype == "integer"
-                and _YEAR.match(i.term.value) for i in items)
+        if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
+            return value
+        if (all(i.term.datatype == "integer" and _YEAR.match(i.term.value) for i in items)
                 and isinstance(prop, ir.Property) and self._time_valued(prop)):
             return ir.Quant("a", None, (ir.YearIs(ir.Be(value)),))  # "2002 or 2003": either year
+        if all(i.term.datatype == "string" and i.term.lang is None for i in items) and self._language_tagged(prop):
+            return ir.Quant("a", None, (ir.TextIs(ir.Be(value)),))
         return value
+
+    def _stored_form_test(self, np, x: str) -> str | None:
+        """``x = v`` (or ``x IN (...)``) in the form the KG stores ``x``'s values, where the
+        values written are in another (see ``as_value_test``): "a <P569> that is 1961" is
+        ``YEAR(x) = 1961``, "... that is 1961-08-04" the dateTime of that day, "a <P1476> that
+        is "Inception" or "Heat"" ``STR(x) IN ("Inception", "Heat")``; None elsewhere."""
+        items = np.items if isinstance(np, ir.Coord) and np.op == "or" else (np,)
+        if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
+            return None
+        kinds = {i.term.datatype for i in items}
+        if kinds <= {"integer", "date"} and x not in self.year_vars and self._date_valued(x):
+            if kinds == {"integer"} and all(_YEAR.match(i.term.value) for i in items):
+                left, values = f"YEAR({x})", [self.term(i.term) for i in items]
+            elif kinds == {"date"}:
+                left, values = x, [as_date_time(self.term(i.term)) for i in items]
+            else:
+                return None
+        elif (kinds == {"string"} and all(i.term.lang is None for i in items)
+              and isinstance(self.value_of.get(x), ir.Property) and self._language_tagged(self.value_of[x])):
+            left, values = f"STR({x})", [self.term(i.term) for i in items]
+        else:
+            return None
+        return f"{left} = {values[0]}" if len(values) == 1 else f"{left} IN ({', '.join(values)})"
+
+    def _language_tagged(self, prop) -> bool:
+        """Whether the property's values carry a language tag: a label, a description, an alias,
+        or (the profile knows) a monolingual text such as a title."""
+        if not isinstance(prop, ir.Property):
+            return False
+        if self._is_label(prop):
+            return (prop.label or "").strip().lower() in ("label", "description", "alias")
+        try:
+            pid = self._id(prop)
+        except LexiconError:
+            return False
+        return self.profile.language_tagged(pid.lstrip("^"))
 
     def _date_valued(self, x: str) -> bool:
         """Whether ``x`` is a value of a property whose values are dates (the profile knows)."""
