@@ -230,7 +230,23 @@ class SquallPrinter:
             noun = arg.noun
             quals = self.quals(noun.quals, True, noun.any_rank, normalized=noun.normalized, unit=noun.unit)
             return f"the {word} {self.prop(noun.prop)}{quals} of {self.np_of(noun.of, closed)}"
+        if _is_grouped_count(arg):
+            return self.grouped_count(word, arg, closed)
         return f"the {word} of {self.np_atom(arg, closed)}"
+
+    def grouped_count(self, word: str, arg: ir.Quant, closed) -> str:
+        """``the average number of <Q1003> per <P50>`` (Ferré's SQUALL): an aggregate of one count
+        per group, the count's question words its group keys; ``per <P>`` where the group is a
+        value of the counted thing's property and nothing else is said of it, else the question
+        word where it stands (``the maximum number of <Q515> that has <P30> <Q46> and has which
+        <P17>``)."""
+        last = arg.rels[-1] if arg.rels else None
+        if (len(arg.rels) == 1 and arg.noun is not None and isinstance(last, ir.Stmt)
+                and isinstance(last.prop, ir.Property) and last.obj == ir.Quant("which")
+                and last == ir.Stmt(last.prop, last.obj)):
+            return f"the {word} number of {self.noun(arg.noun, True)} per {self.prop(last.prop)}"
+        text = self.np(arg, closed)
+        return f"the {word} number of {text[len('the number of '):]}"
 
     def np_atom(self, np, closed: bool = False) -> str:
         if isinstance(np, (ir.Coord, ir.Arith, ir.Choice)):
@@ -659,3 +675,10 @@ def _own_arith(np) -> bool:
 
     found = leaves(np)
     return "its" in found and "other" not in found
+
+
+def _is_grouped_count(np) -> bool:
+    """Whether ``np`` is ``the number of ...`` with a question word inside (its group keys): an
+    aggregate of it is one of counts per group (``the average number of <Q1003> per <P50>``)."""
+    return (isinstance(np, ir.Quant) and np.det == "number_of" and np.var is None and np.order is None
+            and any(isinstance(n, ir.Quant) and n.det == "which" for n in ir.walk(np)))

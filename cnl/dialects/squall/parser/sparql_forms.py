@@ -4,9 +4,13 @@ normalised quantities and the other constructs of hand-written SPARQL; each buil
 printer writes back in the same words."""
 from __future__ import annotations
 
+import contextvars
+from dataclasses import replace
+
 from lark import Token, Transformer, v_args
 
 from cnl import ir
+from cnl.ir.traverse import map_children
 from cnl.dialects.squall.parser.terms import read_entity, read_language_range, read_string
 
 
@@ -83,3 +87,40 @@ class SparqlForms(Transformer):
         # "such that A or such that B": one test, either sentence holding (FILTER(a || b))
         vals = _values(args)
         return ir.Or(tuple(ir.SuchThat(vals[i], vals[i + 1]) for i in range(0, len(vals), 2)))
+
+    def det_aggregate_number_of(self, _the, word, _number, _of):
+        # "the average number of": "the number of", its Quant wrapped in the aggregate once the
+        # sentence is read (settle_count_aggregates)
+        det = _AggregatedCount("number_of")
+        det.op = _AGGREGATE_OPS[word.value.lower()]
+        _AGGREGATED.set(True)
+        return (det, None)
+
+
+_AGGREGATE_OPS = {"sum": "sum", "total": "sum", "average": "avg", "minimum": "min", "maximum": "max"}
+
+
+class _AggregatedCount(str):
+    """The determiner "number_of" said with an aggregate word ("the average number of"): the
+    aggregate's ``op``; never left in a parsed query (settle_count_aggregates)."""
+
+    op: str
+
+
+# whether this parse read "the <aggregate> number of": the query is walked only then
+_AGGREGATED: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_count_aggregate", default=False)
+
+
+def settle_count_aggregates(query):
+    """``query`` with each "the average number of NP" read as "the average of (the number of
+    NP)": the aggregate of one count per group (ir.Aggregate over a ``number_of`` Quant)."""
+    if not _AGGREGATED.get():
+        return query
+    _AGGREGATED.set(False)
+
+    def settle(node):
+        node = map_children(node, settle)
+        if isinstance(node, ir.Quant) and isinstance(node.det, _AggregatedCount):
+            return ir.Aggregate(node.det.op, replace(node, det="number_of"))
+        return node
+    return settle(query)

@@ -16,7 +16,7 @@ from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, property_noun, read_entity, read_head, read_language, read_ordinal, read_property,
     read_string, read_typed_literal, token_span,
 )
-from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark
+from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark, settle_count_aggregates
 from cnl.dialects.squall.parser.writer_forms import WriterForms, settle_groups
 
 
@@ -79,7 +79,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     # ---- sentences
     def start(self, *args):
-        return settle_groups(_values(args)[0])
+        return settle_groups(settle_count_aggregates(_values(args)[0]))
 
     def give_me(self, *args):
         return ir.Query(_values(args)[0], None)

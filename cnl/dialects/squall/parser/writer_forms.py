@@ -275,7 +275,7 @@ class WriterForms(Transformer):
         if not found:
             raise error_at(token_span(var), f"'per {var.value}' groups by a value the clauses name "
                                             f"{var.value} ('whose <P50> has some <P1416> {var.value} per {var.value}')")
-        return ir.Quant("number_of", noun, rels)
+        return ir.Quant(det[0], noun, rels)  # det[0]: "number_of", maybe with an aggregate
 
     def number_per_value(self, det, head, var, *rest):
         per, value = rest[-2], rest[-1]
@@ -296,7 +296,7 @@ class WriterForms(Transformer):
             raise error_at(token_span(var), f"'the number of <C>-s {var.value} per ...': {var.value} names the counted "
                                             "thing for 'per' only")
         # X only says what "per" reads from: the count of the things, per value (X itself no column)
-        return ir.Quant("number_of", ir.ClassNoun(head.as_class()), (*rels, grouped))
+        return ir.Quant(det[0], ir.ClassNoun(head.as_class()), (*rels, grouped))
 
     def whether(self, _whether, subject, vp):
         return ir.Query(subject, vp)

@@ -1,0 +1,102 @@
+"""An aggregate of counts, one count per group (issue 29; SPARQL's nested SELECT ``SELECT (AVG(?n) AS
+?avg) { { SELECT ?a (COUNT(?p) AS ?n) { ... } GROUP BY ?a } }``): Ferré's SQUALL ``What is the average
+number of <Q1003>-s per <P50>?``, the question words inside the count its group keys. Each form in two
+paraphrases of our own, in the three notations (compiled and asserted equivalent to hand-written SPARQL,
+read back as itself, the hand-written SPARQL decompiled to an equivalent text), and on a real store."""
+import pytest
+
+import cnl
+from cnl.dialects.squall.parser import parse_squall
+from cnl.dialects.squall.printer import print_squall
+from cnl.sparql.decompile import decompile_to_ir
+from tests.test_sparql_forms import IDS, PREFIXES, Form, Lexicon, form_tests
+
+IDS.update({"book": "Q571", "author": "P50", "film": "Q11424", "cast member": "P161", "director": "P57",
+            "Christopher Nolan": "Q25191", "continent": "P30", "Asia": "Q48"})
+
+FORMS = [
+    Form("the average number of <C>-s per <P>",
+         ("What is the average number of <Q571>-s per <P50>?",
+          "What is the average number of [book]-s per <author>?",
+          "What is the average number of <book>-s per <P50:author>?"),
+         "SELECT (AVG(?n) AS ?avg) WHERE { { SELECT ?a (COUNT(DISTINCT ?b) AS ?n) WHERE { ?b wdt:P31 wd:Q571 ; "
+         "wdt:P50 ?a . } GROUP BY ?a } }"),
+    Form("the average number of <C>-s per <P>",
+         ("Give me the average number of <Q11424> that has <P57> <Q25191> per <P161>.",
+          "Give me the average number of [film] that has <director> [Christopher Nolan] per <cast member>.",
+          "Give me the average number of <film> that has <P57:director> <Christopher_Nolan> per "
+          "<P161:cast_member>."),
+         "SELECT (AVG(?n) AS ?avg) WHERE { { SELECT ?a (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; "
+         "wdt:P57 wd:Q25191 ; wdt:P161 ?a . } GROUP BY ?a } }"),
+    Form("the maximum/minimum/total number of ... per group",
+         ("Give me the maximum number of <Q515>-s per <P30>.",
+          "Give me the maximum number of [city]-s per <continent>.",
+          "Give me the maximum number of <city>-s per <P30:continent>."),
+         "SELECT (MAX(?n) AS ?m) WHERE { { SELECT ?c (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P31 wd:Q515 ; "
+         "wdt:P30 ?c . } GROUP BY ?c } }"),
+    Form("the maximum/minimum/total number of ... per group",
+         ("What is the minimum number of <P166> of which <Q5>?",
+          "What is the minimum number of <award received> of which [human]?",
+          "What is the minimum number of <P166:award_received> of which <human>?"),
+         "SELECT (MIN(?n) AS ?m) WHERE { { SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; "
+         "wdt:P166 ?a . } GROUP BY ?h } }"),
+    Form("the maximum/minimum/total number of ... per group",
+         ("Give me the total number of <Q515> that has <P30> <Q48> and has which <P161>.",
+          "Give me the total number of [city] that has <continent> [Asia] and has which <cast member>.",
+          "Give me the total number of <city> that has <P30:continent> <Asia> and has which <P161:cast_member>."),
+         "SELECT (SUM(?n) AS ?s) WHERE { { SELECT ?c (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P31 wd:Q515 ; "
+         "wdt:P30 wd:Q48 ; wdt:P161 ?c . } GROUP BY ?c } }"),
+]
+
+(test_each_text_compiles_to_the_hand_written_query, test_each_text_reads_back_as_itself,
+ test_the_hand_written_query_decompiles_to_an_equivalent_text, test_every_form_has_two_paraphrases) = form_tests(FORMS)
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("What is the average number of <Q571>-s per <P50>?", "What is the average number of <Q571> per <P50>?"),
+    ("What is the average of (the number of <Q571>-s per <P50>)?", "What is the average number of <Q571> per <P50>?"),
+    ("Give me the maximum of the number of <Q515> that has which <P17>.",
+     "Give me the maximum number of <Q515> per <P17>."),
+    ("What is the average number of <Q1003>-s whose <P50> has a <P1416> ?A per ?A?",
+     "What is the average number of <Q1003> whose <P50> has which <P1416> ?A?"),
+])
+def test_the_aggregate_word_before_number_is_the_aggregate_of_the_counts(text, canonical):
+    query = parse_squall(text)
+    assert print_squall(query, "id", id_labels=False) == canonical
+    assert parse_squall(canonical) == query
+
+
+@pytest.mark.parametrize("sparql, text", [
+    # the counted thing is the subject of the key's statement: "per <P>"
+    ("SELECT (AVG(?n) AS ?a) WHERE { { SELECT ?c (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 wd:Q515 ; wdt:P17 ?c . } "
+     "GROUP BY ?c } }", "Give me the average number of <Q515> per <P17>."),
+    # the key reached through another value: the question word where it stands
+    ("SELECT (AVG(?n) AS ?a) WHERE { { SELECT ?f (COUNT(?p) AS ?n) WHERE { ?p wdt:P31 wd:Q571 ; wdt:P50 ?au . "
+     "?au wdt:P1416 ?f . } GROUP BY ?f } }", "Give me the average number of <Q571> whose <P50> has which <P1416>."),
+    # the counted values are of the key: as before, "the number of <P> of a <C>"
+    ("SELECT (MAX(?n) AS ?a) WHERE { { SELECT ?h (COUNT(?w) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 ?w . } "
+     "GROUP BY ?h } }", "Give me the maximum of the number of <P166> of a <Q5>."),
+])
+def test_aggregates_of_counts_per_group_decompile(sparql, text):
+    query, _ = decompile_to_ir(PREFIXES + sparql)
+    assert print_squall(query, "id", id_labels=False) == text
+
+
+def test_the_average_number_per_group_on_a_real_store():
+    """Books Q1, Q2 by author A1, Q3 by A1 and A2: A1 has 3 books, A2 has 1; the average is 2, the
+    maximum 3, the total 4 (a book counted once per author)."""
+    import pyoxigraph
+    store = pyoxigraph.Store()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+
+    def add(s, p, o):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(wd + s), pyoxigraph.NamedNode(wdt + p),
+                                  pyoxigraph.NamedNode(wd + o)))
+    for book, authors in (("Q1", ["Q91"]), ("Q2", ["Q91"]), ("Q3", ["Q91", "Q92"])):
+        add(book, "P31", "Q571")
+        for author in authors:
+            add(book, "P50", author)
+    for word, expected in (("average", 2), ("maximum", 3), ("minimum", 1), ("total", 4)):
+        sparql = cnl.compile(f"What is the {word} number of [book]-s per <author>?", lexicon=Lexicon())
+        (row,) = list(store.query(sparql))
+        assert float(row[0].value) == expected, (word, sparql)
