@@ -6,13 +6,16 @@ read back as itself, the hand-written SPARQL decompiled to an equivalent text), 
 import pytest
 
 import cnl
+from cnl.dialects.notation import detect_notation, for_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
+from cnl.errors import CNLSyntaxError
 from cnl.sparql.decompile import decompile_to_ir
+from cnl.sparql.equivalence import equivalent
 from tests.test_sparql_forms import IDS, PREFIXES, Form, Lexicon, form_tests
 
 IDS.update({"book": "Q571", "author": "P50", "film": "Q11424", "cast member": "P161", "director": "P57",
-            "Christopher Nolan": "Q25191", "continent": "P30", "Asia": "Q48"})
+            "Christopher Nolan": "Q25191", "continent": "P30", "Asia": "Q48", "child": "P40"})
 
 FORMS = [
     Form("the average number of <C>-s per <P>",
@@ -100,3 +103,71 @@ def test_the_average_number_per_group_on_a_real_store():
         sparql = cnl.compile(f"What is the {word} number of [book]-s per <author>?", lexicon=Lexicon())
         (row,) = list(store.query(sparql))
         assert float(row[0].value) == expected, (word, sparql)
+
+
+# Writer forms (squall_writer_forms.lark): (texts in the ID, label and ECAI notations, the canonical
+# form they read as, the query written by hand). The ECAI notation writes a class and a property
+# alike (<human>, <death_date>), so "per <human>" stays a property there; its text says "of which".
+WRITER_FORMS = [
+    (("What is the highest number of <P166> per <Q5>?",
+      "What is the highest number of <award received> per [human]?",
+      "What is the maximum number of <P166:award_received> of which <human>?"),
+     "What is the maximum number of <P166> of which <Q5>?",
+     "SELECT (MAX(?n) AS ?m) WHERE { { SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; "
+     "wdt:P166 ?a . } GROUP BY ?h } }"),
+    (("Give me the largest number of <Q515>-s per <P30>.",
+      "Give me the largest number of [city]-s per <continent>.",
+      "Give me the largest number of <city>-s per <P30:continent>."),
+     "Give me the maximum number of <Q515> per <P30>.",
+     "SELECT (MAX(?n) AS ?m) WHERE { { SELECT ?c (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P31 wd:Q515 ; "
+     "wdt:P30 ?c . } GROUP BY ?c } }"),
+    (("What is the fewest <Q515>-s per <P30>?",
+      "What is the lowest number of [city]-s per <continent>?",
+      "What is the smallest number of <city>-s per <P30:continent>?"),
+     "What is the minimum number of <Q515> per <P30>?",
+     "SELECT (MIN(?n) AS ?m) WHERE { { SELECT ?c (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x wdt:P31 wd:Q515 ; "
+     "wdt:P30 ?c . } GROUP BY ?c } }"),
+    (("What is the number of <P166> per <Q5>?",
+      "What is the number of <award received> per [human]?",
+      "What is the number of <P166:award_received> of which <human>?"),
+     "What is the number of <P166> of which <Q5>?",
+     "SELECT ?h (COUNT(DISTINCT ?a) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 ?a . } GROUP BY ?h"),
+    (("Give me the average number of <P40> per <Q5>.",
+      "Give me the average number of <child> per [human].",
+      "Give me the average number of <P40:child> of which <human>."),
+     "Give me the average number of <P40> of which <Q5>.",
+     "SELECT (AVG(?n) AS ?m) WHERE { { SELECT ?h (COUNT(DISTINCT ?c) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; "
+     "wdt:P40 ?c . } GROUP BY ?h } }"),
+    (("What is the number of <Q5>-s whose <P40> has some <P166> A per A?",
+      "What is the number of [human]-s whose <child> has some <award received> A per A?",
+      "What is the number of <human>-s whose <P40:child> has some <P166:award_received> A per A?"),
+     "What is the number of <Q5> whose <P40> has which <P166> ?A?",
+     "SELECT ?a (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P40 ?c . ?c wdt:P166 ?a . } GROUP BY ?a"),
+    (("What is the average number of <Q5>-s whose <P40> has a <P166> A per A?",
+      "What is the average number of [human]-s whose <child> has a <award received> A per A?",
+      "What is the average number of <human>-s whose <P40:child> has a <P166:award_received> A per A?"),
+     "What is the average number of <Q5> whose <P40> has which <P166> ?A?",
+     "SELECT (AVG(?n) AS ?m) WHERE { { SELECT ?a (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; "
+     "wdt:P40 ?c . ?c wdt:P166 ?a . } GROUP BY ?a } }"),
+]
+
+
+@pytest.mark.parametrize("texts, canonical, sparql", WRITER_FORMS, ids=[f[1] for f in WRITER_FORMS])
+def test_writer_forms_of_counts_per_group(texts, canonical, sparql):
+    assert {detect_notation(t) for t in texts} == {"id", "label", "ecai"}, texts
+    expected = PREFIXES + sparql
+    for text in texts:
+        assert equivalent(cnl.compile(text, lexicon=Lexicon()), expected, distinct=True), text
+        query = parse_squall(text)
+        notation = detect_notation(text)
+        if notation == "id":
+            assert print_squall(query, "id", id_labels=False) == canonical
+        printed = print_squall(query, notation)
+        assert parse_squall(printed) == for_notation(query, notation), (text, printed)
+    assert equivalent(cnl.compile(canonical), expected, distinct=True)
+
+
+@pytest.mark.parametrize("text", ["What is the highest <Q515>-s per <P17>?", "What is the 2nd most <P166> per <Q5>?"])
+def test_a_superlative_before_per_other_than_a_count_is_refused(text):
+    with pytest.raises(CNLSyntaxError, match="best count per group"):
+        parse_squall(text)

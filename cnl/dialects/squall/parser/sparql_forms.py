@@ -11,7 +11,8 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.ir.traverse import map_children
-from cnl.dialects.squall.parser.terms import read_entity, read_language_range, read_string
+from cnl.dialects.squall.parser.reading import error_at
+from cnl.dialects.squall.parser.terms import read_entity, read_language_range, read_string, token_span
 
 
 class StatementMark:
@@ -95,6 +96,24 @@ class SparqlForms(Transformer):
         det.op = _AGGREGATE_OPS[word.value.lower()]
         _AGGREGATED.set(True)
         return (det, None)
+
+    def number_per_best(self, det, order, *rest):
+        return self.number_per(_best_count(det, order, rest[-2]), *rest)
+
+    def number_per_var_best(self, det, order, *rest):
+        return self.number_per_var(_best_count(det, order, rest[-2]), *rest)
+
+
+def _best_count(det, order, per):
+    """The determiner "the maximum number of" that "the highest number of ... per" says (the
+    minimum for "the lowest number of", "the fewest")."""
+    if det[0] != "the" or order.word not in ("most", "least", "fewest") or order != ir.Order(order.word):
+        raise error_at(token_span(per), "a superlative before 'per' is the best count per group: 'the highest "
+                                        "number of <C>-s per <P>' (or 'the maximum number of ...')")
+    best = _AggregatedCount("number_of")
+    best.op = "max" if order.word == "most" else "min"
+    _AGGREGATED.set(True)
+    return (best, None)
 
 
 _AGGREGATE_OPS = {"sum": "sum", "total": "sum", "average": "avg", "minimum": "min", "maximum": "max"}
