@@ -247,7 +247,7 @@ def test_labels_from_a_lexicon():
      "BIND(YEAR(?t) AS ?d) } GROUP BY ?d", "several BINDs"),
     # a BIND that a FILTER reads beside the triples: refused by name (was dropped from the triples)
     ("SELECT ?x WHERE { BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c . FILTER(?c != wd:Q1) }", "BIND"),
-    ('SELECT (GROUP_CONCAT(?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "the aggregate GROUPCONCAT"),
+    ('SELECT (GROUP_CONCAT(DISTINCT ?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "GROUPCONCAT(DISTINCT ...)"),
     ("SELECT (SUM(DISTINCT ?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "SUM(DISTINCT ...)"),
     ("SELECT (MAX(?y) AS ?m) (COUNT(?y) AS ?n) WHERE { wd:Q1 wdt:P1 ?y }", "several aggregates"),
     # ECAI train#371: ?P585 is not ?P585_17, so only LIMIT 1 remains (an arbitrary answer)

@@ -222,6 +222,8 @@ class SquallPrinter:
 
     def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
         """``the average <P> of X`` (the values of a relational noun), else ``the average of NP``."""
+        if agg.op in ("sample", "group_concat"):
+            return self.sample_or_concatenation(agg, closed)
         if agg.op not in _AGGREGATE_WORDS:
             raise PrintError(f"unknown aggregate {agg.op!r}")
         word, arg = _AGGREGATE_WORDS[agg.op], agg.np
@@ -233,6 +235,19 @@ class SquallPrinter:
         if _is_grouped_count(arg):
             return self.grouped_count(word, arg, closed)
         return f"the {word} of {self.np_atom(arg, closed)}"
+
+    def sample_or_concatenation(self, agg: ir.Aggregate, closed) -> str:
+        """``a sample <P40> of <Q76>`` (SAMPLE), ``the concatenation of NP separated by ", "``
+        (GROUP_CONCAT; without ``separated by``, a space)."""
+        if agg.op == "sample":
+            text = self.aggregate(ir.Aggregate("max", agg.np), closed)
+            return "a sample" + text[len("the maximum"):]
+        if agg.separator is None:
+            return f"the concatenation of {self.np_atom(agg.np, closed)}"
+        if "\n" in agg.separator or "\r" in agg.separator:
+            raise PrintError("a concatenation separated by a line break (the CNL's strings have none)")
+        return (f"the concatenation of {self.np_atom(agg.np, True)} separated by "
+                f"{self.literal(ir.Literal(agg.separator))}")
 
     def grouped_count(self, word: str, arg: ir.Quant, closed) -> str:
         """``the average number of <Q1003> per <P50>`` (Ferré's SQUALL): an aggregate of one count
@@ -283,8 +298,10 @@ class SquallPrinter:
                 among = _which_of(q)
                 if among is not None:
                     return "which of " + " and ".join(self.np(item) for item in among)
-                if q.rels or q.order:
-                    raise PrintError("'what' takes no relative clause or superlative")
+                if q.order:
+                    raise PrintError("'what' takes no superlative")
+                if q.rels or q.var is not None:  # a thing of no class, described or named
+                    return "which thing" + (f" ?{q.var}" if q.var else "") + rels
                 return "what"
             if q.det == "how_many":
                 raise PrintError("'how many' needs a noun")
@@ -607,7 +624,7 @@ def _is_open(np, before_rel: bool = False) -> bool:
     qualifiers or an of-phrase); ``before_rel``: the text after it is a relative clause, which
     every quantified NP but "what" takes."""
     if isinstance(np, ir.Quant):
-        if before_rel and not (np.det == "which" and np.noun is None):
+        if before_rel and not (np.det == "which" and np.noun is None and np.var is None):
             return True
         if np.rels:
             return True

@@ -65,7 +65,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         self.count_order_var: str | None = None
         self.year_vars: set[str] = set()    # bound to YEAR(...): compared with plain years
         self.late_orders: list = []         # (Quant, var): orderings applied after the rest
-        self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
+        self.aggregates: list = []          # (ir.Aggregate, value variable, alias): "the average <P> of ..."
         self.having: list = []              # (condition, outer variables): count tests as HAVING
         self.top = self.group
         self.owners: list[str] = []         # subjects of the statements being compiled ("its <P>")
@@ -168,7 +168,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         self.np(agg.np, values.append)
         if len(values) != 1 or not values[0].startswith("?"):
             raise CompileError("an aggregate needs the values of one noun phrase (a variable)")
-        self.aggregates.append((agg.op, values[0], self.fresh(agg.op)))
+        self.aggregates.append((agg, values[0], self.fresh(agg.op)))
 
     def _grouped_counts(self, agg: ir.Aggregate) -> bool:
         """``the average number of <Q1003>-s per <P50>`` (Ferré's SQUALL; ``the average of (the
@@ -191,7 +191,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
             raise CompileError("'the average number of <C>-s per <P>' counts one noun phrase per group")
         count = self.fresh("count")
         self._add_count_subquery(inner[0], keys, group, count)
-        self.aggregates.append((agg.op, count, self.fresh(agg.op)))
+        self.aggregates.append((agg, count, self.fresh(agg.op)))
         return True
 
     def _per_group_counts(self, agg: ir.Aggregate) -> bool:
@@ -220,7 +220,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
                 self.visible_vars.remove(v)  # only in scope inside the sub-query
         count = self.fresh("count")
         self._add_count_subquery(counted, keys, group, count)
-        self.aggregates.append((agg.op, count, self.fresh(agg.op)))
+        self.aggregates.append((agg, count, self.fresh(agg.op)))
         return True
 
     def _give_me(self, np) -> None:

@@ -103,6 +103,22 @@ class SparqlForms(Transformer):
     def number_per_var_best(self, det, order, *rest):
         return self.number_per_var(_best_count(det, order, rest[-2]), *rest)
 
+    def sample_of_prop(self, _a, _sample, prop_tok, *rest):
+        aggregate = self.aggregate_of_prop(None, Token("AGGREGATE", "maximum"), prop_tok, *rest)
+        return replace(aggregate, op="sample")
+
+    def sample_of(self, _a, _sample, _of, np):
+        return ir.Aggregate("sample", np)
+
+    def concatenation_of(self, _the, _concatenation, _of, np, _separated_by=None, separator=None):
+        return ir.Aggregate("group_concat", np, read_string(separator) if separator is not None else None)
+
+    def which_thing(self, _which, _thing, *rels):
+        return ir.Quant("which", None, rels)
+
+    def which_thing_var(self, _which, _thing, var, *rels):
+        return ir.Quant("which", None, rels, var=var.value.lstrip("?"))
+
 
 def _best_count(det, order, per):
     """The determiner "the maximum number of" that "the highest number of ... per" says (the
