@@ -10,6 +10,7 @@ from cnl.dialects.notation import detect_notation, for_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLSyntaxError
+from cnl.sparql.compiler import compile_query
 from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.equivalence import equivalent
 from tests.test_sparql_forms import IDS, PREFIXES, Form, Lexicon, form_tests
@@ -76,13 +77,18 @@ def test_the_aggregate_word_before_number_is_the_aggregate_of_the_counts(text, c
     # the key reached through another value: the question word where it stands
     ("SELECT (AVG(?n) AS ?a) WHERE { { SELECT ?f (COUNT(?p) AS ?n) WHERE { ?p wdt:P31 wd:Q571 ; wdt:P50 ?au . "
      "?au wdt:P1416 ?f . } GROUP BY ?f } }", "Give me the average number of <Q571> whose <P50> has which <P1416>."),
+    # two keys: two question words, one count per pair
+    ("SELECT (AVG(?n) AS ?a) WHERE { { SELECT ?c ?y (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 wd:Q515 ; wdt:P17 ?c ; "
+     "wdt:P30 ?y . } GROUP BY ?c ?y } }",
+     "Give me the average number of <Q515> that has which <P17> and that has which <P30>."),
     # the counted values are of the key: as before, "the number of <P> of a <C>"
     ("SELECT (MAX(?n) AS ?a) WHERE { { SELECT ?h (COUNT(?w) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 ?w . } "
      "GROUP BY ?h } }", "Give me the maximum of the number of <P166> of a <Q5>."),
 ])
 def test_aggregates_of_counts_per_group_decompile(sparql, text):
-    query, _ = decompile_to_ir(PREFIXES + sparql)
+    query, options = decompile_to_ir(PREFIXES + sparql)
     assert print_squall(query, "id", id_labels=False) == text
+    assert equivalent(compile_query(query, "wikidata", None, **options), PREFIXES + sparql)
 
 
 def test_the_average_number_per_group_on_a_real_store():

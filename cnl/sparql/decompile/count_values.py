@@ -52,22 +52,22 @@ def aggregated_counts(top: Group, aggregated, group_keys):
             or top.unions or top.minus or top.values or top.binds or top.ranked):
         return None
     count = top.counts[0]
-    if count.alias != aggregated[1] or len(count.keys) != 1 or not isinstance(count.keys[0], Variable):
+    if count.alias != aggregated[1] or not count.keys or not all(isinstance(k, Variable) for k in count.keys):
         return None
     return count
 
 
 def count_np(builder, count, per_group: bool = False) -> ir.Quant:
     """``the number of NP``: NP the counted variable of the sub-query, described by its pattern;
-    ``per_group``: one count per value of the sub-query's one GROUP BY key, which the NP's ``of``
-    describes (the meaning guard checks the reading)."""
+    ``per_group``: one count per group of the sub-query's GROUP BY keys, each key the question
+    word where the pattern reaches it (the meaning guard checks the reading)."""
     if count.keys and not per_group:
         raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a count per group compared with another value")
     if not isinstance(count.counted, Variable):
         raise UnsupportedSPARQLError("COUNT(*) compared with another value")
     builder.visited.add(count.counted)
     if per_group:
-        builder.which.add(count.keys[0])  # the group key: the question word inside the count
+        builder.which.update(count.keys)  # the group keys: the question words inside the count
     vps = builder.group_vps(count.inner, count.counted, {count.counted}, visible=False)
     builder.count_distincts.add(count.distinct)
     builder.hidden |= group_vars(count.inner) | {count.counted}
