@@ -149,6 +149,17 @@ WRITER_FORMS = [
       "What is the number of <human>-s whose <P40:child> has some <P166:award_received> A per A?"),
      "What is the number of <Q5> whose <P40> has which <P166> ?A?",
      "SELECT ?a (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h wdt:P31 wd:Q5 ; wdt:P40 ?c . ?c wdt:P166 ?a . } GROUP BY ?a"),
+    (("What is the number of <Q571>-s of which <P50>?",
+      "What is the number of [book]-s of which <author>?",
+      "What is the number of <book>-s of which <P50:author>?"),
+     "What is the number of <Q571> that has which <P50>?",
+     "SELECT ?a (COUNT(DISTINCT ?b) AS ?n) WHERE { ?b wdt:P31 wd:Q571 ; wdt:P50 ?a . } GROUP BY ?a"),
+    (("What is the average of the number of <Q571>-s of which <P50>?",
+      "What is the average number of [book]-s of which <author>?",
+      "What is the average of the number of <book>-s of which <P50:author>?"),
+     "What is the average number of <Q571> per <P50>?",
+     "SELECT (AVG(?n) AS ?m) WHERE { { SELECT ?a (COUNT(DISTINCT ?b) AS ?n) WHERE { ?b wdt:P31 wd:Q571 ; "
+     "wdt:P50 ?a . } GROUP BY ?a } }"),
     (("What is the average number of <Q5>-s whose <P40> has a <P166> A per A?",
       "What is the average number of [human]-s whose <child> has a <award received> A per A?",
       "What is the average number of <human>-s whose <P40:child> has a <P166:award_received> A per A?"),
@@ -177,3 +188,14 @@ def test_writer_forms_of_counts_per_group(texts, canonical, sparql):
 def test_a_superlative_before_per_other_than_a_count_is_refused(text):
     with pytest.raises(CNLSyntaxError, match="best count per group"):
         parse_squall(text)
+
+
+@pytest.mark.parametrize("text, reading", [
+    # a relational noun before "of which <C>" stays one (the <P50> of which <Q571>: authors per book)
+    ("What is the <P50> of which <Q571>?", "RelNoun"),
+    # in the label notation <book> is a property: "the <book> of which <author>" is a relational noun
+    ("What is the number of <book> of which <author>?", "RelNoun"),
+])
+def test_of_which_after_a_class_only(text, reading):
+    noun = parse_squall(text).vp.np.noun
+    assert type(noun).__name__ == reading

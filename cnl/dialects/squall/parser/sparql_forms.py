@@ -11,8 +11,8 @@ from lark import Token, Transformer, v_args
 
 from cnl import ir
 from cnl.ir.traverse import map_children
-from cnl.dialects.squall.parser.reading import error_at
-from cnl.dialects.squall.parser.terms import read_entity, read_language_range, read_string, token_span
+from cnl.dialects.squall.parser.reading import current_notation, current_text, error_at
+from cnl.dialects.squall.parser.terms import property_noun, read_entity, read_language_range, read_string, token_span
 
 
 class StatementMark:
@@ -148,14 +148,45 @@ _AGGREGATED: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_count
 
 def settle_count_aggregates(query):
     """``query`` with each "the average number of NP" read as "the average of (the number of
-    NP)": the aggregate of one count per group (ir.Aggregate over a ``number_of`` Quant)."""
+    NP)": the aggregate of one count per group (ir.Aggregate over a ``number_of`` Quant); and
+    each "<C>-s of which <P>" as "<C> that has which <P>" (class_of_which)."""
     if not _AGGREGATED.get():
         return query
     _AGGREGATED.set(False)
 
     def settle(node):
         node = map_children(node, settle)
+        if isinstance(node, ir.Quant) and isinstance(node.noun, _ClassOfWhich):
+            node = replace(node, noun=ir.ClassNoun(node.noun.cls), rels=(node.noun.clause, *node.rels))
         if isinstance(node, ir.Quant) and isinstance(node.det, _AggregatedCount):
             return ir.Aggregate(node.det.op, replace(node, det="number_of"))
         return node
     return settle(query)
+
+
+class _ClassOfWhich(ir.ClassNoun):
+    """``<Q571>-s of which <P50>``: the class noun and the clause ``that has which <P50>`` its
+    noun phrase takes (settle_count_aggregates moves it there)."""
+
+    __slots__ = ("clause",)
+
+
+def class_of_which(head, of, vals):
+    """Ferré's "the number of <Q571>-s of which <P50>" (books per author): a class (an item ID, a
+    [label] in the label notation, an ECAI name) before "of which <P>", <P> written as a property,
+    is the class with the clause "that has which <P>"; None for a relational noun ("the <P50> of
+    which <Q571>")."""
+    if not (isinstance(of, ir.Quant) and of.det == "which" and not of.rels and of.order is None and of.var is None
+            and isinstance(of.noun, ir.ClassNoun) and len(vals) == 1 and head.path is None):
+        return None
+    prop = property_noun(replace(of, det="a"))
+    notation = current_notation.get()
+    written = current_text.get()[head.span[0]:head.span[0] + 1] if head.span else ""
+    is_class = ((head.id or "").startswith("Q") if notation == "id" else written == "[" if notation == "label"
+                else head.id is None)
+    if prop is None or not is_class or (notation == "ecai" and of.noun.cls.id is None):
+        return None
+    noun = _ClassOfWhich(ir.Class(head.id, head.label, head.span))
+    object.__setattr__(noun, "clause", ir.Stmt(prop, ir.Quant("which")))
+    _AGGREGATED.set(True)
+    return noun
