@@ -7,9 +7,12 @@ import pytest
 
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.errors import PrintError
 from cnl import ir
-from tests.test_sparql_forms import IDS, Form, form_tests
+from cnl.errors import PrintError
+from cnl.sparql.compiler import compile_query
+from cnl.sparql.decompile import decompile_to_ir
+from cnl.sparql.equivalence import equivalent
+from tests.test_sparql_forms import IDS, PREFIXES, Form, form_tests
 
 IDS.update({"Nobel Prize": "Q7191", "father": "P22", "spouse": "P26", "place of birth": "P19", "continent": "P30", "Asia": "Q48"})
 
@@ -46,3 +49,17 @@ def test_a_bare_what_stays_what_and_takes_no_superlative():
     with pytest.raises(PrintError, match="superlative"):
         print_squall(ir.Query(ir.Quant("which", order=ir.Order("highest")), ir.Stmt(ir.Property("P40"), ir.Quant("a"))),
                      "id")
+
+
+@pytest.mark.parametrize("sparql, text", [
+    # a cycle through an answer of no class: its first mention takes the variable (was refused,
+    # "a cycle in the triple patterns")
+    ("SELECT ?x WHERE { ?x wdt:P1 ?y . ?y wdt:P2 ?x }", "Which thing ?x has a <P1> that has <P2> ?x?"),
+    # two answer columns of no class compared: the second named where it stands
+    ("SELECT DISTINCT ?x ?y WHERE { ?x wdt:P22 ?f . ?y wdt:P22 ?f . FILTER(?x != ?y) }",
+     "What has <P22> (a <P22> of which thing ?y) and is different from ?y?"),
+])
+def test_answers_of_no_class_are_named_by_which_thing(sparql, text):
+    query, options = decompile_to_ir(PREFIXES + sparql)
+    assert print_squall(query, "id", id_labels=False) == text
+    assert equivalent(compile_query(query, "wikidata", None, **options), PREFIXES + sparql)
