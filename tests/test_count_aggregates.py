@@ -199,3 +199,9 @@ def test_a_superlative_before_per_other_than_a_count_is_refused(text):
 def test_of_which_after_a_class_only(text, reading):
     noun = parse_squall(text).vp.np.noun
     assert type(noun).__name__ == reading
+
+
+def test_per_a_class_after_the_things_of_a_class_names_the_missing_property():
+    # "the <Q5>-s per <Q6256>" says no link between a human and a country: refused with the form
+    with pytest.raises(CNLSyntaxError, match="takes a property"):
+        parse_squall("Give me the average <P2048> of the <Q5>-s per <Q6256>.")

@@ -104,6 +104,7 @@ class SparqlForms(Transformer):
         return self.number_per_var(_best_count(det, order, rest[-2]), *rest)
 
     def sample_of_prop(self, _a, _sample, prop_tok, *rest):
+        # "a sample <P> of X" reads as "the maximum <P> of X" does (its qualifiers and marks too)
         aggregate = self.aggregate_of_prop(None, Token("AGGREGATE", "maximum"), prop_tok, *rest)
         return replace(aggregate, op="sample")
 

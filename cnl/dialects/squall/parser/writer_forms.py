@@ -265,6 +265,9 @@ class WriterForms(Transformer):
         per_class = _per_class(det, noun, prop_tok)
         if per_class is not None:
             return ir.Quant(det[0], per_class, rest[:-2])
+        if det[0] == "the" and (prop_tok.value.startswith("[") or re.match(r"<Q\d", prop_tok.value)):
+            raise error_at(token_span(prop_tok), "'per' after 'the <C>-s' takes a property, the value the groups "
+                                                 "share: 'the average <P2048> of the <Q5>-s per <P27>'")
         grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which") if det[0] == "number_of" else _GroupedBy("which"))
         return ir.Quant(det[0], noun, (*rest[:-2], grouped))
 
