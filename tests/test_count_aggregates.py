@@ -205,3 +205,21 @@ def test_per_a_class_after_the_things_of_a_class_names_the_missing_property():
     # "the <Q5>-s per <Q6256>" says no link between a human and a country: refused with the form
     with pytest.raises(CNLSyntaxError, match="takes a property"):
         parse_squall("Give me the average <P2048> of the <Q5>-s per <Q6256>.")
+
+
+@pytest.mark.parametrize("text, sparql", [
+    # "every" among an aggregate's values is "each" (a universal bound them only inside FILTER NOT
+    # EXISTS, where the aggregate never saw them: MAX over no value)
+    ("Give me the maximum <P2048> of every <Q5>.",
+     "SELECT (MAX(?h) AS ?m) WHERE { ?x wdt:P31 wd:Q5 ; wdt:P2048 ?h . }"),
+    ("What is the average <P1082> of every <Q515> that has <P17> <Q142>?",
+     "SELECT (AVG(?p) AS ?m) WHERE { ?x wdt:P31 wd:Q515 ; wdt:P17 wd:Q142 ; wdt:P1082 ?p . }"),
+    ("Give me a sample <P40> of every <Q5>.", "SELECT (SAMPLE(?c) AS ?s) WHERE { ?x wdt:P31 wd:Q5 ; wdt:P40 ?c . }"),
+])
+def test_every_among_an_aggregates_values_is_each(text, sparql):
+    assert equivalent(cnl.compile(text), PREFIXES + sparql)
+
+
+def test_an_aggregate_of_one_count_names_the_missing_group():
+    with pytest.raises(cnl.errors.CompileError, match="one count per group"):
+        cnl.compile("What is the average number of <Q5>?")

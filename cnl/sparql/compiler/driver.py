@@ -162,8 +162,14 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         question words inside it): SELECT ?key (AVG(?v) AS ?avg) ... GROUP BY ?key."""
         if agg.op not in ir.Aggregate.OPS:
             raise CompileError(f"unknown aggregate {agg.op!r}")
+        # "the average <P> of every <C>": of each (as an answer's "every", _each); a universal
+        # would bind the values only inside FILTER NOT EXISTS, never where the aggregate reads them
+        agg = replace(agg, np=_each(agg.np))
         if self._grouped_counts(agg) or self._per_group_counts(agg):
             return
+        if isinstance(agg.np, ir.Quant) and agg.np.det == "number_of":
+            raise CompileError("an aggregate of counts needs one count per group: 'the average number of <C>-s per "
+                               "<P>', 'the average number of <P> of a <C>'")
         values: list[str] = []
         self.np(agg.np, values.append)
         if len(values) != 1 or not values[0].startswith("?"):
