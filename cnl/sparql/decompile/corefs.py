@@ -55,5 +55,5 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
     if unnamed:
         raise UnsupportedSPARQLError("a cycle in the triple patterns",
                                      f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
-                                     "place for a variable (only a class noun or a bare value takes one)")
+                                     "place for a variable (only a class noun, a bare value or 'which thing' takes one)")
     return query
