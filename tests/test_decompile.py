@@ -223,7 +223,6 @@ def test_labels_from_a_lexicon():
 
 @pytest.mark.parametrize("sparql,construct", [
     ("CONSTRUCT { ?a ?b ?c } WHERE { ?a ?b ?c }", "CONSTRUCT"),
-    ("SELECT ?x WHERE { ?x wdt:P1 ?y . ?y wdt:P2 ?x }", "a cycle in the triple patterns"),
     ("SELECT ?x WHERE { ?x !wdt:P1 ?y }", "a negated property set (!p)"),
     ("SELECT ?x WHERE { ?x (p:P1/ps:P1)+ ?y }", "a property path through statements or outside wdt: (paths walk the truthy graph)"),
     ("SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P40 ?y } GROUP BY ?x HAVING(COUNT(?y) > 3)",
@@ -247,7 +246,7 @@ def test_labels_from_a_lexicon():
      "BIND(YEAR(?t) AS ?d) } GROUP BY ?d", "several BINDs"),
     # a BIND that a FILTER reads beside the triples: refused by name (was dropped from the triples)
     ("SELECT ?x WHERE { BIND(wd:Q64 AS ?c) ?x wdt:P131 ?c . FILTER(?c != wd:Q1) }", "BIND"),
-    ('SELECT (GROUP_CONCAT(?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "the aggregate GROUPCONCAT"),
+    ('SELECT (GROUP_CONCAT(DISTINCT ?y; separator=", ") AS ?m) WHERE { wd:Q1 wdt:P1 ?y }', "GROUPCONCAT(DISTINCT ...)"),
     ("SELECT (SUM(DISTINCT ?y) AS ?m) WHERE { wd:Q1 wdt:P1 ?y }", "SUM(DISTINCT ...)"),
     ("SELECT (MAX(?y) AS ?m) (COUNT(?y) AS ?n) WHERE { wd:Q1 wdt:P1 ?y }", "several aggregates"),
     # ECAI train#371: ?P585 is not ?P585_17, so only LIMIT 1 remains (an arbitrary answer)

@@ -252,12 +252,16 @@ class Aggregate:
     """``the average <P2047> of the <film>-s``: one value computed from the referents of
     ``np`` (with repeats, as SPARQL's aggregates); ``op`` is one of sum, avg, min, max. A
     question word inside ``np`` (``... of the <film>-s of which <P57>``) is a group key: one
-    value per group (SPARQL's GROUP BY)."""
+    value per group (SPARQL's GROUP BY). ``sample``: one of the values, any (SPARQL's SAMPLE,
+    Ferré's ``a sample <P40> of <Q76>``); ``group_concat``: the values' strings joined by
+    ``separator`` (SPARQL's GROUP_CONCAT, a space unless said: ``the concatenation of NP
+    separated by ", "``)."""
 
     op: str
     np: "NP"
+    separator: str | None = None
 
-    OPS = ("sum", "avg", "min", "max")
+    OPS = ("sum", "avg", "min", "max", "sample", "group_concat")
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,7 +309,8 @@ class _Converter:
                 counted = self.expr(counted)
             return (
                 "AGG_" + name[len("Aggregate_"):].upper(),
-                bool(e.distinct),
+                # DISTINCT changes no minimum, maximum or sample (any one of the values)
+                bool(e.distinct) and name not in ("Aggregate_Min", "Aggregate_Max", "Aggregate_Sample"),
                 counted if counted is not None else "*",
                 self.term(e.res),
                 str(e.separator) if e.get("separator") is not None else None,

@@ -228,6 +228,8 @@ class SquallPrinter:
 
     def aggregate(self, agg: ir.Aggregate, closed: bool = False) -> str:
         """``the average <P> of X`` (the values of a relational noun), else ``the average of NP``."""
+        if agg.op in ("sample", "group_concat"):
+            return self.sample_or_concatenation(agg, closed)
         if agg.op not in _AGGREGATE_WORDS:
             raise PrintError(f"unknown aggregate {agg.op!r}")
         word, arg = _AGGREGATE_WORDS[agg.op], agg.np
@@ -236,7 +238,36 @@ class SquallPrinter:
             noun = arg.noun
             quals = self.quals(noun.quals, True, noun.any_rank, normalized=noun.normalized, unit=noun.unit)
             return f"the {word} {self.prop(noun.prop)}{quals} of {self.np_of(noun.of, closed)}"
+        if _is_grouped_count(arg):
+            return self.grouped_count(word, arg, closed)
         return f"the {word} of {self.np_atom(arg, closed)}"
+
+    def sample_or_concatenation(self, agg: ir.Aggregate, closed) -> str:
+        """``a sample <P40> of <Q76>`` (SAMPLE), ``the concatenation of NP separated by ", "``
+        (GROUP_CONCAT; without ``separated by``, a space)."""
+        if agg.op == "sample":
+            text = self.aggregate(ir.Aggregate("max", agg.np), closed)
+            return "a sample" + text[len("the maximum"):]
+        if agg.separator is None:
+            return f"the concatenation of {self.np_atom(agg.np, closed)}"
+        if "\n" in agg.separator or "\r" in agg.separator:
+            raise PrintError("a concatenation separated by a line break (the CNL's strings have none)")
+        return (f"the concatenation of {self.np_atom(agg.np, True)} separated by "
+                f"{self.literal(ir.Literal(agg.separator))}")
+
+    def grouped_count(self, word: str, arg: ir.Quant, closed) -> str:
+        """``the average number of <Q1003> per <P50>`` (Ferré's SQUALL): an aggregate of one count
+        per group, the count's question words its group keys; ``per <P>`` where the group is a
+        value of the counted thing's property and nothing else is said of it, else the question
+        word where it stands (``the maximum number of <Q515> that has <P30> <Q46> and has which
+        <P17>``)."""
+        last = arg.rels[-1] if arg.rels else None
+        if (len(arg.rels) == 1 and arg.noun is not None and isinstance(last, ir.Stmt)
+                and isinstance(last.prop, ir.Property) and last.obj == ir.Quant("which")
+                and last == ir.Stmt(last.prop, last.obj)):
+            return f"the {word} number of {self.noun(arg.noun, True)} per {self.prop(last.prop)}"
+        text = self.np(arg, closed)
+        return f"the {word} number of {text[len('the number of '):]}"
 
     def np_atom(self, np, closed: bool = False) -> str:
         if isinstance(np, (ir.Coord, ir.Arith, ir.Choice)):
@@ -273,8 +304,10 @@ class SquallPrinter:
                 among = _which_of(q)
                 if among is not None:
                     return "which of " + " and ".join(self.np(item) for item in among)
-                if q.rels or q.order:
-                    raise PrintError("'what' takes no relative clause or superlative")
+                if q.order:
+                    raise PrintError("'what' takes no superlative")
+                if q.rels or q.var is not None:  # a thing of no class, described or named
+                    return "which thing" + (f" ?{q.var}" if q.var else "") + rels
                 return "what"
             if q.det == "how_many":
                 raise PrintError("'how many' needs a noun")
@@ -607,7 +640,7 @@ def _is_open(np, before_rel: bool = False) -> bool:
     qualifiers or an of-phrase); ``before_rel``: the text after it is a relative clause, which
     every quantified NP but "what" takes."""
     if isinstance(np, ir.Quant):
-        if before_rel and not (np.det == "which" and np.noun is None):
+        if before_rel and not (np.det == "which" and np.noun is None and np.var is None):
             return True
         if np.rels:
             return True
@@ -675,3 +708,10 @@ def _own_arith(np) -> bool:
 
     found = leaves(np)
     return "its" in found and "other" not in found
+
+
+def _is_grouped_count(np) -> bool:
+    """Whether ``np`` is ``the number of ...`` with a question word inside (its group keys): an
+    aggregate of it is one of counts per group (``the average number of <Q1003> per <P50>``)."""
+    return (isinstance(np, ir.Quant) and np.det == "number_of" and np.var is None and np.order is None
+            and any(isinstance(n, ir.Quant) and n.det == "which" for n in ir.walk(np)))

@@ -68,7 +68,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         # value of a date-valued property is a year ("has a <P569> between 1990 and 2000")
         self.value_of: dict[str, object] = {}
         self.late_orders: list = []         # (Quant, var): orderings applied after the rest
-        self.aggregates: list = []          # (op, value variable, alias): "the average <P> of ..."
+        self.aggregates: list = []          # (ir.Aggregate, value variable, alias): "the average <P> of ..."
         self.having: list = []              # (condition, outer variables): count tests as HAVING
         self.top = self.group
         self.owners: list[str] = []         # subjects of the statements being compiled ("its <P>")
@@ -165,13 +165,43 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         question words inside it): SELECT ?key (AVG(?v) AS ?avg) ... GROUP BY ?key."""
         if agg.op not in ir.Aggregate.OPS:
             raise CompileError(f"unknown aggregate {agg.op!r}")
-        if self._per_group_counts(agg):
+        # "the average <P> of every <C>": of each (as an answer's "every", _each); a universal
+        # would bind the values only inside FILTER NOT EXISTS, never where the aggregate reads them
+        agg = replace(agg, np=_each(agg.np))
+        if self._grouped_counts(agg) or self._per_group_counts(agg):
             return
+        if isinstance(agg.np, ir.Quant) and agg.np.det == "number_of":
+            raise CompileError("an aggregate of counts needs one count per group: 'the average number of <C>-s per "
+                               "<P>', 'the average number of <P> of a <C>'")
         values: list[str] = []
         self.np(agg.np, values.append)
         if len(values) != 1 or not values[0].startswith("?"):
             raise CompileError("an aggregate needs the values of one noun phrase (a variable)")
-        self.aggregates.append((agg.op, values[0], self.fresh(agg.op)))
+        self.aggregates.append((agg, values[0], self.fresh(agg.op)))
+
+    def _grouped_counts(self, agg: ir.Aggregate) -> bool:
+        """``the average number of <Q1003>-s per <P50>`` (Ferré's SQUALL; ``the average of (the
+        number of <Q1003>-s that have which <P50>)``): the question words inside the count are its
+        group keys, one count per group in a sub-query, then the aggregate of those counts as the
+        one answer (SPARQL has no aggregate of an aggregate in one query)."""
+        np = agg.np
+        if not (isinstance(np, ir.Quant) and np.det == "number_of" and np.var is None and np.order is None
+                and any(isinstance(n, ir.Quant) and n.det == "which" for n in ir.walk(np))):
+            return False
+        focus, counted = self.focus, self.counted
+        self.focus, self.counted = [], []
+        try:
+            with self.subgroup(hidden=True) as group:
+                self.np(np, lambda t: None)
+            keys, inner = self.focus, self.counted
+        finally:
+            self.focus, self.counted = focus, counted
+        if len(inner) != 1 or not keys:
+            raise CompileError("'the average number of <C>-s per <P>' counts one noun phrase per group")
+        count = self.fresh("count")
+        self._add_count_subquery(inner[0], keys, group, count)
+        self.aggregates.append((agg, count, self.fresh(agg.op)))
+        return True
 
     def _per_group_counts(self, agg: ir.Aggregate) -> bool:
         """``the average of (the number of <P150> of a <Q6256>)``: one count per referent of the
@@ -199,7 +229,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
                 self.visible_vars.remove(v)  # only in scope inside the sub-query
         count = self.fresh("count")
         self._add_count_subquery(counted, keys, group, count)
-        self.aggregates.append((agg.op, count, self.fresh(agg.op)))
+        self.aggregates.append((agg, count, self.fresh(agg.op)))
         return True
 
     def _give_me(self, np) -> None:

@@ -13,6 +13,7 @@ from cnl.errors import CompileError, NoValueToRank
 from cnl.sparql.compiler.groups import indent
 from cnl.sparql.compiler.noun_phrases import COUNT_TESTS
 from cnl.sparql.compiler.terms import noun_hint
+from cnl.sparql.syntax import sparql_string
 
 _PREFIX_USE = re.compile(r"(?<![\w?])([A-Za-z][\w-]*):")
 
@@ -25,6 +26,12 @@ _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _VARIABLE_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\?[A-Za-z_][A-Za-z0-9_]*')
 
 _TIES_AT_TOP = "a superlative that keeps ties ('joint ...') ranks the answers of a question that lists them"
+
+
+def _aggregate_call(agg: ir.Aggregate, value: str) -> str:
+    """``AVG(?v)``, ``SAMPLE(?v)``, ``GROUP_CONCAT(?v; separator=", ")``."""
+    separator = f"; separator={sparql_string(agg.separator)}" if agg.separator is not None else ""
+    return f"{agg.op.upper()}({value}{separator})"
 
 
 def _strip_strings(text: str) -> str:
@@ -235,9 +242,9 @@ class SolutionModifiersMixin:
         if self.aggregates:
             if self.counted or self.count_order_var or self.order_keys:
                 raise CompileError("an aggregate cannot be combined with a count or an ordering")
-            op, value, alias = self.aggregates[0]
+            agg, value, alias = self.aggregates[0]
             keys = [v for v in self.focus if v != value]
-            head = "SELECT " + " ".join(keys + [f"({op.upper()}({value}) AS {alias})"])
+            head = "SELECT " + " ".join(keys + [f"({_aggregate_call(agg, value)} AS {alias})"])
             group_by = keys
         elif self.counted:
             keys = [v for v in self.focus if v not in self.counted]

@@ -176,7 +176,7 @@ class Builder:
         reach = reachable(edges, anchor, scope)
         sentences: list = []  # FILTERs said "such that S", once the tree is read
         if top and self.order_expr is not None:
-            if not all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, None)
+            if not all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, None, self.which | self.projected)
                        for v in variables(self.order_expr.expr)):
                 raise UnsupportedSPARQLError("ORDER BY an expression", "of a value that takes no co-reference variable")
             sentences.append(self._sentence_names(self.order_expr, reach))
@@ -198,7 +198,7 @@ class Builder:
             pair = comparison_of_vars(expr)
             # values a sentence can name: the root, a class noun, a bare value, or one the
             # tree does not reach (said by its description)
-            nameable = all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, expr)
+            nameable = all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, expr, self.which | self.projected)
                            for v in variables(expr))
             if top and nameable and (is_computed_test(expr) or (
                     (pair is None or variables(expr) & self.shared_unreached) and len(variables(expr)) > 1
@@ -218,7 +218,7 @@ class Builder:
                 # both reached otherwise: the second is named by a co-reference variable
                 # ("has <P451> ?p and has a <P451> different from ?p"), at a first mention that
                 # takes one (a class noun, a bare value)
-                far = next((v for v in (b, a) if _nameable(v, edges, classes, group.filters, expr)), None)
+                far = next((v for v in (b, a) if _nameable(v, edges, classes, group.filters, expr, self.which | self.projected)), None)
                 if (far is None or a not in reach) and top and nameable and is_sayable_comparison(expr):
                     sentences.append(self._sentence_names(expr, reach))
                     continue
@@ -619,11 +619,12 @@ class _Context:
     const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
 
 
-def _nameable(var, edges, classes, filters, this) -> bool:
-    """Whether ``var``'s first mention can carry a co-reference variable: a class noun, or a
-    value no statement starts from (its FILTERs are said of it: "something ?l whose language
-    is "en""; :func:`~cnl.sparql.decompile.corefs.name_corefs` refuses a mention that takes no variable after all)."""
-    if var in classes:
+def _nameable(var, edges, classes, filters, this, which=frozenset()) -> bool:
+    """Whether ``var``'s first mention can carry a co-reference variable: a class noun, an answer
+    column ("which thing ?y"), or a value no statement starts from (its FILTERs are said of it:
+    "something ?l whose language is "en""; :func:`~cnl.sparql.decompile.corefs.name_corefs`
+    refuses a mention that takes no variable after all)."""
+    if var in classes or var in which:
         return True
     return not any(same(e.subject, var) for e in edges)
 
@@ -634,7 +635,7 @@ def _set_answers(state: Decompilation) -> bool:
     if state.form == "AskQuery":
         return True
     if state.aggregated is not None:
-        return state.aggregated[0] in ("min", "max")
+        return state.aggregated[0] in ("min", "max", "sample")
     if state.counted is not None or state.counted_order is not None or state.numbers or state.having:
         return bool(state.count_distinct)
     return state.duplicates == "removed"

@@ -34,6 +34,9 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
         if isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which") and node.number is None:
             named.add(target)
             return replace(node, var=var)
+        if node.noun is None and node.det == "which" and node.order is None:
+            named.add(target)
+            return replace(node, var=var)  # an answer column of no class: "which thing ?y"
         if node.noun is None and node.det == "a" and node.order is None and node.number is None:
             named.add(target)
             # a value said nothing more of is the variable; one described is "something ?v ..."
@@ -44,7 +47,7 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
     for node in ir.walk(query):
         if isinstance(node, ir.Quant) and node.var is not None and (
                 (isinstance(node.noun, ir.ClassNoun) and node.det in ("a", "the", "which"))
-                or (node.noun is None and node.det == "a")):  # "something ?s ..."
+                or (node.noun is None and node.det in ("a", "which"))):  # "something ?s ...", "which thing ?s"
             named |= {n for n, v in builder.corefs.items() if v == node.var}
         if isinstance(node, (ir.Stmt, ir.RelNoun)) and isinstance(node.unit, ir.Var):  # "in unit ?u"
             named |= {n for n, v in builder.corefs.items() if v == node.unit.name}
@@ -52,5 +55,5 @@ def name_corefs(query: ir.Query, builder: Builder) -> ir.Query:
     if unnamed:
         raise UnsupportedSPARQLError("a cycle in the triple patterns",
                                      f"{next(iter(unnamed)).n3()} is reached twice and its first mention has no "
-                                     "place for a variable (only a class noun or a bare value takes one)")
+                                     "place for a variable (only a class noun, a bare value or 'which thing' takes one)")
     return query

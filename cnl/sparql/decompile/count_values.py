@@ -6,6 +6,8 @@ as the test of a choice too (``Give me <Q1> if the number of ... is greater than
 <Q2>``). The compiler writes each ``the number of`` compared this way as such a sub-query."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rdflib import Literal, Variable
 
 from cnl import ir
@@ -50,20 +52,22 @@ def aggregated_counts(top: Group, aggregated, group_keys):
             or top.unions or top.minus or top.values or top.binds or top.ranked):
         return None
     count = top.counts[0]
-    if count.alias != aggregated[1] or len(count.keys) != 1 or not isinstance(count.keys[0], Variable):
+    if count.alias != aggregated[1] or not count.keys or not all(isinstance(k, Variable) for k in count.keys):
         return None
     return count
 
 
 def count_np(builder, count, per_group: bool = False) -> ir.Quant:
     """``the number of NP``: NP the counted variable of the sub-query, described by its pattern;
-    ``per_group``: one count per value of the sub-query's one GROUP BY key, which the NP's ``of``
-    describes (the meaning guard checks the reading)."""
+    ``per_group``: one count per group of the sub-query's GROUP BY keys, each key the question
+    word where the pattern reaches it (the meaning guard checks the reading)."""
     if count.keys and not per_group:
         raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a count per group compared with another value")
     if not isinstance(count.counted, Variable):
         raise UnsupportedSPARQLError("COUNT(*) compared with another value")
     builder.visited.add(count.counted)
+    if per_group:
+        builder.which.update(count.keys)  # the group keys: the question words inside the count
     vps = builder.group_vps(count.inner, count.counted, {count.counted}, visible=False)
     builder.count_distincts.add(count.distinct)
     builder.hidden |= group_vars(count.inner) | {count.counted}
@@ -75,7 +79,20 @@ def count_np(builder, count, per_group: bool = False) -> ir.Quant:
             break
     if variables(count.inner.filters) - group_vars(count.inner):
         raise UnsupportedSPARQLError("a FILTER not connected to the rest of the query")
-    if per_group and not (isinstance(noun, ir.RelNoun) and isinstance(noun.of, ir.Quant) and not vps):
-        raise UnsupportedSPARQLError("a sub-query (nested SELECT)",
-                                     "a count per group other than 'the number of <P> of' the group's thing")
+    if per_group:
+        return _per_group(ir.Quant("number_of", noun, tuple(vps)))
     return ir.Quant("number_of", noun, tuple(vps))
+
+
+def _per_group(count: ir.Quant) -> ir.Quant:
+    """A count per value of its group key, the key written ``which`` where it stands (``the number
+    of <Q515> that has which <P17>``, printed ``... per <P17>``); where the key is the thing the
+    counted values are of, ``the number of <P166> of a <Q5>`` (an aggregate of it is one of counts
+    per referent of its ``of``)."""
+    noun = count.noun
+    if (isinstance(noun, ir.RelNoun) and isinstance(noun.of, ir.Quant) and noun.of.det == "which" and not count.rels
+            and sum(isinstance(n, ir.Quant) and n.det == "which" for n in ir.walk(count)) == 1):
+        return replace(count, noun=replace(noun, of=replace(noun.of, det="a")))
+    if not any(isinstance(n, ir.Quant) and n.det == "which" for n in ir.walk(count)):
+        raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "a count per group whose key the count does not name")
+    return count

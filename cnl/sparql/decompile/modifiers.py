@@ -84,7 +84,8 @@ def _bound_outside_tests(pattern) -> set:
 
 
 # SPARQL's aggregates of values and the IR's names for them (ir.Aggregate.op)
-_AGGREGATES = {"Aggregate_Sum": "sum", "Aggregate_Avg": "avg", "Aggregate_Min": "min", "Aggregate_Max": "max"}
+_AGGREGATES = {"Aggregate_Sum": "sum", "Aggregate_Avg": "avg", "Aggregate_Min": "min", "Aggregate_Max": "max",
+               "Aggregate_Sample": "sample", "Aggregate_GroupConcat": "group_concat"}
 
 
 def _operands(expr) -> set:
@@ -120,9 +121,11 @@ def read_columns(state: Decompilation) -> None:
                 raise UnsupportedSPARQLError("several aggregates")
             if not isinstance(call.vars, Variable):
                 raise UnsupportedSPARQLError(f"the aggregate {name} of an expression")
-            if call.distinct:
+            if call.distinct and call.name not in ("Aggregate_Min", "Aggregate_Max", "Aggregate_Sample"):
                 raise UnsupportedSPARQLError(f"{name}(DISTINCT ...)", "an aggregate of distinct values")
             state.aggregated = (_AGGREGATES[call.name], call.vars)
+            # (rdflib's CompValue.get gives the key's name for a key it lacks)
+            state.aggregate_separator = str(call.separator) if "separator" in call else None
         elif v in state.aggregates:
             if call is None or call.name != "Aggregate_Count":
                 raise UnsupportedSPARQLError(f"the aggregate {call.name[len('Aggregate_'):].upper() if call else '?'}")

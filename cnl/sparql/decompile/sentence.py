@@ -92,7 +92,7 @@ def ask_root(top: Group, prefer=None):
 
 def write_query(state: Decompilation) -> None:
     if state.counts_aggregated is not None:
-        state.query = name_corefs(ir.Query(ir.Aggregate(state.aggregated[0], state.count_subject), None),
+        state.query = name_corefs(ir.Query(ir.Aggregate(state.aggregated[0], state.count_subject, state.aggregate_separator), None),
                                   state.builder)
         return
     if state.count_subject is not None:
@@ -120,7 +120,7 @@ def write_query(state: Decompilation) -> None:
             values = _bind_answer(state, subject, vps)
         else:
             values = ir.Quant("a", subject.noun, subject.rels + tuple(vps), order=subject.order)
-        state.query = ir.Query(ir.Aggregate(state.aggregated[0], values), None)
+        state.query = ir.Query(ir.Aggregate(state.aggregated[0], values, state.aggregate_separator), None)
     elif state.answer_bind is not None:
         state.query = ir.Query(_bind_answer(state, subject, vps), None)
     elif isinstance(subject, ir.Quant) and subject.det == "which" and not vps:

@@ -51,6 +51,7 @@ class Decompilation:
     counted: object = None               # ?x of COUNT(DISTINCT ?x); None once the groups are the answers
     count_alias: object = None           # the count's column
     aggregated: tuple | None = None      # (op, ?v) of SUM/AVG/MIN/MAX(?v): "the average <P> of ..."
+    aggregate_separator: str | None = None  # GROUP_CONCAT's separator (None: SPARQL's space)
     count_hidden: bool = False
     having: list = field(default_factory=list)           # HAVING's conditions (rdflib expressions)
     numbers: dict = field(default_factory=dict)          # ?v -> (det, N) of HAVING(COUNT(?v) op N)           # the count only ranks the groups (ORDER BY DESC(COUNT(?x)))

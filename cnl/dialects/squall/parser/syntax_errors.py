@@ -76,6 +76,7 @@ _TERMINAL_WORDS = {
     "_LPAR": '"("',
     "_RPAR": '")"',
     "WORD": "a word",
+    "SEPARATED_BY": '"separated by"',
 }
 
 SPARKLIS_HINT = re.compile(

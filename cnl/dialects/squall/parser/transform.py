@@ -16,7 +16,8 @@ from cnl.dialects.squall.parser.terms import (
     checked_property, is_temporal, property_noun, read_entity, read_head, read_language, read_ordinal, read_property,
     read_string, read_typed_literal, token_span,
 )
-from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark
+from cnl.dialects.squall.parser.sparql_forms import (IN_SI_UNITS, InUnit, SparqlForms, StatementMark, class_of_which,
+                                                     settle_count_aggregates)
 from cnl.dialects.squall.parser.writer_forms import WriterForms, settle_groups
 
 
@@ -79,7 +80,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
 
     # ---- sentences
     def start(self, *args):
-        return settle_groups(_values(args)[0])
+        return settle_groups(settle_count_aggregates(_values(args)[0]))
 
     def give_me(self, *args):
         return ir.Query(_values(args)[0], None)
@@ -294,6 +295,9 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         vals = _values(rest)
         quals, marks = _quals(vals)
         of = next(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
+        grouped = class_of_which(head, of, vals)  # "<Q571>-s of which <P50>" (Ferré's grouping)
+        if grouped is not None:
+            return grouped
         return ir.RelNoun(head.as_property(), of, quals, **marks)
 
     def date_part_of(self, part, _of, np):

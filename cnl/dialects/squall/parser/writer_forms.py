@@ -262,6 +262,12 @@ class WriterForms(Transformer):
         # <Q515>-s per <P17>"): a mark that settle_groups turns into the question word or refuses
         if det[0] != "number_of":
             _GROUPING.set(True)
+        per_class = _per_class(det, noun, prop_tok)
+        if per_class is not None:
+            return ir.Quant(det[0], per_class, rest[:-2])
+        if det[0] == "the" and (prop_tok.value.startswith("[") or re.match(r"<Q\d", prop_tok.value)):
+            raise error_at(token_span(prop_tok), "'per' after 'the <C>-s' takes a property, the value the groups "
+                                                 "share: 'the average <P2048> of the <Q5>-s per <P27>'")
         grouped = ir.Stmt(read_property(prop_tok), ir.Quant("which") if det[0] == "number_of" else _GroupedBy("which"))
         return ir.Quant(det[0], noun, (*rest[:-2], grouped))
 
@@ -275,7 +281,7 @@ class WriterForms(Transformer):
         if not found:
             raise error_at(token_span(var), f"'per {var.value}' groups by a value the clauses name "
                                             f"{var.value} ('whose <P50> has some <P1416> {var.value} per {var.value}')")
-        return ir.Quant("number_of", noun, rels)
+        return ir.Quant(det[0], noun, rels)  # det[0]: "number_of", maybe with an aggregate
 
     def number_per_value(self, det, head, var, *rest):
         per, value = rest[-2], rest[-1]
@@ -296,7 +302,7 @@ class WriterForms(Transformer):
             raise error_at(token_span(var), f"'the number of <C>-s {var.value} per ...': {var.value} names the counted "
                                             "thing for 'per' only")
         # X only says what "per" reads from: the count of the things, per value (X itself no column)
-        return ir.Quant("number_of", ir.ClassNoun(head.as_class()), (*rels, grouped))
+        return ir.Quant(det[0], ir.ClassNoun(head.as_class()), (*rels, grouped))
 
     def whether(self, _whether, subject, vp):
         return ir.Query(subject, vp)
@@ -643,6 +649,18 @@ def _count_det(comparison: ir.Compare) -> tuple[str, int]:
         raise error_at(None, "a number of values is compared with a whole number: 'a number of <P> greater "
                              "than 2' (or 'more than 2 <P>', 'at least 2 <P>', 'exactly 2 <P>')")
     return _COUNT_DETS[comparison.op], int(term.value)
+
+
+def _per_class(det, noun, tok):
+    """"the number of <P166> per <Q5>": after a count of a relational noun's values, a class
+    ("per" a thing of the class: an item ID, or a [label] in the label notation) is what the values
+    are of: "the number of <P166> of which <Q5>" (a count per human). None where "per" names a
+    property (or may: the ECAI notation writes both as <label>)."""
+    prop = property_noun(ir.Quant("a", noun)) if isinstance(noun, ir.ClassNoun) else None
+    if not (det[0] == "number_of" and prop is not None and (tok.value.startswith("[") or re.match(r"<Q\d", tok.value))):
+        return None
+    cls = read_entity(tok)
+    return ir.RelNoun(prop, ir.Quant("which", ir.ClassNoun(ir.Class(cls.id, cls.label, cls.span))))
 
 
 class _GroupedBy(ir.Quant):
