@@ -93,6 +93,8 @@ _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIV
                                   "WITHOUT", "EACH", "THEIR", "AND_WITH", "STR_WORD", "THE_CLASS", "WHOSE_QUESTION",
                                   "THE_COUNT_OF", "OTHER_THAN", "STARTING_WITH", "ENDING_WITH", "CONTAINING", "TO_LAST",
                                   "THE_OF_WHICH", "WHOSE_AFTER_BE", "LANG_WORD",
+                                  "FOR_EVERY", "IT", "_FOR_COMMA", "AND_MAYBE_THE", "AND_MAYBE_WHOSE",
+                                  "PASSIVE_PROP", "ACTIVE_PROP", "WHERE_CLAUSE",
                                   "QUOTED"})
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-GRAMMAR_FILES = ("squall.lark", "squall_writer_forms.lark")
+GRAMMAR_FILES = ("squall.lark", "squall_writer_forms.lark", "squall_ferre_forms.lark")
 
 
 @lru_cache(maxsize=1)

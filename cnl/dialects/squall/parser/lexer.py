@@ -47,6 +47,8 @@ class SquallLexer(Lexer):
 
     def lex(self, text):
         tokens = self._lex(text)
+        if text[:3].lower() == "for" and _FOR_EVERY.match(text):
+            tokens = _for_every_tokens(list(tokens))
         if _MAY_HAVE_PATH.search(text) is None:
             return tokens
         return _merge_paths(list(tokens), text)
@@ -105,6 +107,37 @@ class SquallLexer(Lexer):
             token.column, token.end_column = pos - line_start + 1, new_end - line_start + 1
             yield token
             pos = new_end
+
+
+# ------------------------------------------------------------------------------ "For every <C> X, ..."
+_FOR_EVERY = re.compile(r"for\s+(?:every|each|all)\b", re.I)
+# the words a question or a command after the prefix begins with
+_QUESTION_STARTS = frozenset({"WHAT", "WHICH", "WHO", "WHOM", "HOW", "GIVE"})
+
+
+def _for_every_tokens(tokens: list) -> list:
+    """The tokens of a text that begins with "For every/each/all" (squall_ferre_forms.lark): the
+    first comma before a question word ends the prefix (_FOR_COMMA; ", which" and ", who" are
+    one AND_THAT token, split here), and "it" is the pronoun that names the thing (IT)."""
+    out, split = [], False
+    for i, tok in enumerate(tokens):
+        if not split and tok.value.startswith(","):
+            following = tokens[i + 1].type if i + 1 < len(tokens) else None
+            if tok.type == "_COMMA" and following in _QUESTION_STARTS:
+                tok, split = Token("_FOR_COMMA", ",", tok.start_pos, tok.line, tok.column, tok.line,
+                                   tok.column + 1, tok.start_pos + 1), True
+            elif tok.type == "AND_THAT" and tok.value.split()[-1].lower() in ("which", "who"):
+                word = tok.value.split()[-1]
+                at = tok.start_pos + len(tok.value) - len(word)
+                out.append(Token("_FOR_COMMA", ",", tok.start_pos, tok.line, tok.column, tok.line,
+                                 tok.column + 1, tok.start_pos + 1))
+                tok, split = Token(word.upper(), word, at, tok.line, tok.column + at - tok.start_pos, tok.line,
+                                   tok.end_column, tok.end_pos), True
+        elif tok.type == "WORD" and tok.value.lower() == "it":
+            tok = Token("IT", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
+                        tok.end_pos)
+        out.append(tok)
+    return out
 
 
 # the auxiliaries a contracted "not" follows ("doesn't", "didn't", "isn't", "hasn't", ...)

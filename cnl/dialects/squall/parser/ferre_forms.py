@@ -1,0 +1,173 @@
+"""The callbacks of Ferré's SQUALL forms that the writer forms still refused (issue 29, i29w3): the
+rules are ``squall_ferre_forms.lark``; each form is read into the IR of a canonical form, so that
+printing gives the canonical form back (``docs/cnl-reference.md`` section 11).
+
+- "For every <C> X, <question>": the thing is the question's answer column (its group key when
+  the question counts), the IR of "which <C>" where the question first names it;
+- "and maybe the <P>" / "and if defined, what is the <P>" in a coordination of answers, "and maybe
+  whose <P> is X": an optional answer or value (the ``maybe`` determiner);
+- participles: "<P>-ed by X" (the subject is the value of X's <P>), "<P>-ing X" (= "<P> X");
+- "where S" after a noun (= "such that S")."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from lark import Token, Transformer, v_args
+
+from cnl import ir
+from cnl.ir.traverse import map_children, walk
+from cnl.dialects.squall.parser.reading import current_text, error_at
+from cnl.dialects.squall.parser.sparql_forms import StatementMark
+from cnl.dialects.squall.parser.terms import property_noun, read_property, token_span
+
+# What "it" reads as until "For every <C>" binds it: no variable can have this name (a space)
+PRONOUN = ir.Var("it ")
+_NAMES_FOR_THE_THING = ("x", "y", "z", "x1", "x2", "x3")
+
+
+def _is_name(node, name: str) -> bool:
+    return isinstance(node, ir.Ref) and node.term == ir.Var(name)
+
+
+def _replace_first(node, found, make):
+    """``node`` with the first sub-node (in reading order) for which ``found`` holds replaced by
+    ``make()``, and the later ones by ``make(later=True)``."""
+    first = [True]
+
+    def visit(n):
+        if found(n):
+            made = make(later=not first[0])
+            first[0] = False
+            return made
+        return map_children(n, visit)
+    return visit(node)
+
+
+def _answer_slots(query: ir.Query):
+    """The noun phrases that are the answers of ``query``: the NP of "Give me NP" (each item of a
+    coordination), or of "What is NP?"."""
+    if query.vp is None:
+        np = query.subject
+    elif isinstance(query.vp, ir.Be) and query.subject == ir.Quant("which"):
+        np = query.vp.np
+    else:
+        return ()
+    return np.items if isinstance(np, ir.Coord) else (np,)
+
+
+def _named(quant: ir.Quant, name: str) -> ir.Quant:
+    """``quant`` named ``name`` as the printer can write it: a class noun takes the variable
+    ("a <C> ?x"); any other noun becomes a clause ("something ?x that is a <P> of ...")."""
+    if quant.noun is None or isinstance(quant.noun, ir.ClassNoun):
+        return replace(quant, var=name)
+    det = "a" if quant.det in ("a", "the", "every") else quant.det
+    return ir.Quant(det, None, (ir.Be(ir.Quant("a", quant.noun)), *quant.rels), quant.order, quant.number, name)
+
+
+def _fresh_name() -> str:
+    """A variable name the sentence does not use (a name the parser gives is printed back)."""
+    text = current_text.get() or ""
+    for name in _NAMES_FOR_THE_THING:
+        if not re.search(rf"\?{name}\b", text, re.I) and not re.search(rf"(?<![\w?]){name}\b", text, re.I):
+            return name
+    raise error_at(None, "name the thing the 'of' is about with a variable: 'the <P1> of a <C> ?x and maybe "
+                         "the <P2> of ?x'")
+
+
+@v_args(inline=True)
+class FerreForms(Transformer):
+    """Mixed into :class:`~cnl.dialects.squall.parser.transform.ToIR`; ``rel_such_that`` and the
+    other canonical callbacks are its own."""
+
+    # ---- "For every <C> X, <question>"
+    def it_np(self, _tok):
+        return ir.Ref(PRONOUN)
+
+    def for_every(self, prefix, head, *rest):
+        var = rest[0].value.lstrip("?") if isinstance(rest[0], Token) and rest[0].type == "VAR_NAME" else None
+        rels = tuple(r for r in rest[:-1] if not isinstance(r, Token))
+        query = rest[-1]
+        thing = ir.Quant("which", ir.ClassNoun(head.as_class()), rels)
+        name = var or PRONOUN.name
+        uses = sum(_is_name(node, name) for node in walk(query))
+        if var is not None and any(_is_name(node, PRONOUN.name) for node in walk(query)):
+            raise error_at(token_span(prefix), f"the question names the thing both '{var}' and 'it': write '{var}'")
+        if uses:
+            kept = (var or _fresh_name()) if uses > 1 else None
+            return _replace_first(query, lambda n: _is_name(n, name),
+                                  lambda later: ir.Ref(ir.Var(kept)) if later else replace(thing, var=kept))
+        slots = _answer_slots(query)
+        owned = [np for np in slots if isinstance(np, ir.Its)]
+        if var is None and owned:
+            kept = _fresh_name() if len(owned) > 1 else None
+            return _replace_first(
+                query, lambda n: isinstance(n, ir.Its) and any(n is np for np in owned),
+                lambda later, _its=iter(owned): self._own_answer(next(_its), thing, kept, later))
+        raise error_at(token_span(prefix), "'For every <C> X, ...' asks of each thing: name it in the question "
+                                           "('For every <C> X, what is the <P> of X?', 'For each <C>, how many "
+                                           "<P> does it have?', 'For every <C>, give me its <P>.')")
+
+    @staticmethod
+    def _own_answer(its: ir.Its, thing: ir.Quant, kept, later: bool) -> ir.Quant:
+        of = ir.Ref(ir.Var(kept)) if later else replace(thing, var=kept)
+        return ir.Quant("the", ir.RelNoun(its.prop, of, its.quals))
+
+    # ---- "and maybe the <P>"
+    def np_and_maybe(self, first, mark, noun, *rels):
+        maybe_of = noun.of if isinstance(noun, ir.RelNoun) else None
+        prop = property_noun(first) if maybe_of is not None else None
+        if prop is not None:
+            first_noun = first.noun if isinstance(first.noun, ir.RelNoun) else ir.RelNoun(prop)
+            if isinstance(maybe_of, ir.Quant):
+                name = maybe_of.var or _fresh_name()
+                shared = _named(replace(maybe_of, det="a") if maybe_of.det == "every" else maybe_of, name)
+                first = replace(first, noun=replace(first_noun, of=shared))
+                noun = replace(noun, of=ir.Ref(ir.Var(name)))
+            elif isinstance(maybe_of, ir.Ref):
+                first = replace(first, noun=replace(first_noun, of=maybe_of))
+            else:
+                raise error_at(token_span(mark), "write the 'of' of each: 'the <P1> of X and maybe the <P2> of X'")
+        return ir.Coord("and", (first, ir.Quant("maybe", noun, rels)))
+
+    @staticmethod
+    def optional_answers(query: ir.Query) -> ir.Query:
+        """"What is A and maybe B?" (Ferré's "What is A and if defined, what is B?") = "Give me A and
+        maybe B": two answers, the second optional (where "What is A and B?" asks for one value that
+        is both)."""
+        vp = query.vp
+        if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Coord) and query.subject == ir.Quant("which")
+                and any(isinstance(item, ir.Quant) and item.det == "maybe" for item in vp.np.items)):
+            return ir.Query(vp.np, None)
+        return query
+
+    def rel_maybe_whose(self, _mark, prop_tok, vp):
+        if isinstance(vp, ir.Be) and isinstance(vp.np, ir.Ref) and isinstance(vp.np.term, ir.Var):
+            value = ir.Quant("maybe", var=vp.np.term.name)
+        else:
+            value = ir.Quant("maybe", None, (vp,))
+        return ir.Stmt(read_property(prop_tok), value)
+
+    def quant_var_of(self, det, head, var, *rest):
+        nodes = [r for r in rest if not isinstance(r, Token)]
+        at = next(i for i, n in enumerate(nodes) if not isinstance(n, ir.Qual))
+        if isinstance(nodes[at], StatementMark):
+            raise error_at(token_span(var), "'an <P> X of Y' takes qualifiers ('at <P> v'), not a statement mark")
+        quals, of, rels = tuple(nodes[:at]), nodes[at], tuple(nodes[at + 1:])
+        noun = ir.RelNoun(head.as_property(), of, quals)
+        return _named(ir.Quant(det[0], noun, rels, None, det[1]), var.value.lstrip("?"))
+
+    # ---- participles
+    def participle_passive(self, tok, agent):
+        return ir.Stmt(_participle_property(tok), agent, inverse=True)
+
+    def participle_active(self, tok, obj):
+        return ir.Stmt(_participle_property(tok), obj)
+
+
+def _participle_property(tok: Token):
+    """The property of a participle token ("<P57>-ed by", "<director>-ing"): its term, read as a
+    property whatever the notation."""
+    term = tok.value[:tok.value.rindex(">") + 1]
+    return read_property(Token("PROP", term, tok.start_pos, tok.line, tok.column, tok.line,
+                               tok.column + len(term), tok.start_pos + len(term)))
