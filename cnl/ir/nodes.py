@@ -187,7 +187,9 @@ class Measure:
 
     # kind -> the SPARQL function that computes it
     FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude",
-                 "absolute value": "ABS", "text": "STR"}
+                 "absolute value": "ABS", "text": "STR",
+                 # "the uppercase of X", "the lowercase of X" (SPARQL's UCASE, LCASE; Ferré's words)
+                 "uppercase": "UCASE", "lowercase": "LCASE"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,12 +441,15 @@ class SuchThat:
 
 @dataclass(frozen=True, slots=True)
 class TermKind:
-    """``is a literal`` / ``is an IRI``: the kind of term the subject is (SPARQL's
-    ``isLiteral(?x)``, ``isIRI(?x)``); ``kind`` is ``literal`` or ``iri``."""
+    """``is a literal`` / ``is an IRI`` / ``is a number``: the kind of term the subject is (SPARQL's
+    ``isLiteral(?x)``, ``isIRI(?x)``, ``isNumeric(?x)``); ``kind`` is ``literal``, ``iri`` or
+    ``number``."""
 
     kind: str
 
-    KINDS = ("literal", "iri")
+    # kind -> the SPARQL test
+    FUNCTIONS = {"literal": "isLiteral", "iri": "isIRI", "number": "isNumeric"}
+    KINDS = tuple(FUNCTIONS)
 
 
 @dataclass(frozen=True, slots=True)

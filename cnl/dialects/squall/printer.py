@@ -413,7 +413,7 @@ class SquallPrinter:
         if isinstance(vp, ir.TextIs):
             raise PrintError("'whose text' is only possible in a relative clause")
         if isinstance(vp, ir.TermKind):
-            return "is a literal" if vp.kind == "literal" else "is an IRI"
+            return {"literal": "is a literal", "number": "is a number"}.get(vp.kind, "is an IRI")
         if isinstance(vp, ir.SuchThat):
             own = self._own_computation(vp, closed)
             if own is not None:  # "has (the <P2048> * the <P2049>) equal to 100"

@@ -237,7 +237,8 @@ def ordered_variables(expr) -> list:
 GEO_MEASURES = {PREFIXES["geof"] + "latitude": "latitude", PREFIXES["geof"] + "longitude": "longitude"}
 GEO_DISTANCE = PREFIXES["geof"] + "distance"
 # SPARQL's functions of one value said "the <measure> of X" (ir.Measure)
-MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value", "Builtin_STR": "text"}
+MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value", "Builtin_STR": "text",
+            "Builtin_UCASE": "uppercase", "Builtin_LCASE": "lowercase"}
 
 
 def bind_np(expr, var, root_np, casts: set):
