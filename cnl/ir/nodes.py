@@ -298,7 +298,20 @@ class Choice:
     otherwise: "NP"
 
 
-NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now, AnyValue, Choice]
+@dataclass(frozen=True, slots=True)
+class StringCall:
+    """``concat("Dr. ", the <P735> of X)``, ``substr(the <P1476> of X, 1, 3)`` (Ferré's function
+    calls, issue 29): a string computed from values by SPARQL's ``CONCAT`` / ``SUBSTR`` (a start
+    from 1 and an optional length), one value per combination of its arguments' values."""
+
+    name: str
+    args: tuple["NP", ...]
+
+    FUNCTIONS = {"concat": "CONCAT", "substr": "SUBSTR"}
+    ARITY = {"concat": (1, None), "substr": (2, 3)}  # the fewest and most arguments (None: any)
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now, AnyValue, Choice, StringCall]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -486,7 +499,7 @@ NODE_TYPES = {
     cls.__name__: cls
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Measure, Distance, Its, Ref,
-        Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
+        Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, StringCall, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
         YearIs, TextIs, QualifierOf, SuchThat, TermKind, Query,
     )
 }

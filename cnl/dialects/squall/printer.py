@@ -215,6 +215,8 @@ class SquallPrinter:
             return "now"
         if isinstance(np, ir.Its):
             return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
+        if isinstance(np, ir.StringCall):
+            return f"{np.name}({', '.join(self.np_item(arg) for arg in np.args)})"
         if isinstance(np, ir.Choice):
             return (f"{self.np_item(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
                     f"else {self.np_item(np.otherwise, closed)}")

@@ -59,9 +59,9 @@ def _answer_slots(query: ir.Query):
 def _named(quant: ir.Quant, name: str) -> ir.Quant:
     """``quant`` named ``name`` as the printer can write it: a class noun takes the variable
     ("a <C> ?x"); any other noun becomes a clause ("something ?x that is a <P> of ...")."""
+    det = "a" if quant.det in ("a", "the", "every") else quant.det  # the thing of each answer
     if quant.noun is None or isinstance(quant.noun, ir.ClassNoun):
-        return replace(quant, var=name)
-    det = "a" if quant.det in ("a", "the", "every") else quant.det
+        return replace(quant, det=det, var=name)
     return ir.Quant(det, None, (ir.Be(ir.Quant("a", quant.noun)), *quant.rels), quant.order, quant.number, name)
 
 
@@ -121,7 +121,7 @@ class FerreForms(Transformer):
             first_noun = first.noun if isinstance(first.noun, ir.RelNoun) else ir.RelNoun(prop)
             if isinstance(maybe_of, ir.Quant):
                 name = maybe_of.var or _fresh_name()
-                shared = _named(replace(maybe_of, det="a") if maybe_of.det == "every" else maybe_of, name)
+                shared = _named(maybe_of, name)
                 first = replace(first, noun=replace(first_noun, of=shared))
                 noun = replace(noun, of=ir.Ref(ir.Var(name)))
             elif isinstance(maybe_of, ir.Ref):
@@ -157,12 +157,49 @@ class FerreForms(Transformer):
         noun = ir.RelNoun(head.as_property(), of, quals)
         return _named(ir.Quant(det[0], noun, rels, None, det[1]), var.value.lstrip("?"))
 
+    # ---- string functions
+    def string_call(self, name, *args):
+        nodes = [a for a in args if not isinstance(a, Token)]
+        call = ir.StringCall(name.value.rstrip("( \t").lower(), tuple(nodes))
+        fewest, most = ir.StringCall.ARITY[call.name]
+        if len(call.args) < fewest or (most is not None and len(call.args) > most):
+            raise error_at(token_span(name), "substr() takes a value, a start and maybe a length: 'substr(the <P1476> of "
+                                             "X, 1, 3)'")
+        return call
+
+    def string_call_of(self, name, *args):
+        nodes = [a for a in args if not isinstance(a, Token)]
+        call, thing = self.string_call(name, *nodes[:-1]), nodes[-1]
+        owned = [arg for arg in call.args if property_noun(arg) is not None]
+        if not owned:
+            raise error_at(token_span(name), "'concat(...) of X' takes the values of X written 'the <P>': "
+                                             "'concat(the <P735>, \" \", the <P734>) of X'")
+        if isinstance(thing, ir.Ref):
+            return replace(call, args=tuple(_of(arg, thing) if arg in owned else arg for arg in call.args))
+        if not isinstance(thing, ir.Quant):
+            raise error_at(token_span(name), "'concat(...) of X': X is one name or one noun phrase")
+        name_ = thing.var or (_fresh_name() if len(owned) > 1 else None)
+        first = [True]
+
+        def owner():
+            if first[0]:
+                first[0] = False
+                return _named(thing, name_) if name_ else thing
+            return ir.Ref(ir.Var(name_))
+        return replace(call, args=tuple(_of(arg, owner()) if any(arg is o for o in owned) else arg
+                                        for arg in call.args))
+
     # ---- participles
     def participle_passive(self, tok, agent):
         return ir.Stmt(_participle_property(tok), agent, inverse=True)
 
     def participle_active(self, tok, obj):
         return ir.Stmt(_participle_property(tok), obj)
+
+
+def _of(np: ir.Quant, thing) -> ir.Quant:
+    """"the <P>" (a property noun without "of") as "the <P> of thing"."""
+    return ir.Quant("the", ir.RelNoun(property_noun(np), thing))
 
 
 def _participle_property(tok: Token):

@@ -49,6 +49,8 @@ class SquallLexer(Lexer):
         tokens = self._lex(text)
         if text[:3].lower() == "for" and _FOR_EVERY.match(text):
             tokens = _for_every_tokens(list(tokens))
+        if "(" in text and _STRING_CALL.search(text):
+            tokens = _call_commas(list(tokens))
         if _MAY_HAVE_PATH.search(text) is None:
             return tokens
         return _merge_paths(list(tokens), text)
@@ -135,6 +137,28 @@ def _for_every_tokens(tokens: list) -> list:
                                    tok.end_column, tok.end_pos), True
         elif tok.type == "WORD" and tok.value.lower() == "it":
             tok = Token("IT", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
+                        tok.end_pos)
+        out.append(tok)
+    return out
+
+
+# ------------------------------------------------------------------------------ "concat(A, B)"
+_STRING_CALL = re.compile(r"(?:concat|substr)\s*\(", re.I)
+
+
+def _call_commas(tokens: list) -> list:
+    """The commas between a function call's arguments (``concat(A, B)``) as _ARG_COMMA, so that a
+    list of values inside an argument ("the <P> of A, B and C") does not take them."""
+    out, calls = [], []  # calls: for each open parenthesis, whether it is a call's
+    for tok in tokens:
+        if tok.type == "STRING_CALL":
+            calls.append(True)
+        elif tok.type == "_LPAR":
+            calls.append(False)
+        elif tok.type == "_RPAR" and calls:
+            calls.pop()
+        elif tok.type == "_COMMA" and calls and calls[-1]:
+            tok = Token("_ARG_COMMA", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
                         tok.end_pos)
         out.append(tok)
     return out

@@ -71,6 +71,8 @@ _TERMINAL_WORDS = {
     "_LPAR": '"("',
     "_RPAR": '")"',
     "WORD": "a word",
+    # squall_ferre_forms.lark
+    "_ARG_COMMA": '","', "_FOR_COMMA": '","', "STRING_CALL": '"concat(" or "substr("', "IT": '"it"',
 }
 
 SPARKLIS_HINT = re.compile(
