@@ -189,12 +189,30 @@ class FerreForms(Transformer):
         return replace(call, args=tuple(_of(arg, owner()) if any(arg is o for o in owned) else arg
                                         for arg in call.args))
 
+    def has_string_call(self, name, *args):
+        nodes = [a for a in args if not isinstance(a, Token)]
+        count = len(nodes) - next(i for i, n in enumerate(reversed(nodes)) if not _is_vp(n))
+        call = self.string_call(name, *nodes[:count])
+        own = replace(call, args=tuple(ir.Its(property_noun(a)) if property_noun(a) is not None else a
+                                       for a in call.args))
+        if own == call:
+            raise error_at(token_span(name), "'has concat(...)' is about the subject's own values, written 'the <P>': "
+                                             "'has substr(the <P1476>, 1, 3) that contains \"Dr\"'")
+        rels = tuple(nodes[count:])
+        return ir.SuchThat(own, rels[0] if len(rels) == 1 else ir.And(rels))  # one string, all its clauses
+
     # ---- participles
     def participle_passive(self, tok, agent):
         return ir.Stmt(_participle_property(tok), agent, inverse=True)
 
     def participle_active(self, tok, obj):
         return ir.Stmt(_participle_property(tok), obj)
+
+
+def _is_vp(node) -> bool:
+    """Whether ``node`` is a verb phrase (a relative clause's IR), not a noun phrase."""
+    return isinstance(node, (ir.Stmt, ir.Be, ir.Compare, ir.Not, ir.And, ir.Or, ir.StrTest, ir.Exists, ir.YearIs,
+                             ir.TextIs, ir.QualifierOf, ir.LangIs, ir.SuchThat, ir.TermKind, ir.CountComparison))
 
 
 def _of(np: ir.Quant, thing) -> ir.Quant:
