@@ -14,6 +14,7 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLSyntaxError, LexiconError
 from cnl.sparql.equivalence import equivalent
+from tests import writer_forms_ferre as ferre_cases
 from tests.roundtrip_helpers import PREFIXES
 
 # Labels of the label and ECAI notations -> Wikidata IDs (checked against the slice's labels).
@@ -1305,6 +1306,10 @@ FORMS += [
          'Which <Q11424> has a <P1476> whose language is "fr"?',
          'SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P1476 ?t . FILTER(LANG(?t) = "fr") }'),
 ]
+
+# Ferré's forms (squall_ferre_forms.lark), their cases in a file of their own
+FORMS += [Form(*case) for case in ferre_cases.CASES]
+IDS.update(ferre_cases.IDS)
 
 IDS_OF = {form.form for form in FORMS}
 

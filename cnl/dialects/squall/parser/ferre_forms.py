@@ -59,10 +59,16 @@ def _answer_slots(query: ir.Query):
 def _named(quant: ir.Quant, name: str) -> ir.Quant:
     """``quant`` named ``name`` as the printer can write it: a class noun takes the variable
     ("a <C> ?x"); any other noun becomes a clause ("something ?x that is a <P> of ...")."""
-    det = "a" if quant.det in ("a", "the", "every") else quant.det  # the thing of each answer
+    det = _answer_det(quant.det)
     if quant.noun is None or isinstance(quant.noun, ir.ClassNoun):
         return replace(quant, det=det, var=name)
     return ir.Quant(det, None, (ir.Be(ir.Quant("a", quant.noun)), *quant.rels), quant.order, quant.number, name)
+
+
+def _answer_det(det: str) -> str:
+    """The determiner of the thing each answer is about: "every <C>" there is each one of them, as
+    "a <C>" says it (what "every" says in a test, that all of them pass it, is not meant)."""
+    return "a" if det in ("a", "the", "every") else det
 
 
 def _fresh_name() -> str:
@@ -184,7 +190,7 @@ class FerreForms(Transformer):
         def owner():
             if first[0]:
                 first[0] = False
-                return _named(thing, name_) if name_ else thing
+                return _named(thing, name_) if name_ else replace(thing, det=_answer_det(thing.det))
             return ir.Ref(ir.Var(name_))
         return replace(call, args=tuple(_of(arg, owner()) if any(arg is o for o in owned) else arg
                                         for arg in call.args))
@@ -203,7 +209,7 @@ class FerreForms(Transformer):
 
     # ---- participles
     def participle_passive(self, tok, agent):
-        return ir.Stmt(_participle_property(tok), agent, inverse=True)
+        return ir.Be(ir.Quant("a", ir.RelNoun(_participle_property(tok), agent)))  # "is a <P> of X"
 
     def participle_active(self, tok, obj):
         return ir.Stmt(_participle_property(tok), obj)
