@@ -87,6 +87,7 @@ def test_what_is_a_and_b_still_asks_one_value():
 @pytest.mark.parametrize("text, message", [
     ("For each <Q6256> X, how many <P150> does <Q76> have?", "name it in the question"),
     ("For each <Q6256> X, what is the <P36> of it?", "both 'X' and 'it'"),
+    ("For every <Q5> X, which <Q11424> has not <P161> X?", "name X first where it is not negated"),
     ("Give me substr(<Q76>).", "substr() takes a value, a start"),
     ('Give me concat("a", <Q76>) of every <Q5>.', "'concat(...) of X' takes the values of X"),
     ('Which <Q5> has concat("a", "b") that is "ab"?', "'has concat(...)' is about the subject's own values"),

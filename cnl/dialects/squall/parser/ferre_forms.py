@@ -44,6 +44,23 @@ def _replace_first(node, found, make):
     return visit(node)
 
 
+def _only_under_a_test(node, target, tested: bool = False) -> bool:
+    """Whether ``target`` (found by identity) lies under ``node`` only inside a negation, an
+    alternative or an optional or universal noun phrase, where an answer column is not bound."""
+    if node is target:
+        return tested
+    if isinstance(node, (ir.Not, ir.Or)) or (isinstance(node, ir.Quant) and node.det in ("no", "maybe", "every")):
+        tested = True
+    if isinstance(node, tuple):
+        children = node
+    elif hasattr(node, "__dataclass_fields__"):
+        children = tuple(getattr(node, f) for f in node.__dataclass_fields__)
+    else:
+        return False
+    return any(_only_under_a_test(child, target, tested) for child in children
+               if isinstance(child, tuple) or hasattr(child, "__dataclass_fields__"))
+
+
 def _answer_slots(query: ir.Query):
     """The noun phrases that are the answers of ``query``: the NP of "Give me NP" (each item of a
     coordination), or of "What is NP?"."""
@@ -101,8 +118,14 @@ class FerreForms(Transformer):
             raise error_at(token_span(prefix), f"the question names the thing both '{var}' and 'it': write '{var}'")
         if uses:
             kept = (var or _fresh_name()) if uses > 1 else None
-            return _replace_first(query, lambda n: _is_name(n, name),
-                                  lambda later: ir.Ref(ir.Var(kept)) if later else replace(thing, var=kept))
+            thing = replace(thing, var=kept)
+            bound = _replace_first(query, lambda n: _is_name(n, name),
+                                   lambda later: ir.Ref(ir.Var(kept)) if later else thing)
+            if _only_under_a_test(bound, thing):
+                raise error_at(token_span(prefix), "'For every <C> X, ...' makes X an answer: name X first where "
+                                                   "it is not negated, optional or one of alternatives ('For every "
+                                                   "<C> X, which <D> has <P> X and has not <Q> X?')")
+            return bound
         slots = _answer_slots(query)
         owned = [np for np in slots if isinstance(np, ir.Its)]
         if var is None and owned:
