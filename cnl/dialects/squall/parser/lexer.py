@@ -51,6 +51,8 @@ class SquallLexer(Lexer):
             tokens = _for_every_tokens(list(tokens))
         if "(" in text and _STRING_CALL.search(text):
             tokens = _call_commas(list(tokens))
+        if "defined" in text.lower() and _IF_DEFINED.search(text):
+            tokens = _if_defined_tokens(list(tokens))
         if _MAY_HAVE_PATH.search(text) is None:
             return tokens
         return _merge_paths(list(tokens), text)
@@ -161,6 +163,33 @@ def _call_commas(tokens: list) -> list:
             tok = Token("_ARG_COMMA", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
                         tok.end_pos)
         out.append(tok)
+    return out
+
+
+# ------------------------------------------------------------------------------ "and if defined, what is the"
+_IF_DEFINED = re.compile(r"\band\s+if\s+defined\b", re.I)
+_IF_DEFINED_WORDS = (("AND",), ("IF",), ("WORD",), ("_COMMA", None), ("WHAT",), ("IS", "ARE", "WAS", "WERE"), ("THE",))
+
+
+def _if_defined_tokens(tokens: list) -> list:
+    """"and if defined, what is the" (Ferré's optional answer) as one AND_MAYBE_THE token, the
+    token "and maybe the" is (squall_ferre_forms.lark)."""
+    out, i = [], 0
+    while i < len(tokens):
+        j = i
+        for kinds in _IF_DEFINED_WORDS:
+            if j < len(tokens) and tokens[j].type in kinds and (kinds != ("WORD",) or tokens[j].value.lower() == "defined"):
+                j += 1
+            elif None not in kinds:
+                break
+        else:
+            first, last = tokens[i], tokens[j - 1]
+            out.append(Token("AND_MAYBE_THE", " ".join(t.value for t in tokens[i:j]), first.start_pos, first.line,
+                             first.column, last.end_line, last.end_column, last.end_pos))
+            i = j
+            continue
+        out.append(tokens[i])
+        i += 1
     return out
 
 
