@@ -76,4 +76,5 @@ _NO_SPARKLIS_FORM = {
     ir.SuchThat: "a test or ordering over several values ('such that S')",
     ir.TermKind: "a test of a term's kind ('is a literal')",
     ir.CountComparison: "a comparison of two counts ('has more <P> than X')",
+    ir.StringCall: "a string function ('concat(...)', 'substr(...)')",
 }
