@@ -51,8 +51,10 @@ class SquallLexer(Lexer):
             tokens = _for_every_tokens(list(tokens))
         if "(" in text and _STRING_CALL.search(text):
             tokens = _call_commas(list(tokens))
-        if "defined" in text.lower() and _IF_DEFINED.search(text):
+        if "defined" in text and _IF_DEFINED.search(text):
             tokens = _if_defined_tokens(list(tokens))
+        if ">-" in text and _PARTICIPLE.search(text):
+            tokens = _participle_tokens(list(tokens))
         if _MAY_HAVE_PATH.search(text) is None:
             return tokens
         return _merge_paths(list(tokens), text)
@@ -189,6 +191,33 @@ def _if_defined_tokens(tokens: list) -> list:
             i = j
             continue
         out.append(tokens[i])
+        i += 1
+    return out
+
+
+# ------------------------------------------------------------------------------ "<P57>-ed by", "<P3342>-ing"
+_PARTICIPLE = re.compile(r">-(?:ed|ing)\b", re.I)
+
+
+def _participle_tokens(tokens: list) -> list:
+    """A ``<...>`` term with "-ed by" or "-ing" glued to it as one PASSIVE_PROP / ACTIVE_PROP token
+    (squall_ferre_forms.lark): written so, the term is a property in every notation."""
+    out, i = [], 0
+    while i < len(tokens):
+        tok = tokens[i]
+        nxt = tokens[i + 1:i + 4]
+        if (tok.type in ("PROP", "ENT") and tok.value[:1] == "<" and len(nxt) >= 2 and nxt[0].type == "_MINUS"
+                and nxt[0].start_pos == tok.end_pos and nxt[1].type == "WORD" and nxt[1].start_pos == nxt[0].end_pos):
+            suffix = nxt[1].value.lower()
+            if suffix == "ing" or (suffix == "ed" and len(nxt) == 3 and nxt[2].type == "BY"):
+                last = nxt[2] if suffix == "ed" else nxt[1]
+                kind = "PASSIVE_PROP" if suffix == "ed" else "ACTIVE_PROP"
+                value = tok.value + "-" + suffix + (" by" if suffix == "ed" else "")
+                out.append(Token(kind, value, tok.start_pos, tok.line, tok.column, last.end_line, last.end_column,
+                                 last.end_pos))
+                i += 4 if suffix == "ed" else 3
+                continue
+        out.append(tok)
         i += 1
     return out
 
