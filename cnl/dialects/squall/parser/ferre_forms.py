@@ -98,6 +98,17 @@ def _fresh_name() -> str:
                          "the <P2> of ?x'")
 
 
+def optional_answers(query: ir.Query) -> ir.Query:
+    """"What is A and maybe B?" (Ferré's "What is A and if defined, what is B?") = "Give me A and
+    maybe B": two answers, the second optional (where "What is A and B?" asks for one value that
+    is both)."""
+    vp = query.vp
+    if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Coord) and query.subject == ir.Quant("which")
+            and any(isinstance(item, ir.Quant) and item.det == "maybe" for item in vp.np.items)):
+        return ir.Query(vp.np, None)
+    return query
+
+
 @v_args(inline=True)
 class FerreForms(Transformer):
     """Mixed into :class:`~cnl.dialects.squall.parser.transform.ToIR`; ``rel_such_that`` and the
@@ -158,17 +169,6 @@ class FerreForms(Transformer):
             else:
                 raise error_at(token_span(mark), "write the 'of' of each: 'the <P1> of X and maybe the <P2> of X'")
         return ir.Coord("and", (first, ir.Quant("maybe", noun, rels)))
-
-    @staticmethod
-    def optional_answers(query: ir.Query) -> ir.Query:
-        """"What is A and maybe B?" (Ferré's "What is A and if defined, what is B?") = "Give me A and
-        maybe B": two answers, the second optional (where "What is A and B?" asks for one value that
-        is both)."""
-        vp = query.vp
-        if (isinstance(vp, ir.Be) and isinstance(vp.np, ir.Coord) and query.subject == ir.Quant("which")
-                and any(isinstance(item, ir.Quant) and item.det == "maybe" for item in vp.np.items)):
-            return ir.Query(vp.np, None)
-        return query
 
     def rel_maybe_whose(self, _mark, prop_tok, vp):
         if isinstance(vp, ir.Be) and isinstance(vp.np, ir.Ref) and isinstance(vp.np.term, ir.Var):

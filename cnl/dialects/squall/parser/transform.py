@@ -18,7 +18,7 @@ from cnl.dialects.squall.parser.terms import (
 )
 from cnl.dialects.squall.parser.sparql_forms import IN_SI_UNITS, InUnit, SparqlForms, StatementMark
 from cnl.dialects.squall.parser.writer_forms import WriterForms, settle_groups
-from cnl.dialects.squall.parser.ferre_forms import FerreForms
+from cnl.dialects.squall.parser.ferre_forms import FerreForms, optional_answers
 
 
 def _values(args):
@@ -86,7 +86,7 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
         return ir.Query(_values(args)[0], None)
 
     def clause(self, subject, vp):
-        return self.optional_answers(ir.Query(subject, vp))
+        return optional_answers(ir.Query(subject, vp))
 
     def fronted_object(self, quant, subject, gap):
         kind = gap[0]
