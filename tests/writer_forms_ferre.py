@@ -24,6 +24,11 @@ CASES = [
       "For every <human> that has <P106:occupation> <actor>, give me its <P26:spouse>."),
      "Give me the <P26> of (which <Q5> that has <P106> <Q33999>).",
      "SELECT DISTINCT ?h ?s WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P26 ?s . }"),
+    ("for every",
+     ("For every <Q515> X, give me X and its <P1082>.", "For every [city] X, give me X and its <population>.",
+      "For every <city> X, give me X and its <P1082:population>."),
+     "Give me which <Q515> ?X and the <P1082> of ?X.",
+     "SELECT DISTINCT ?c ?p WHERE { ?c wdt:P31 wd:Q515 . ?c wdt:P1082 ?p . }"),
     # "and maybe": an optional answer or value
     ("maybe in a coordination",
      ("Give me the <P569> and maybe the <P570> of every <Q5> that has <P106> <Q33999>.",

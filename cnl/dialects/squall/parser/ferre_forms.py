@@ -61,6 +61,20 @@ def _only_under_a_test(node, target, tested: bool = False) -> bool:
                if isinstance(child, tuple) or hasattr(child, "__dataclass_fields__"))
 
 
+def _own_answers(query: ir.Query, name: str) -> ir.Query:
+    """``query`` with each answer that is "its <P>" read as "the <P> of" the thing named ``name``
+    ("For every <C>, give me its <P>": the thing's <P>)."""
+    owned = [np for np in _answer_slots(query) if isinstance(np, ir.Its)]
+    if not owned:
+        return query
+
+    def visit(node):
+        if any(node is np for np in owned):
+            return ir.Quant("the", ir.RelNoun(node.prop, ir.Ref(ir.Var(name)), node.quals))
+        return map_children(node, visit)
+    return visit(query)
+
+
 def _answer_slots(query: ir.Query):
     """The noun phrases that are the answers of ``query``: the NP of "Give me NP" (each item of a
     coordination), or of "What is NP?"."""
@@ -121,37 +135,23 @@ class FerreForms(Transformer):
     def for_every(self, prefix, head, *rest):
         var = rest[0].value.lstrip("?") if isinstance(rest[0], Token) and rest[0].type == "VAR_NAME" else None
         rels = tuple(r for r in rest[:-1] if not isinstance(r, Token))
-        query = rest[-1]
-        thing = ir.Quant("which", ir.ClassNoun(head.as_class()), rels)
         name = var or PRONOUN.name
-        uses = sum(_is_name(node, name) for node in walk(query))
-        if var is not None and any(_is_name(node, PRONOUN.name) for node in walk(query)):
+        if var is not None and any(_is_name(node, PRONOUN.name) for node in walk(rest[-1])):
             raise error_at(token_span(prefix), f"the question names the thing both '{var}' and 'it': write '{var}'")
-        if uses:
-            kept = (var or _fresh_name()) if uses > 1 else None
-            thing = replace(thing, var=kept)
-            bound = _replace_first(query, lambda n: _is_name(n, name),
-                                   lambda later: ir.Ref(ir.Var(kept)) if later else thing)
-            if _only_under_a_test(bound, thing):
-                raise error_at(token_span(prefix), "'For every <C> X, ...' makes X an answer: name X first where "
-                                                   "it is not negated, optional or one of alternatives ('For every "
-                                                   "<C> X, which <D> has <P> X and has not <Q> X?')")
-            return bound
-        slots = _answer_slots(query)
-        owned = [np for np in slots if isinstance(np, ir.Its)]
-        if var is None and owned:
-            kept = _fresh_name() if len(owned) > 1 else None
-            return _replace_first(
-                query, lambda n: isinstance(n, ir.Its) and any(n is np for np in owned),
-                lambda later, _its=iter(owned): self._own_answer(next(_its), thing, kept, later))
-        raise error_at(token_span(prefix), "'For every <C> X, ...' asks of each thing: name it in the question "
-                                           "('For every <C> X, what is the <P> of X?', 'For each <C>, how many "
-                                           "<P> does it have?', 'For every <C>, give me its <P>.')")
-
-    @staticmethod
-    def _own_answer(its: ir.Its, thing: ir.Quant, kept, later: bool) -> ir.Quant:
-        of = ir.Ref(ir.Var(kept)) if later else replace(thing, var=kept)
-        return ir.Quant("the", ir.RelNoun(its.prop, of, its.quals))
+        query = _own_answers(rest[-1], name)
+        uses = sum(_is_name(node, name) for node in walk(query))
+        if not uses:
+            raise error_at(token_span(prefix), "'For every <C> X, ...' asks of each thing: name it in the question "
+                                               "('For every <C> X, what is the <P> of X?', 'For each <C>, how many "
+                                               "<P> does it have?', 'For every <C>, give me its <P>.')")
+        kept = (var or _fresh_name()) if uses > 1 else None
+        thing = ir.Quant("which", ir.ClassNoun(head.as_class()), rels, var=kept)
+        bound = _replace_first(query, lambda n: _is_name(n, name), lambda later: ir.Ref(ir.Var(kept)) if later else thing)
+        if _only_under_a_test(bound, thing):
+            raise error_at(token_span(prefix), "'For every <C> X, ...' makes X an answer: name X first where it is not "
+                                               "negated, optional or one of alternatives ('For every <C> X, which <D> "
+                                               "has <P> X and has not <Q> X?')")
+        return bound
 
     # ---- "and maybe the <P>"
     def np_and_maybe(self, first, mark, noun, *rels):
