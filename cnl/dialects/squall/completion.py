@@ -9,7 +9,7 @@ word, a regex terminal whose language is finite and small (``(highest|lowest|…
 ``is-<property>``) and open values (numbers, strings, dates) are named as *slots* for the
 callers that know the knowledge graph (:mod:`cnl.linking.completion`) to fill. So a rule added to
 the grammar (``squall.lark``) shows up in completion with no change here; a writer form
-(``squall_writer_forms.lark``) is read but its words are not suggested (``_READ_ONLY_TERMINALS``).
+(``squall_writer_forms.lark``, ``squall_ferre_forms.lark``) is read but its words are not suggested (``_READ_ONLY_TERMINALS``).
 """
 from __future__ import annotations
 
