@@ -117,7 +117,8 @@ class NounPhrasesMixin:
             as_text = call.name == "concat" or i == 0
 
             def take(t: str) -> None:
-                texts.append(f"STR({t})" if as_text and not t.startswith('"') else t)
+                plain_string = t.startswith('"') and t.endswith('"')  # a literal written as a string
+                texts.append(f"STR({t})" if as_text and not plain_string else t)
                 argument(i + 1)
                 texts.pop()
             self.expression(call.args[i], take)
