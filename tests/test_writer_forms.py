@@ -14,6 +14,7 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLSyntaxError, LexiconError
 from cnl.sparql.equivalence import equivalent
+from tests import writer_forms_ferre as ferre_cases
 from tests.roundtrip_helpers import PREFIXES
 
 # Labels of the label and ECAI notations -> Wikidata IDs (checked against the slice's labels).
@@ -1367,6 +1368,10 @@ FORMS += [
          "Give me the thing at which <P1686> <Q25191> has <P166> <Q103360>.",
          "SELECT DISTINCT ?w WHERE { wd:Q25191 p:P166 ?s . ?s ps:P166 wd:Q103360 ; pq:P1686 ?w . }"),
 ]
+
+# Ferré's forms (squall_ferre_forms.lark), their cases in a file of their own
+FORMS += [Form(*case) for case in ferre_cases.CASES]
+IDS.update(ferre_cases.IDS)
 
 IDS_OF = {form.form for form in FORMS}
 

@@ -187,7 +187,9 @@ class Measure:
 
     # kind -> the SPARQL function that computes it
     FUNCTIONS = {"length": "STRLEN", "latitude": "geof:latitude", "longitude": "geof:longitude",
-                 "absolute value": "ABS", "text": "STR"}
+                 "absolute value": "ABS", "text": "STR",
+                 # "the uppercase of X", "the lowercase of X" (SPARQL's UCASE, LCASE; Ferré's words)
+                 "uppercase": "UCASE", "lowercase": "LCASE"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +302,20 @@ class Choice:
     otherwise: "NP"
 
 
-NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now, AnyValue, Choice]
+@dataclass(frozen=True, slots=True)
+class StringCall:
+    """``concat("Dr. ", the <P735> of X)``, ``substr(the <P1476> of X, 1, 3)`` (Ferré's function
+    calls, issue 29): a string computed from values by SPARQL's ``CONCAT`` / ``SUBSTR`` (a start
+    from 1 and an optional length), one value per combination of its arguments' values."""
+
+    name: str
+    args: tuple["NP", ...]
+
+    FUNCTIONS = {"concat": "CONCAT", "substr": "SUBSTR"}
+    ARITY = {"concat": (1, None), "substr": (2, 3)}  # the fewest and most arguments (None: any)
+
+
+NP = Union[Ref, Quant, Coord, Arith, Aggregate, Its, Now, AnyValue, Choice, StringCall]
 
 # ------------------------------------------------------------------------------- qualifiers
 
@@ -443,12 +458,15 @@ class SuchThat:
 
 @dataclass(frozen=True, slots=True)
 class TermKind:
-    """``is a literal`` / ``is an IRI``: the kind of term the subject is (SPARQL's
-    ``isLiteral(?x)``, ``isIRI(?x)``); ``kind`` is ``literal`` or ``iri``."""
+    """``is a literal`` / ``is an IRI`` / ``is a number``: the kind of term the subject is (SPARQL's
+    ``isLiteral(?x)``, ``isIRI(?x)``, ``isNumeric(?x)``); ``kind`` is ``literal``, ``iri`` or
+    ``number``."""
 
     kind: str
 
-    KINDS = ("literal", "iri")
+    # kind -> the SPARQL test
+    FUNCTIONS = {"literal": "isLiteral", "iri": "isIRI", "number": "isNumeric"}
+    KINDS = tuple(FUNCTIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,7 +515,7 @@ NODE_TYPES = {
     cls.__name__: cls
     for cls in (
         Entity, Class, Property, PropPath, Literal, Var, Order, ClassNoun, RelNoun, YearOf, DatePart, Measure, Distance, Its, Ref,
-        Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, Qual, Stmt, Be, Compare, Not, And, Or, StrTest, LangIs, Exists,
-        YearIs, TextIs, QualifierOf, SuchThat, TermKind, CountComparison, BelongsTo, Query,
+        Quant, Coord, Arith, Aggregate, Now, AnyValue, Choice, StringCall, Qual, Stmt, Be, Compare, Not, And, Or, StrTest,
+        LangIs, Exists, YearIs, TextIs, QualifierOf, SuchThat, TermKind, CountComparison, BelongsTo, Query,
     )
 }

@@ -77,6 +77,7 @@ _NO_SPARKLIS_FORM = {
     ir.TermKind: "a test of a term's kind ('is a literal')",
     ir.CountComparison: "a comparison of two counts ('has more <P> than X')",
     ir.BelongsTo: "class membership ('belongs to')",
+    ir.StringCall: "a string function ('concat(...)', 'substr(...)')",
 }
 
 

@@ -9,7 +9,7 @@ word, a regex terminal whose language is finite and small (``(highest|lowest|…
 ``is-<property>``) and open values (numbers, strings, dates) are named as *slots* for the
 callers that know the knowledge graph (:mod:`cnl.linking.completion`) to fill. So a rule added to
 the grammar (``squall.lark``) shows up in completion with no change here; a writer form
-(``squall_writer_forms.lark``) is read but its words are not suggested (``_READ_ONLY_TERMINALS``).
+(``squall_writer_forms.lark``, ``squall_ferre_forms.lark``) is read but its words are not suggested (``_READ_ONLY_TERMINALS``).
 """
 from __future__ import annotations
 
@@ -93,6 +93,8 @@ _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIV
                                   "WITHOUT", "EACH", "THEIR", "AND_WITH", "STR_WORD", "THE_CLASS", "WHOSE_QUESTION",
                                   "THE_COUNT_OF", "OTHER_THAN", "STARTING_WITH", "ENDING_WITH", "CONTAINING", "TO_LAST",
                                   "THE_OF_WHICH", "WHOSE_AFTER_BE", "LANG_WORD",
+                                  "FOR_EVERY", "IT", "_FOR_COMMA", "AND_MAYBE_THE", "AND_MAYBE_WHOSE",
+                                  "PASSIVE_PROP", "ACTIVE_PROP", "WHERE_CLAUSE",
                                   "QUOTED"})
 
 

@@ -221,6 +221,8 @@ class SquallPrinter:
             return "now"
         if isinstance(np, ir.Its):
             return f"its {self.prop(np.prop)}{self.quals(np.quals, closed)}"
+        if isinstance(np, ir.StringCall):
+            return f"{np.name}({', '.join(self.np_item(arg) for arg in np.args)})"
         if isinstance(np, ir.Choice):
             return (f"{self.np_item(np.then, True)} if {self.np_atom(np.subject)} {self.vp(np.test)}, "
                     f"else {self.np_item(np.otherwise, closed)}")
@@ -454,7 +456,7 @@ class SquallPrinter:
         if isinstance(vp, ir.TextIs):
             raise PrintError("'whose text' is only possible in a relative clause")
         if isinstance(vp, ir.TermKind):
-            return "is a literal" if vp.kind == "literal" else "is an IRI"
+            return {"literal": "is a literal", "number": "is a number"}.get(vp.kind, "is an IRI")
         if isinstance(vp, ir.SuchThat):
             own = self._own_computation(vp, closed)
             if own is not None:  # "has (the <P2048> * the <P2049>) equal to 100"

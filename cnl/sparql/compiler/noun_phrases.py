@@ -72,7 +72,7 @@ class NounPhrasesMixin:
         elif isinstance(np, ir.Aggregate):
             raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
                                "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
-        elif isinstance(np, (ir.Arith, ir.Choice)):
+        elif isinstance(np, (ir.Arith, ir.Choice, ir.StringCall)):
             # one BIND of the whole expression ("2023 - the year of X": YEAR(x) inline; a choice
             # or arithmetic inside arithmetic nested, as a writer of SPARQL nests them)
             def bind(expression):
@@ -95,8 +95,34 @@ class NounPhrasesMixin:
         elif isinstance(np, ir.Arith):
             left, right = (_year_operand(side) or side for side in (np.left, np.right))
             self.expression(left, lambda a: self.expression(right, lambda b: k(f"({a} {np.op} {b})")))
+        elif isinstance(np, ir.StringCall):
+            self._string_call(np, k)
         else:
             self.np(np, k)
+
+    def _string_call(self, call: ir.StringCall, k: Callable[[str], None]) -> None:
+        """``concat(A, B)``: CONCAT(STR(a), STR(b)) (a name or a number joins as its text), ``substr(A,
+        1, 3)``: SUBSTR(STR(a), 1, 3); each argument's values one after the other."""
+        if call.name not in ir.StringCall.FUNCTIONS:
+            raise CompileError(f"unknown string function {call.name!r} (concat or substr)")
+        fewest, most = ir.StringCall.ARITY[call.name]
+        if len(call.args) < fewest or (most is not None and len(call.args) > most):
+            raise CompileError(f"{call.name}() takes {fewest} to {most or 'any number of'} values")
+        texts: list[str] = []
+
+        def argument(i: int) -> None:
+            if i == len(call.args):
+                k(f"{ir.StringCall.FUNCTIONS[call.name]}({', '.join(texts)})")
+                return
+            as_text = call.name == "concat" or i == 0
+
+            def take(t: str) -> None:
+                plain_string = t.startswith('"') and t.endswith('"')  # a literal written as a string
+                texts.append(f"STR({t})" if as_text and not plain_string else t)
+                argument(i + 1)
+                texts.pop()
+            self.expression(call.args[i], take)
+        argument(0)
 
     def _unify(self, var: str, term: str) -> None:
         if var == term:

@@ -119,8 +119,8 @@ class VerbPhrasesMixin:
             self.np(vp.subject, with_subject)
         elif isinstance(vp, ir.TermKind):
             if vp.kind not in ir.TermKind.KINDS:
-                raise CompileError(f"unknown kind of term {vp.kind!r} (a literal or an IRI)")
-            self.group.filters.append(f"FILTER({'isLiteral' if vp.kind == 'literal' else 'isIRI'}({x}))")
+                raise CompileError(f"unknown kind of term {vp.kind!r} (a literal, an IRI or a number)")
+            self.group.filters.append(f"FILTER({ir.TermKind.FUNCTIONS[vp.kind]}({x}))")
         elif isinstance(vp, ir.SuchThat):
             # a sentence of its own: what it names joins the group, its test a FILTER; "its <P>"
             # in it is a value of the thing the clause is about ("has the <P2048> * the <P2049>

@@ -237,7 +237,8 @@ def ordered_variables(expr) -> list:
 GEO_MEASURES = {PREFIXES["geof"] + "latitude": "latitude", PREFIXES["geof"] + "longitude": "longitude"}
 GEO_DISTANCE = PREFIXES["geof"] + "distance"
 # SPARQL's functions of one value said "the <measure> of X" (ir.Measure)
-MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value", "Builtin_STR": "text"}
+MEASURES = {"Builtin_STRLEN": "length", "Builtin_ABS": "absolute value", "Builtin_STR": "text",
+            "Builtin_UCASE": "uppercase", "Builtin_LCASE": "lowercase"}
 
 
 def bind_np(expr, var, root_np, casts: set):
@@ -264,6 +265,8 @@ def bind_np(expr, var, root_np, casts: set):
     if name == "Function" and str(expr.iri) == GEO_DISTANCE and len(expr.expr or []) == 2:
         left, right = (bind_np(e, var, root_np, casts) for e in expr.expr)
         return ir.Quant("the", ir.Distance(left, right))
+    if name in ("Builtin_CONCAT", "Builtin_SUBSTR"):
+        return string_call(expr, lambda e: bind_np(e, var, root_np, casts))
     if name == "Builtin_NOW":
         return ir.Now()  # "the year of now - the year of ..."
     if name == "Builtin_IF":
@@ -275,3 +278,20 @@ def bind_np(expr, var, root_np, casts: set):
     if name and name.startswith("Builtin_"):
         raise UnsupportedSPARQLError(f"BIND of {name[len('Builtin_'):]}()", "the function has no CNL form")
     raise UnsupportedSPARQLError("BIND", f"the expression {name or expr} has no CNL form")
+
+
+def string_call(expr, np_of):
+    """``CONCAT(STR(?a), " ", STR(?b))``, ``SUBSTR(STR(?t), 1, 3)`` as ``concat(...)``/``substr(...)``
+    (ir.StringCall): the compiler writes each value's STR(), so a value without it (whose text
+    could differ: a language tag kept, a number refused) is no argument the CNL says."""
+    def text(e):
+        if isinstance(e, Literal) and e.datatype is None and not e.language:
+            return ir.Ref(ir_term(e))
+        if getattr(e, "name", None) != "Builtin_STR":
+            raise UnsupportedSPARQLError(f"{expr.name[len('Builtin_'):]}() of a value without STR()",
+                                         "the CNL's concat()/substr() take each value's text: STR(?x)")
+        return np_of(e.arg)
+    if expr.name == "Builtin_CONCAT":
+        return ir.StringCall("concat", tuple(text(e) for e in expr.arg))
+    numbers = tuple(np_of(expr[key]) for key in ("start", "length") if key in expr)
+    return ir.StringCall("substr", (text(expr.arg), *numbers))

@@ -38,6 +38,9 @@ _COUNT_DETS = {">=": "at_least", ">": "more_than", "=": "exactly"}
 _VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _YEAR_START = re.compile(r"^(-?[0-9]{1,4})-01-01T00:00:00Z$")
 
+# SPARQL's tests of a term's kind -> ir.TermKind
+_TERM_KINDS = {"Builtin_isLITERAL": "literal", "Builtin_isIRI": "iri", "Builtin_isURI": "iri", "Builtin_isNUMERIC": "number"}
+
 
 def build(state: Decompilation) -> None:
     """The VPs the query says about its root."""
@@ -558,8 +561,8 @@ class Builder:
                 and not expr.arg2.language):
             # "whose language matches "en"" (a language range: case does not matter there)
             return self._on(expr.arg1.arg, x, ir.LangIs(str(expr.arg2).lower(), range=True))
-        if name in ("Builtin_isLITERAL", "Builtin_isIRI", "Builtin_isURI"):  # "is a literal", "is an IRI"
-            return self._on(expr.arg, x, ir.TermKind("literal" if name == "Builtin_isLITERAL" else "iri"))
+        if name in _TERM_KINDS:  # "is a literal", "is an IRI", "is a number"
+            return self._on(expr.arg, x, ir.TermKind(_TERM_KINDS[name]))
         if name == "YearComparison":
             raise UnsupportedSPARQLError("several BINDs", "two years compared, both joined to the query")
         if name == "YearTest":

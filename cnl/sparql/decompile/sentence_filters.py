@@ -18,7 +18,7 @@ from cnl.sparql.decompile.expressions import FLIP, subexpressions, variables
 _ARITHMETIC = ("AdditiveExpression", "MultiplicativeExpression")
 # the expressions a side of the comparison may be made of (bind_np says each)
 _SAYABLE = (*_ARITHMETIC, "Builtin_YEAR", "Builtin_MONTH", "Builtin_DAY", "Builtin_NOW", "Builtin_STRLEN", "Builtin_IF",
-            "Builtin_ABS", "Builtin_STR")
+            "Builtin_ABS", "Builtin_STR", "Builtin_UCASE", "Builtin_LCASE", "Builtin_CONCAT", "Builtin_SUBSTR")
 
 
 def is_sentence(vp) -> bool:
@@ -61,7 +61,8 @@ def is_computed_test(expr) -> bool:
 
 def _computed(side) -> bool:
     name = getattr(side, "name", None)
-    return name in _COMPUTED or name in ("Builtin_STRLEN", "Builtin_ABS", "Builtin_STR") or (name == "Function" and str(side.iri) in _GEO_FUNCTIONS)
+    return name in _COMPUTED or name in ("Builtin_STRLEN", "Builtin_ABS", "Builtin_STR", "Builtin_UCASE", "Builtin_LCASE",
+                                                  "Builtin_CONCAT", "Builtin_SUBSTR") or (name == "Function" and str(side.iri) in _GEO_FUNCTIONS)
 
 
 def is_sayable_comparison(expr) -> bool:

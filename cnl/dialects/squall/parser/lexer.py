@@ -47,6 +47,14 @@ class SquallLexer(Lexer):
 
     def lex(self, text):
         tokens = self._lex(text)
+        if text[:3].lower() == "for" and _FOR_EVERY.match(text):
+            tokens = _for_every_tokens(list(tokens))
+        if "(" in text and _STRING_CALL.search(text):
+            tokens = _call_commas(list(tokens))
+        if "defined" in text and _IF_DEFINED.search(text):
+            tokens = _if_defined_tokens(list(tokens))
+        if ">-" in text and _PARTICIPLE.search(text):
+            tokens = _participle_tokens(list(tokens))
         if _MAY_HAVE_PATH.search(text) is None:
             return tokens
         return _merge_paths(list(tokens), text)
@@ -105,6 +113,113 @@ class SquallLexer(Lexer):
             token.column, token.end_column = pos - line_start + 1, new_end - line_start + 1
             yield token
             pos = new_end
+
+
+# ------------------------------------------------------------------------------ "For every <C> X, ..."
+_FOR_EVERY = re.compile(r"for\s+(?:every|each|all)\b", re.I)
+# the words a question or a command after the prefix begins with
+_QUESTION_STARTS = frozenset({"WHAT", "WHICH", "WHO", "WHOM", "HOW", "GIVE"})
+
+
+def _for_every_tokens(tokens: list) -> list:
+    """The tokens of a text that begins with "For every/each/all" (squall_ferre_forms.lark): the
+    first comma before a question word ends the prefix (_FOR_COMMA; ", which" and ", who" are
+    one AND_THAT token, split here), and "it" is the pronoun that names the thing (IT)."""
+    out, split = [], False
+    for i, tok in enumerate(tokens):
+        if not split and tok.value.startswith(","):
+            following = tokens[i + 1].type if i + 1 < len(tokens) else None
+            if tok.type == "_COMMA" and following in _QUESTION_STARTS:
+                tok, split = Token("_FOR_COMMA", ",", tok.start_pos, tok.line, tok.column, tok.line,
+                                   tok.column + 1, tok.start_pos + 1), True
+            elif tok.type == "AND_THAT" and tok.value.split()[-1].lower() in ("which", "who"):
+                word = tok.value.split()[-1]
+                at = tok.start_pos + len(tok.value) - len(word)
+                out.append(Token("_FOR_COMMA", ",", tok.start_pos, tok.line, tok.column, tok.line,
+                                 tok.column + 1, tok.start_pos + 1))
+                tok, split = Token(word.upper(), word, at, tok.line, tok.column + at - tok.start_pos, tok.line,
+                                   tok.end_column, tok.end_pos), True
+        elif tok.type == "WORD" and tok.value.lower() == "it":
+            tok = Token("IT", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
+                        tok.end_pos)
+        out.append(tok)
+    return out
+
+
+# ------------------------------------------------------------------------------ "concat(A, B)"
+_STRING_CALL = re.compile(r"(?:concat|substr)\s*\(", re.I)
+
+
+def _call_commas(tokens: list) -> list:
+    """The commas between a function call's arguments (``concat(A, B)``) as _ARG_COMMA, so that a
+    list of values inside an argument ("the <P> of A, B and C") does not take them."""
+    out, calls = [], []  # calls: for each open parenthesis, whether it is a call's
+    for tok in tokens:
+        if tok.type == "STRING_CALL":
+            calls.append(True)
+        elif tok.type == "_LPAR":
+            calls.append(False)
+        elif tok.type == "_RPAR" and calls:
+            calls.pop()
+        elif tok.type == "_COMMA" and calls and calls[-1]:
+            tok = Token("_ARG_COMMA", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
+                        tok.end_pos)
+        out.append(tok)
+    return out
+
+
+# ------------------------------------------------------------------------------ "and if defined, what is the"
+_IF_DEFINED = re.compile(r"\band\s+if\s+defined\b", re.I)
+_IF_DEFINED_WORDS = (("AND",), ("IF",), ("WORD",), ("_COMMA", None), ("WHAT",), ("IS", "ARE", "WAS", "WERE"), ("THE",))
+
+
+def _if_defined_tokens(tokens: list) -> list:
+    """"and if defined, what is the" (Ferré's optional answer) as one AND_MAYBE_THE token, the
+    token "and maybe the" is (squall_ferre_forms.lark)."""
+    out, i = [], 0
+    while i < len(tokens):
+        j = i
+        for kinds in _IF_DEFINED_WORDS:
+            if j < len(tokens) and tokens[j].type in kinds and (kinds != ("WORD",) or tokens[j].value.lower() == "defined"):
+                j += 1
+            elif None not in kinds:
+                break
+        else:
+            first, last = tokens[i], tokens[j - 1]
+            out.append(Token("AND_MAYBE_THE", " ".join(t.value for t in tokens[i:j]), first.start_pos, first.line,
+                             first.column, last.end_line, last.end_column, last.end_pos))
+            i = j
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+# ------------------------------------------------------------------------------ "<P57>-ed by", "<P3342>-ing"
+_PARTICIPLE = re.compile(r">-(?:ed|ing)\b", re.I)
+
+
+def _participle_tokens(tokens: list) -> list:
+    """A ``<...>`` term with "-ed by" or "-ing" glued to it as one PASSIVE_PROP / ACTIVE_PROP token
+    (squall_ferre_forms.lark): written so, the term is a property in every notation."""
+    out, i = [], 0
+    while i < len(tokens):
+        tok = tokens[i]
+        nxt = tokens[i + 1:i + 4]
+        if (tok.type in ("PROP", "ENT") and tok.value[:1] == "<" and len(nxt) >= 2 and nxt[0].type == "_MINUS"
+                and nxt[0].start_pos == tok.end_pos and nxt[1].type == "WORD" and nxt[1].start_pos == nxt[0].end_pos):
+            suffix = nxt[1].value.lower()
+            if suffix == "ing" or (suffix == "ed" and len(nxt) == 3 and nxt[2].type == "BY"):
+                last = nxt[2] if suffix == "ed" else nxt[1]
+                kind = "PASSIVE_PROP" if suffix == "ed" else "ACTIVE_PROP"
+                value = tok.value + "-" + suffix + (" by" if suffix == "ed" else "")
+                out.append(Token(kind, value, tok.start_pos, tok.line, tok.column, last.end_line, last.end_column,
+                                 last.end_pos))
+                i += 4 if suffix == "ed" else 3
+                continue
+        out.append(tok)
+        i += 1
+    return out
 
 
 # the auxiliaries a contracted "not" follows ("doesn't", "didn't", "isn't", "hasn't", ...)

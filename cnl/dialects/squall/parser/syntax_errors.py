@@ -22,6 +22,8 @@ _TERMINAL_WORDS = {
     "DECIMAL": "a number",
     "DATE": "a date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)",
     "STRING": 'a quoted string',
+    # squall_ferre_forms.lark
+    "_ARG_COMMA": '","', "_FOR_COMMA": '","', "STRING_CALL": '"concat(" or "substr("', "IT": '"it"',
     "LANG_STRING": 'a quoted string with a language tag',
     "TYPED_STRING": 'a typed literal ("1961"^^xsd:gYear)',
     "VAR_NAME": "a variable",

@@ -19,6 +19,7 @@ from cnl.dialects.squall.parser.terms import (
 from cnl.dialects.squall.parser.sparql_forms import (IN_SI_UNITS, InUnit, SparqlForms, StatementMark, class_of_which,
                                                      settle_count_aggregates)
 from cnl.dialects.squall.parser.writer_forms import WriterForms, settle_groups
+from cnl.dialects.squall.parser.ferre_forms import FerreForms, optional_answers
 
 
 def _values(args):
@@ -66,7 +67,7 @@ def _flatten(kind, items):
 
 
 @v_args(inline=True)
-class ToIR(WriterForms, SparqlForms, Transformer):
+class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
     """Lark callbacks, one per rule alias; each returns an IR node (or a small tuple). The writer
     forms' callbacks (issue 29) are :class:`WriterForms`'."""
 
@@ -86,7 +87,7 @@ class ToIR(WriterForms, SparqlForms, Transformer):
         return ir.Query(_values(args)[0], None)
 
     def clause(self, subject, vp):
-        return ir.Query(subject, vp)
+        return optional_answers(ir.Query(subject, vp))
 
     def fronted_object(self, quant, subject, gap):
         kind = gap[0]
