@@ -6,7 +6,7 @@ printing gives the canonical form back (``docs/cnl-reference.md`` section 11).
   the question counts), the IR of "which <C>" where the question first names it;
 - "and maybe the <P>" / "and if defined, what is the <P>" in a coordination of answers, "and maybe
   whose <P> is X": an optional answer or value (the ``maybe`` determiner);
-- participles: "<P>-ed by X" (the subject is the value of X's <P>), "<P>-ing X" (= "<P> X");
+- participles: "<P>-ed by X" (= "has <P> X": directed by X), "<P>-ing X" (= "<P> X");
 - "where S" after a noun (= "such that S")."""
 from __future__ import annotations
 
@@ -232,7 +232,9 @@ class FerreForms(Transformer):
 
     # ---- participles
     def participle_passive(self, tok, agent):
-        return ir.Be(ir.Quant("a", ir.RelNoun(_participle_property(tok), agent)))  # "is a <P> of X"
+        # "<P57>-ed by X" (directed by X) = "has <P57> X": the agent is the property's value, as in
+        # "was <director> by [X]" (a Wikidata property is named for its value's role)
+        return ir.Stmt(_participle_property(tok), agent)
 
     def participle_active(self, tok, obj):
         return ir.Stmt(_participle_property(tok), obj)
