@@ -9,7 +9,7 @@ import cnl
 from cnl.dialects.notation import detect_notation, for_notation
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.errors import CNLSyntaxError
+from cnl.errors import CNLSyntaxError, CompileError
 from cnl.sparql.compiler import compile_query
 from cnl.sparql.decompile import decompile_to_ir
 from cnl.sparql.equivalence import equivalent
@@ -223,3 +223,17 @@ def test_every_among_an_aggregates_values_is_each(text, sparql):
 def test_an_aggregate_of_one_count_names_the_missing_group():
     with pytest.raises(cnl.errors.CompileError, match="one count per group"):
         cnl.compile("What is the average number of <Q5>?")
+
+
+def test_the_total_number_without_a_group_is_the_count():
+    """"the total number of <C>-s that ..." (no question word, no "per"): the total of one count
+    is that count, not the refusal the average of one count gets."""
+    count = cnl.compile("What is the number of <Q11424> that has <P57> <Q25191>?")
+    for text in ("What is the total number of <Q11424>-s that have <P57> <Q25191>?",
+                 "What is the total number of [film]-s that have <director> [Christopher Nolan]?"):
+        assert equivalent(cnl.compile(text, lexicon={"film": "Q11424", "director": "P57",
+                                                     "Christopher Nolan": "Q25191"}), count), text
+    assert equivalent(cnl.compile("Give me the total number of <P161> of <Q25188>."),
+                      cnl.compile("Give me the number of <P161> of <Q25188>."))
+    with pytest.raises(CompileError, match="one count per group"):
+        cnl.compile("What is the average number of <Q11424>-s that have <P57> <Q25191>?")

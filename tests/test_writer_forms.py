@@ -1324,7 +1324,7 @@ FORMS += [
          "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q55983715 . wd:Q13133 wdt:P31 ?c . }"),
 ]
 
-# "most recent", "total number of", a qualifier as the head noun of "at which" (lead6)
+# "most recent", a qualifier as the head noun of "at which" (lead6)
 FORMS += [
     Form("most/least recent",
          ("What is the most recent <P577> of <Q47703>?",
@@ -1340,18 +1340,6 @@ FORMS += [
          "Which <Q11424> that has <P57> <Q8877> has the 2nd earliest <P577>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 ; wdt:P577 ?d . } "
          "ORDER BY ASC(?d) OFFSET 1 LIMIT 1"),
-    Form("the total number of",
-         ("What is the total number of <Q11424>-s that have <P57> <Q25191>?",
-          "What is the total number of [film]-s that have <director> [Christopher Nolan]?",
-          "What is the total number of <film>-s that have <P57:director> <Christopher_Nolan>?"),
-         "What is the number of <Q11424> that has <P57> <Q25191>?",
-         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
-    Form("the total number of",
-         ("Give me the total number of <P161> of <Q25188>.",
-          "Give me the total number of <cast member> of [Inception].",
-          "Give me the total number of <P161:cast_member> of <Inception>."),
-         "Give me the number of <P161> of <Q25188>.",
-         "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { wd:Q25188 wdt:P161 ?c . }"),
     Form("the <Q> at which X has <P> Y",
          ("What is the <P585> at which <Q38111> has <P166> <Q103916>?",
           "What is the <point in time> at which [Leonardo DiCaprio] has <award received> "

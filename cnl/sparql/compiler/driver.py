@@ -168,6 +168,11 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         # "the average <P> of every <C>": of each (as an answer's "every", _each); a universal
         # would bind the values only inside FILTER NOT EXISTS, never where the aggregate reads them
         agg = replace(agg, np=_each(agg.np))
+        if agg.op == "sum" and _one_count(agg.np):
+            # "the total number of <C>-s that ...", "the total number of <P> of X": no group, so the
+            # total of the one count is the count ("What is the number of ...?")
+            self._give_me(agg.np)
+            return
         if self._grouped_counts(agg) or self._per_group_counts(agg):
             return
         if isinstance(agg.np, ir.Quant) and agg.np.det == "number_of":
@@ -252,6 +257,16 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
         self.np(np, project)
         if not self.focus and not self.counted:
             raise CompileError("'give me' needs something to list (a noun phrase with a variable)")
+
+
+def _one_count(np) -> bool:
+    """Whether ``np`` is a count with no group: no question word inside it, and an ``of`` (if any)
+    that names its things (``the number of <P161> of <Q25188>``), not a noun phrase of many."""
+    if not (isinstance(np, ir.Quant) and np.det == "number_of" and np.var is None and np.order is None):
+        return False
+    if any(isinstance(n, ir.Quant) and n.det == "which" for n in ir.walk(np)):
+        return False
+    return not (isinstance(np.noun, ir.RelNoun) and np.noun.of is not None and not isinstance(np.noun.of, ir.Ref))
 
 
 def _each(np):

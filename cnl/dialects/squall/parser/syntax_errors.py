@@ -63,7 +63,6 @@ _TERMINAL_WORDS = {
     "BELONG": '"belongs to"',
     "BELONGED": '"belongs to"',
     "RECENCY": '"most recent" or "least recent"',
-    "TOTAL_NUMBER": '"total number"',
     "OR_VP": '"or" + a verb phrase',
     "AT_WHICH": '"at which"',
     "AT_LEAST": '"at least"',
