@@ -188,8 +188,15 @@ class VerbPhrasesMixin:
         a label or a language-tagged text (``has <label> "Inception"``, ``has <P1476> "Inception"``)
         the value whose text that is (``whose text is "Inception"``: "Inception"@en is no
         "Inception")."""
-        items = value.items if isinstance(value, ir.Coord) and value.op == "or" else (value,)
-        if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
+        if isinstance(value, ir.Ref):
+            if not isinstance(value.term, ir.Literal):
+                return value  # the common case, an item: no test (this runs for every statement)
+            items = (value,)
+        elif isinstance(value, ir.Coord) and value.op == "or":
+            items = value.items
+            if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
+                return value
+        else:
             return value
         if (all(i.term.datatype == "integer" and _YEAR.match(i.term.value) for i in items)
                 and isinstance(prop, ir.Property) and self._time_valued(prop)):
@@ -203,8 +210,15 @@ class VerbPhrasesMixin:
         values written are in another (see ``as_value_test``): "a <P569> that is 1961" is
         ``YEAR(x) = 1961``, "... that is 1961-08-04" the dateTime of that day, "a <P1476> that
         is "Inception" or "Heat"" ``STR(x) IN ("Inception", "Heat")``; None elsewhere."""
-        items = np.items if isinstance(np, ir.Coord) and np.op == "or" else (np,)
-        if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
+        if isinstance(np, ir.Ref):
+            if not isinstance(np.term, ir.Literal):
+                return None  # the common case, an item (this runs for every "is X")
+            items = (np,)
+        elif isinstance(np, ir.Coord) and np.op == "or":
+            items = np.items
+            if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
+                return None
+        else:
             return None
         kinds = {i.term.datatype for i in items}
         if kinds <= {"integer", "date"} and x not in self.year_vars and self._date_valued(x):
@@ -262,12 +276,14 @@ class VerbPhrasesMixin:
             # "equal to (A or B)": one test, x = A || x = B
             self.group.filters.append("FILTER(" + " || ".join(f"{x} = {self.term(i.term)}" for i in arg.items) + ")")
             return
-        dated = (cmp.temporal or self._date_valued(x)) and x not in self.year_vars and not x.startswith("YEAR(")
+
+        def dated() -> bool:  # asked only of a year or a day (the profile's lookup)
+            return (cmp.temporal or self._date_valued(x)) and x not in self.year_vars and not x.startswith("YEAR(")
         if cmp.op == "between":
             low, high = cmp.args
 
             def between(lo, hi):
-                if dated and _YEAR.match(lo) and _YEAR.match(hi):
+                if _YEAR.match(lo) and _YEAR.match(hi) and dated():
                     # "between 1990 and 2000" on a date: from the start of 1990 to the end of 2000
                     self.group.filters.append(f"FILTER({x} >= {_year_start(int(lo))} && {x} < {_year_start(int(hi) + 1)})")
                 else:
@@ -278,13 +294,14 @@ class VerbPhrasesMixin:
 
         def test(a):
             op = cmp.op
-            if dated and _YEAR.match(a) and op in ("=", "!="):
+            is_year = _YEAR.match(a) and dated()
+            if is_year and op in ("=", "!="):
                 # "equal to 1990" on a date: its year
                 self.group.filters.append(f"FILTER(YEAR({x}) {op} {a})")
                 return
-            if self._date_valued(x):
+            if a.endswith('"^^xsd:date') and self._date_valued(x):
                 a = as_date_time(a)  # a day as Wikidata stores a date
-            if dated and _YEAR.match(a):
+            if is_year:
                 # "earlier than 2000" on a date: compare with the start of that year (or the
                 # next one, for "later than").
                 year = int(a) + (1 if op in (">", "<=") else 0)
