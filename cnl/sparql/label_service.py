@@ -35,13 +35,10 @@ def read_label_service(sparql: str) -> str:
     if "SERVICE" not in sparql.upper():
         return sparql
     # no match inside strings or comments (an IRI's "#" starts none)
-    masked = _STRINGS.sub(lambda m: m.group() if m.group()[0] == "<" else "_" * len(m.group()), sparql)
+    masked = _masked(sparql)
     out, at = [], 0
-    for found in _SERVICE.finditer(masked):
+    for found, end in _service_blocks(masked):
         if found.start() < at:
-            continue
-        end = masked.find("}", found.end())
-        if end < 0 or "{" in masked[found.end():end]:
             continue
         rewritten = _as_triples(sparql[found.end():end])
         if rewritten is None:
@@ -53,6 +50,21 @@ def read_label_service(sparql: str) -> str:
         at = end + 1
     out.append(sparql[at:])
     return "".join(out)
+
+
+def _masked(sparql: str) -> str:
+    """``sparql`` with its strings and comments blanked (same length), so that no match falls
+    inside them (an IRI's "#" starts none)."""
+    return _STRINGS.sub(lambda m: m.group() if m.group()[0] == "<" else "_" * len(m.group()), sparql)
+
+
+def _service_blocks(masked: str):
+    """(the ``SERVICE wikibase:label {`` match, the index of its ``}``) of each label-service
+    block without a nested group."""
+    for found in _SERVICE.finditer(masked):
+        end = masked.find("}", found.end())
+        if end >= 0 and "{" not in masked[found.end():end]:
+            yield found, end
 
 
 def _as_triples(body: str) -> str | None:
@@ -109,11 +121,8 @@ def emulate_label_service(sparql: str) -> str:
     the end of the block's group. Other blocks stay as written (and a store refuses them)."""
     if "SERVICE" not in sparql.upper():
         return sparql
-    masked = _STRINGS.sub(lambda m: m.group() if m.group()[0] == "<" else "_" * len(m.group()), sparql)
-    for found in _SERVICE.finditer(masked):
-        end = masked.find("}", found.end())
-        if end < 0 or "{" in masked[found.end():end]:
-            continue
+    masked = _masked(sparql)
+    for found, end in _service_blocks(masked):
         languages = _languages_only(sparql[found.end():end])
         if languages is None:
             continue

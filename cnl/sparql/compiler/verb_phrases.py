@@ -188,15 +188,8 @@ class VerbPhrasesMixin:
         a label or a language-tagged text (``has <label> "Inception"``, ``has <P1476> "Inception"``)
         the value whose text that is (``whose text is "Inception"``: "Inception"@en is no
         "Inception")."""
-        if isinstance(value, ir.Ref):
-            if not isinstance(value.term, ir.Literal):
-                return value  # the common case, an item: no test (this runs for every statement)
-            items = (value,)
-        elif isinstance(value, ir.Coord) and value.op == "or":
-            items = value.items
-            if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
-                return value
-        else:
+        items = _literals(value)
+        if items is None:
             return value
         if (all(i.term.datatype == "integer" and _YEAR.match(i.term.value) for i in items)
                 and isinstance(prop, ir.Property) and self._time_valued(prop)):
@@ -210,15 +203,8 @@ class VerbPhrasesMixin:
         values written are in another (see ``as_value_test``): "a <P569> that is 1961" is
         ``YEAR(x) = 1961``, "... that is 1961-08-04" the dateTime of that day, "a <P1476> that
         is "Inception" or "Heat"" ``STR(x) IN ("Inception", "Heat")``; None elsewhere."""
-        if isinstance(np, ir.Ref):
-            if not isinstance(np.term, ir.Literal):
-                return None  # the common case, an item (this runs for every "is X")
-            items = (np,)
-        elif isinstance(np, ir.Coord) and np.op == "or":
-            items = np.items
-            if not all(isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in items):
-                return None
-        else:
+        items = _literals(np)
+        if items is None:
             return None
         kinds = {i.term.datatype for i in items}
         if kinds <= {"integer", "date"} and x not in self.year_vars and self._date_valued(x):
@@ -310,6 +296,18 @@ class VerbPhrasesMixin:
             self.group.filters.append(f"FILTER({cast(a)} {op} {a})")
 
         self.value_np(cmp.args[0], test)
+
+
+def _literals(np) -> tuple | None:
+    """The literals a noun phrase names (``1961``, ``"A" or "B"``), else None: the values a
+    stored-form test (years, days, texts) may apply to. Returns at once for an item, the common
+    case, since it runs for every statement and every "is X"."""
+    if isinstance(np, ir.Ref):
+        return (np,) if isinstance(np.term, ir.Literal) else None
+    if isinstance(np, ir.Coord) and np.op == "or" and all(
+            isinstance(i, ir.Ref) and isinstance(i.term, ir.Literal) for i in np.items):
+        return np.items
+    return None
 
 
 def _year_start(year: int) -> str:
