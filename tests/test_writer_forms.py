@@ -1651,6 +1651,10 @@ def test_whose_text_tests_the_string_of_a_value_on_a_real_store():
     ("Which [film] has director Jon Favreau?", "unexpected token"),
     ("Which <Q5> has a <P569> in 1961-05-04?", "bare label 'in'"),
     ("Give me the <Q515> with.", "unexpected token"),
+    # "the <Q> at which X has <P> Y" names a qualifier: a class there is refused at its token
+    ("Give me the <Q5> at which <Q38111> has <P166> <Q103916>.", "needs a qualifier property before 'at which'"),
+    ("Give me the <P585> of <Q5> at which <Q38111> has <P166> <Q103916>.", "column 13"),
+    ("Which <Q5> belongs <Q2>?", "unexpected token"),
 ])
 def test_malformed_text_keeps_failing_with_a_reason(text, message):
     with pytest.raises(CNLSyntaxError) as info:
