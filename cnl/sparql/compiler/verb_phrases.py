@@ -192,7 +192,7 @@ class VerbPhrasesMixin:
         if items is None:
             return value
         if (all(i.term.datatype == "integer" and _YEAR.match(i.term.value) for i in items)
-                and isinstance(prop, ir.Property) and self._time_valued(prop)):
+                and self._time_valued(prop)):
             return ir.Quant("a", None, (ir.YearIs(ir.Be(value)),))  # "2002 or 2003": either year
         if all(i.term.datatype == "string" and i.term.lang is None for i in items) and self._language_tagged(prop):
             return ir.Quant("a", None, (ir.TextIs(ir.Be(value)),))
@@ -215,7 +215,7 @@ class VerbPhrasesMixin:
             else:
                 return None
         elif (kinds == {"string"} and all(i.term.lang is None for i in items)
-              and isinstance(self.value_of.get(x), ir.Property) and self._language_tagged(self.value_of[x])):
+              and self._language_tagged(self.value_of.get(x))):
             left, values = f"STR({x})", [self.term(i.term) for i in items]
         else:
             return None
@@ -224,29 +224,28 @@ class VerbPhrasesMixin:
     def _language_tagged(self, prop) -> bool:
         """Whether the property's values carry a language tag: a label, a description, an alias,
         or (the profile knows) a monolingual text such as a title."""
-        if not isinstance(prop, ir.Property):
-            return False
-        if self._is_label(prop):
+        if isinstance(prop, ir.Property) and self._is_label(prop):
             return (prop.label or "").strip().lower() in ("label", "description", "alias")
-        try:
-            pid = self._id(prop)
-        except LexiconError:
-            return False
-        return self.profile.language_tagged(pid.lstrip("^"))
+        pid = self._kg_property_id(prop)
+        return pid is not None and self.profile.language_tagged(pid)
 
     def _date_valued(self, x: str) -> bool:
         """Whether ``x`` is a value of a property whose values are dates (the profile knows)."""
-        prop = self.value_of.get(x)
-        return isinstance(prop, ir.Property) and self._time_valued(prop)
+        return self._time_valued(self.value_of.get(x))
 
-    def _time_valued(self, prop: ir.Property) -> bool:
-        if self._is_label(prop):
-            return False
+    def _time_valued(self, prop) -> bool:
+        pid = self._kg_property_id(prop)
+        return pid is not None and self.profile.time_valued(pid)
+
+    def _kg_property_id(self, prop) -> str | None:
+        """The ID of a property of the KG (forwards), None for a path, a pseudo-property or a
+        label no lexicon resolves (<sitelinks>, or one the writer is told about later)."""
+        if not isinstance(prop, ir.Property) or self._is_label(prop):
+            return None
         try:
-            pid = self._id(prop)
-        except LexiconError:  # a pseudo-property (<sitelinks>) or one the writer is told about later
-            return False
-        return self.profile.time_valued(pid.lstrip("^"))
+            return self._id(prop).lstrip("^")
+        except LexiconError:
+            return None
 
     def _compare(self, cmp: ir.Compare, x: str) -> None:
         def cast(a):

@@ -130,8 +130,7 @@ def _for_every_tokens(tokens: list) -> list:
         if not split and tok.value.startswith(","):
             following = tokens[i + 1].type if i + 1 < len(tokens) else None
             if tok.type == "_COMMA" and following in _QUESTION_STARTS:
-                tok, split = Token("_FOR_COMMA", ",", tok.start_pos, tok.line, tok.column, tok.line,
-                                   tok.column + 1, tok.start_pos + 1), True
+                tok, split = tok.update("_FOR_COMMA"), True
             elif tok.type == "AND_THAT" and tok.value.split()[-1].lower() in ("which", "who"):
                 word = tok.value.split()[-1]
                 at = tok.start_pos + len(tok.value) - len(word)
@@ -140,8 +139,7 @@ def _for_every_tokens(tokens: list) -> list:
                 tok, split = Token(word.upper(), word, at, tok.line, tok.column + at - tok.start_pos, tok.line,
                                    tok.end_column, tok.end_pos), True
         elif tok.type == "WORD" and tok.value.lower() == "it":
-            tok = Token("IT", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
-                        tok.end_pos)
+            tok = tok.update("IT")
         out.append(tok)
     return out
 
@@ -162,8 +160,7 @@ def _call_commas(tokens: list) -> list:
         elif tok.type == "_RPAR" and calls:
             calls.pop()
         elif tok.type == "_COMMA" and calls and calls[-1]:
-            tok = Token("_ARG_COMMA", tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
-                        tok.end_pos)
+            tok = tok.update("_ARG_COMMA")
         out.append(tok)
     return out
 
