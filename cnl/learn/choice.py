@@ -230,11 +230,14 @@ def answered(result) -> bool:
 JUDGED_ROWS = 20
 
 
-def judge(options, kg, question: str, signals, *, timeout: float | None = None):
+def judge(options, kg, question: str, signals, *, timeout: float | None = None, near=None):
     """(text, SPARQL) of the option to keep among (text, SPARQL, another reading) options, in
     order (see ``Translator.choose``): the first whose answer on ``kg`` says something and fits
-    the kind the question asks for; else, when a kind is asked, the first (not another reading)
-    whose answer or query is not of a wrong kind; else the first that is not another reading.
+    the kind the question asks for; else the first near reading (``near``: a function that gives
+    (text, SPARQL, accept) triples, called only then; :mod:`cnl.learn.repairs`) whose answer says
+    something, fits the kind asked for and is accepted by its ``accept(result)``; else, when a
+    kind is asked, the first (not another reading) whose answer or query is not of a wrong kind;
+    else the first that is not another reading.
     ``signals``: "answers", "type", "readings" (and "fit", which orders the options before:
     ``Translator.choose``)."""
     from cnl.errors import CNLError
@@ -242,9 +245,9 @@ def judge(options, kg, question: str, signals, *, timeout: float | None = None):
 
     expected = expected_kind(question) if "type" in signals and question else None
     needs_answers = bool(set(signals) & {"answers", "readings"})
-    not_misfit = None
-    for text, sparql, alternative in options:
-        result = None
+
+    def run(sparql):
+        """(result, whether it says something, whether it fits the kind asked for)."""
         try:
             # enough rows to type the answers, and no candidate may stall the question
             with query_limits(timeout=timeout, max_rows=JUDGED_ROWS):
@@ -258,10 +261,19 @@ def judge(options, kg, question: str, signals, *, timeout: float | None = None):
                 fits = kind_fits(expected, answer_kinds(result, kg), counts=NUMBER in (query_kinds(sparql) or ()))
             else:
                 fits = kind_fits(expected, query_kinds(sparql) or set())
+        return result, says, fits
+
+    not_misfit = None
+    for text, sparql, alternative in options:
+        _, says, fits = run(sparql)
         if says and fits is not False and (needs_answers or fits) and (not alternative or "readings" in signals):
             return text, sparql
         if not alternative and not_misfit is None and fits is not False:
             not_misfit = (text, sparql)
+    for text, sparql, accept in (near() if near is not None else ()):
+        result, says, fits = run(sparql)
+        if says and fits is not False and accept(result):
+            return text, sparql
     if not_misfit is not None and expected is not None:
         return not_misfit
     return next((text, sparql) for text, sparql, alternative in options if not alternative)

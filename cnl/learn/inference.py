@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from cnl.dialects.squall.parser import parse_squall
+from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.abstention import abstention_reason
 from cnl.learn.choice import entity_readings, judge, mention_readings
@@ -27,6 +28,8 @@ from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers
 from cnl.learn.prompts import build_prompt
+from cnl.learn.repairs import (class_label, classless_reading, main_slot, named_after_class, reversed_reading,
+                               reverse_fits_better)
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -46,7 +49,7 @@ VALIDATION_TIMEOUT = 5.0
 DEFAULT_BEAMS = 1
 # the signals that judge the candidates on a KG (Translator.choose): before this issue, the first
 # candidate with an answer ("answers")
-DEFAULT_CHOOSER = ("answers", "type", "readings", "fit")
+DEFAULT_CHOOSER = ("answers", "type", "readings", "fit", "near")
 
 
 log = logging.getLogger(__name__)
@@ -156,7 +159,7 @@ class Translator:
         self.validation_timeout = VALIDATION_TIMEOUT
         # decline a question the CNL cannot say (cnl.learn.abstention) instead of writing a query
         self.abstain = True
-        # how candidates are judged on a KG (choose): "answers", "type", "readings", "fit"
+        # how candidates are judged on a KG (choose): "answers", "type", "readings", "fit", "near"
         self.chooser = DEFAULT_CHOOSER
         self._slot_fits: dict = {}
         self._beam_model = None
@@ -555,9 +558,12 @@ class Translator:
         "The Hunger Games" the film series as a value of <part of the series>), so it is the
         one kept when none answers. Last, after every text and reading above, "readings"
         tries the other candidates linked from the same words of the question as a label
-        (:func:`cnl.learn.choice.mention_readings`), kept only when they answer. When none
-        answers, the first whose query cannot give the asked kind is passed over ("type"),
-        else the first that compiles is kept."""
+        (:func:`cnl.learn.choice.mention_readings`), kept only when they answer. Then "near"
+        tries the near readings of the written texts (:meth:`near_readings`): the property the
+        other way round, the answer's class left out, each kept only when it answers (and the
+        KG names every answer's class after the asked one). When none answers, the first whose
+        query cannot give the asked kind is passed over ("type"), else the first that compiles
+        is kept."""
         signals = set(self.chooser) if kg is not None and validate else set()
         options, error = [], None  # (text, SPARQL, another reading of its labels)
         by_mention = []  # readings by the question's words, tried after every written one
@@ -586,13 +592,63 @@ class Translator:
                             into.append((text, other, True))
         if not options:
             return (nbest[0] if nbest else None), None, error or "the model produced no output"
-        if len(options) == 1 and not by_mention:  # one candidate: nothing to choose
+        if len(options) == 1 and not by_mention and "near" not in signals:  # one candidate: nothing to choose
             return options[0][0], options[0][1], None
         if "fit" in signals:  # of a label's readings, the one that fits its slots comes first
             options = best_reading_first(options, self.slot_fit(kg))
-        # a reading by the question's words only where no written reading answers
-        chosen = judge(options + by_mention, kg, question, signals, timeout=self.validation_timeout)
+        written = [(text, sparql) for text, sparql, alternative in options if not alternative]
+        # a reading by the question's words only where no written reading answers; a near reading
+        # of a written text only where none of those answers either
+        chosen = judge(options + by_mention, kg, question, signals, timeout=self.validation_timeout,
+                       near=(lambda: self.near_readings(written, resolver, kg, profile)) if "near" in signals else None)
         return chosen[0], chosen[1], None
+
+    def near_readings(self, written, resolver, kg, profile):
+        """(text, SPARQL, accept) of the near readings (:mod:`cnl.learn.repairs`) of the written
+        texts, in order: the property read the other way round where the KG's use of it fits that
+        reading better; the answer's class left out where the KG names each answer's class
+        after it."""
+        fit, out, seen = self.slot_fit(kg), [], {sparql for _, sparql in written}
+
+        def add(variant, accept):
+            try:
+                text = print_squall(variant, self.notation)
+                sparql = compile_query(parse_squall(text, notation=self.notation), profile, resolver)
+            except CNLError:
+                return
+            if sparql not in seen:
+                seen.add(sparql)
+                out.append((text, sparql, accept))
+
+        for text, sparql in written:
+            try:
+                query = parse_squall(text, notation=self.notation)
+            except CNLError:
+                continue
+            readings = [(query, sparql, False)]
+            turned = reversed_reading(query)
+            if turned is not None:
+                try:
+                    turned_sparql = compile_query(turned, profile, resolver)
+                except CNLError:
+                    turned_sparql = None
+                if turned_sparql is not None and reverse_fits_better(sparql, turned_sparql, fit):
+                    add(turned, lambda result: True)
+                    readings.append((turned, turned_sparql, True))
+            for reading, reading_sparql, turned_round in readings:  # each without the answer's class
+                classless, found = classless_reading(reading), main_slot(reading_sparql)
+                if classless is None or found is None or found[1] is None:
+                    continue
+                cls = found[1]
+                label = class_label(kg, cls, reading, timeout=self.validation_timeout)
+
+                def accept(result, cls=cls, label=label, untyped=turned_round):
+                    items = [t.value for row in getattr(result, "rows", None) or () for t in row
+                             if t is not None and getattr(t, "is_iri", False)]
+                    return named_after_class(kg, items, cls, label, timeout=self.validation_timeout, untyped=untyped)
+
+                add(classless, accept)
+        return out
 
 def word_ngrams(text: str, longest: int = 6) -> set[str]:
     """The lower-cased word n-grams of ``text`` (up to ``longest`` words), punctuation at the

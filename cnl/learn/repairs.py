@@ -1,0 +1,165 @@
+"""Near readings of a written query, tried when no written reading has an answer on the KG.
+
+Two slips of a parser that the KG itself can tell, both in the commonest question there is (what
+one property relates to one named thing):
+
+- **the direction of the property.** ``Which [music genre] has <genre> [The Beatles]?`` asks for
+  genres whose genre is the Beatles, where the Beatles have the genres. The KG's own use of the
+  property says which side the named thing and the asked class belong on: the values of
+  *genre* are genres, its subjects bands, works and people (:mod:`cnl.learn.slot_fit`'s slot
+  profiles). The reversed reading is offered only where it fits those profiles better, so a
+  property whose two sides are alike (*child*, *spouse*, *follows*) is never turned round;
+- **a class the KG does not use for the answers.** ``Which [team] is a <member of sports team> of
+  [LeBron James]?`` finds nothing, since Wikidata types the Miami Heat as a *basketball team*,
+  not a *team*. Without the class, the query's answers are kept only where each is typed, by the
+  KG, with a class named after the asked one: its label ends in the asked class's head noun
+  ("basketball team", "association football club" for "club"), or is that class.
+
+A near reading is another query, so it is printed back as CNL: what a person reads is what ran.
+Nothing here is about a particular question, property or data set.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from cnl.ir import nodes as ir
+from cnl.learn.slot_fit import SlotFit, slot_fit, slots
+from cnl.sparql.namespaces import WD
+
+# answers of the class-free reading whose classes are read (one query)
+TYPED_ANSWERS = 10
+_WORD = re.compile(r"[a-z]+")
+_OTHER_SIDE = {"value": "subject", "subject": "value"}
+
+
+def _plain_quant(np, dets) -> bool:
+    return (isinstance(np, ir.Quant) and np.det in dets and not np.rels and np.order is None
+            and np.number is None and np.var is None)
+
+
+def _named(np) -> bool:
+    return isinstance(np, ir.Ref) and isinstance(np.term, ir.Entity)
+
+
+def _plain_property(prop) -> bool:
+    return isinstance(prop, ir.Property)
+
+
+def _relation(query: ir.Query):
+    """The one relation of a question "which (class) has/is the <P> of a named thing", as
+    (the verb phrase, its reversed form), or None for any other query."""
+    if not isinstance(query, ir.Query) or not _plain_quant(query.subject, ("which",)):
+        return None
+    if query.subject.noun is not None and not isinstance(query.subject.noun, ir.ClassNoun):
+        return None
+    vp = query.vp
+    if (isinstance(vp, ir.Stmt) and _plain_property(vp.prop) and _named(vp.obj) and not vp.quals
+            and vp.order is None and not (vp.any_rank or vp.normalized or vp.unit)):
+        return vp, dataclasses.replace(vp, inverse=not vp.inverse)
+    if isinstance(vp, ir.Be) and _plain_quant(vp.np, ("a", "the")) and isinstance(vp.np.noun, ir.RelNoun):
+        noun = vp.np.noun
+        if (_plain_property(noun.prop) and _named(noun.of) and not noun.quals
+                and not (noun.any_rank or noun.normalized or noun.unit)):
+            return vp, ir.Stmt(prop=noun.prop, obj=noun.of)
+    return None
+
+
+def reversed_reading(query: ir.Query) -> ir.Query | None:
+    """The question with its one property read the other way round ("which has <P> X" ↔ "which
+    is a <P> of X"), or None when the query is not of that one-relation form."""
+    found = _relation(query)
+    return None if found is None else dataclasses.replace(query, vp=found[1])
+
+
+def classless_reading(query: ir.Query) -> ir.Query | None:
+    """The one-relation question without its answer's class ("which <team> is a <P> of X" →
+    "what is a <P> of X"), or None when it has no class or another form."""
+    if _relation(query) is None or query.subject.noun is None:
+        return None
+    return dataclasses.replace(query, subject=dataclasses.replace(query.subject, noun=None))
+
+
+def main_slot(sparql: str):
+    """(entity, property, side) of the query's one property slot, and its class (the QID of its
+    ``wdt:P31`` test, or None); None when the query has other than one such slot."""
+    found = slots(sparql)
+    relations = [s for s in found if s[1] != "P31"]
+    classes = [q for q, p, side in found if p == "P31" and side == "value"]
+    if len(relations) != 1 or len(classes) > 1:
+        return None
+    return relations[0], (classes[0] if classes else None)
+
+
+def reverse_fits_better(sparql: str, reversed_sparql: str, fit: SlotFit) -> bool:
+    """Whether the reversed query puts its named thing and its class where the KG's own use of
+    the property puts such things, better than the written query does (by the slot profiles
+    alone: that the KG states the reversed fact is what the answer will show)."""
+    written, turned = main_slot(sparql), main_slot(reversed_sparql)
+    if written is None or turned is None:
+        return False
+
+    def score(found) -> float:
+        (qid, prop, side), cls = found
+        classes, words = fit.entity(qid)
+        total = slot_fit(False, classes, words, fit.profile(prop, side), fit.baseline())
+        if cls is not None:  # the answer's class, on the property's other side
+            total += fit.profile(prop, _OTHER_SIDE[side]).class_share({cls})
+        return total
+
+    return score(turned) > score(written)
+
+
+def head_noun(label: str | None) -> str | None:
+    """The last word of a class label, lower-cased: what kind of thing it names ("team" of
+    "basketball team")."""
+    found = _WORD.findall((label or "").lower())
+    return found[-1] if found else None
+
+
+def named_after_class(kg, answers: list[str], cls: str, cls_label: str | None, *, timeout: float,
+                      untyped: bool = False) -> bool:
+    """Whether the answer items (IRIs; the first :data:`TYPED_ANSWERS`) are of the asked class
+    by the KG's own types: none is typed only with other classes, and each is typed with ``cls``
+    itself or with a class whose label ends in the head noun of ``cls_label`` — or, with
+    ``untyped``, has no class at all in the KG (a reversed reading, which the slot profiles
+    already chose, needs no more than that no answer is typed against it)."""
+    from cnl.errors import CNLError
+    from cnl.kg.limits import query_limits
+
+    head = head_noun(cls_label)
+    items = answers[:TYPED_ANSWERS]
+    if not items or head is None:
+        return False
+    values = " ".join(f"<{iri}>" for iri in items)
+    try:
+        with query_limits(timeout=timeout, max_rows=TYPED_ANSWERS * 20):
+            result = kg.query(f"SELECT ?x ?c ?l WHERE {{ VALUES ?x {{ {values} }} ?x wdt:P31 ?c . "
+                              f"OPTIONAL {{ ?c rdfs:label ?l }} }}")
+    except CNLError:
+        return False
+    typed, named = set(), set()
+    for x, c, label in getattr(result, "rows", None) or ():
+        typed.add(x.value)
+        if c is not None and (c.value == WD + cls or (label is not None and head_noun(label.value) == head)):
+            named.add(x.value)
+    if untyped:
+        return named == typed
+    return named == set(items)
+
+
+def class_label(kg, cls: str, query: ir.Query, *, timeout: float) -> str | None:
+    """The label of the query's answer class: as written, else the KG's."""
+    from cnl.errors import CNLError
+    from cnl.kg.limits import query_limits
+
+    written = getattr(getattr(query.subject.noun, "cls", None), "label", None)
+    if written:
+        return written
+    try:
+        with query_limits(timeout=timeout, max_rows=1):
+            result = kg.query(f"SELECT ?l WHERE {{ <{WD}{cls}> rdfs:label ?l }} LIMIT 1")
+    except CNLError:
+        return None
+    rows = getattr(result, "rows", None) or ()
+    return rows[0][0].value if rows and rows[0][0] is not None else None

@@ -1,0 +1,147 @@
+"""Near readings of a written query when no written reading answers (cnl.learn.repairs): the
+property turned round where the KG's use of it says so, the answer's class left out where the KG
+names every answer's class after it. Over a real embedded store; no model (Translator.choose
+judges the given output)."""
+from __future__ import annotations
+
+import pytest
+
+from cnl.dialects.squall.parser import parse_squall
+from cnl.dialects.squall.printer import print_squall
+from cnl.learn.repairs import classless_reading, head_noun, reversed_reading
+
+TTL = """\
+@prefix wd: <http://www.wikidata.org/entity/> .
+@prefix wdt: <http://www.wikidata.org/prop/direct/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix schema: <http://schema.org/> .
+wd:Q188451 rdfs:label "music genre"@en .
+wd:Q5741069 rdfs:label "rock band"@en .
+wd:Q5 rdfs:label "human"@en .
+wd:Q12973014 rdfs:label "sports team"@en .
+wd:Q327245 rdfs:label "team"@en .
+wd:Q13393265 rdfs:label "basketball team"@en .
+wd:Q476028 rdfs:label "association football club"@en .
+wd:Q5107 rdfs:label "continent"@en .
+wd:Q112099 rdfs:label "island country"@en .
+wd:Q48 rdfs:label "Asia"@en ; wdt:P31 wd:Q5107 .
+wd:Q17 rdfs:label "Japan"@en ; wdt:P31 wd:Q112099 ; wdt:P17 wd:Q17 ; wdt:P30 wd:Q48 .
+wd:Q900 rdfs:label "Harbour Lights"@en ; wdt:P31 wd:Q5741069 ; schema:description "rock band from Liverpool"@en ;
+    wdt:P136 wd:Q11399 , wd:Q11366 .
+wd:Q11399 rdfs:label "rock music"@en ; wdt:P31 wd:Q188451 ; schema:description "genre of popular music"@en .
+wd:Q11366 rdfs:label "pop music"@en ; wdt:P31 wd:Q188451 ; schema:description "genre of popular music"@en .
+wd:Q700 rdfs:label "Ann Parent"@en ; wdt:P31 wd:Q5 ; schema:description "singer"@en ; wdt:P40 wd:Q701 .
+wd:Q701 rdfs:label "Bo Child"@en ; wdt:P31 wd:Q5 ; schema:description "singer"@en ; wdt:P40 wd:Q702 .
+wd:Q702 rdfs:label "Cy Grandchild"@en ; wdt:P31 wd:Q5 ; schema:description "singer"@en .
+wd:Q600 rdfs:label "Lee Forward"@en ; wdt:P31 wd:Q5 ; schema:description "basketball player"@en ;
+    wdt:P54 wd:Q601 , wd:Q602 .
+wd:Q601 rdfs:label "Harbour Heat"@en ; wdt:P31 wd:Q13393265 .
+wd:Q602 rdfs:label "Bay Lakers"@en ; wdt:P31 wd:Q13393265 .
+wd:Q610 rdfs:label "Kim Striker"@en ; wdt:P31 wd:Q5 ; schema:description "footballer"@en ; wdt:P54 wd:Q611 .
+wd:Q611 rdfs:label "Port Rovers"@en ; wdt:P31 wd:Q476028 .
+"""
+# twelve bands with a genre each and twelve parents with a child: what the two sides of
+# <genre> and of <child> are like in this KG
+TTL += "".join(
+    f'wd:Q{800 + i} rdfs:label "Band {i}"@en ; wdt:P31 wd:Q5741069 ; schema:description "rock band"@en ; '
+    f'wdt:P136 wd:Q{850 + i} .\n'
+    f'wd:Q{850 + i} rdfs:label "Genre {i}"@en ; wdt:P31 wd:Q188451 ; schema:description "music genre"@en .\n'
+    f'wd:Q{300 + i} rdfs:label "Parent {i}"@en ; wdt:P31 wd:Q5 ; schema:description "actor"@en ; wdt:P40 wd:Q{350 + i} .\n'
+    f'wd:Q{350 + i} rdfs:label "Child {i}"@en ; wdt:P31 wd:Q5 ; schema:description "actor"@en .\n'
+    for i in range(12))
+
+
+@pytest.fixture(scope="module")
+def kg(tmp_path_factory):
+    from cnl.kg import open_kg
+    from tests.kg_fixtures import store_from_ttl
+
+    with open_kg(store=store_from_ttl(TTL, tmp_path_factory.mktemp("near")), timeout=10) as opened:
+        yield opened
+
+
+def _choose(kg, text, question, chooser=("answers", "type", "readings", "fit", "near")):
+    from cnl.learn.inference import Translator
+
+    translator = Translator(None, None)  # no model: choose() judges the given output
+    translator.chooser = chooser
+    return translator.choose([text], translator.resolver([], kg=kg), kg=kg, question=question)
+
+
+def test_the_one_relation_forms_and_their_near_readings():
+    def turned(text):
+        found = reversed_reading(parse_squall(text, notation="label"))
+        return None if found is None else print_squall(found, "label")
+
+    def classless(text):
+        found = classless_reading(parse_squall(text, notation="label"))
+        return None if found is None else print_squall(found, "label")
+
+    assert turned("Which [music genre] has <genre> [Harbour Lights]?") == \
+        "Which [music genre] is a <genre> of [Harbour Lights]?"
+    assert turned("Which [music genre] is a <genre> of [Harbour Lights]?") == \
+        "Which [music genre] has <genre> [Harbour Lights]?"
+    assert turned("What is the <director> of [Inception]?") == "What has <director> [Inception]?"
+    assert classless("Which [team] is a <member of sports team> of [Lee Forward]?") == \
+        "What is a <member of sports team> of [Lee Forward]?"
+    assert classless("What is the <director> of [Inception]?") is None  # no class to leave out
+    # any other form has no near reading: a qualifier, a superlative, a count, two relations
+    for text in ("Which [film] has <cast member> [A] at <character role> [B]?",
+                 "Which [film] has <director> [A] and has the highest <box office>?",
+                 "How many [film] has <director> [A]?",
+                 "Which [film] has <director> [A] and has <cast member> [B]?"):
+        query = parse_squall(text, notation="label")
+        assert reversed_reading(query) is None and classless_reading(query) is None, text
+
+
+def test_head_noun():
+    assert head_noun("basketball team") == "team" and head_noun("Team") == "team"
+    assert head_noun("association football club") == "club"
+    assert head_noun("") is None and head_noun(None) is None
+
+
+def test_a_property_written_the_wrong_way_round_is_turned_where_the_kg_says_so(kg):
+    """The values of <genre> are genres, its subjects bands: "which genre has genre X" turned
+    round answers with the band's genres; without the near readings, nothing."""
+    text, question = "Which [music genre] has <genre> [Harbour Lights]?", "What genre of music do Harbour Lights play?"
+    _, sparql, _ = _choose(kg, text, question, chooser=("answers", "type", "readings", "fit"))
+    assert "?music_genre wdt:P136 wd:Q900" in sparql
+    chosen, sparql, _ = _choose(kg, text, question)
+    assert "wd:Q900 wdt:P136 ?music_genre" in sparql
+    assert chosen == "Which [music genre] is a <genre> of [Harbour Lights]?"
+    assert kg.query(sparql).rows
+
+
+def test_a_property_whose_two_sides_are_alike_is_never_turned(kg):
+    """Cy has no child in the KG: "which human has <child> Cy" (Cy's parents) is not turned into
+    Cy's children, nor Ann's parents (none) into her children: both sides of <child> are people."""
+    for text in ("Which [human] is a <child> of [Cy Grandchild]?", "Which [human] has <child> [Ann Parent]?"):
+        chosen, sparql, _ = _choose(kg, text, "Who are they?")
+        assert chosen == text, chosen
+
+
+def test_a_class_the_kg_names_the_answers_after_is_left_out(kg):
+    """Lee's teams are typed "basketball team", not "team"; the class left out, every answer is
+    a kind of team by the KG's own class labels."""
+    text = "Which [team] is a <member of sports team> of [Lee Forward]?"
+    chosen, sparql, _ = _choose(kg, text, "Which teams did Lee Forward play for?")
+    assert chosen == "What is a <member of sports team> of [Lee Forward]?"
+    assert {row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows} == {"Q601", "Q602"}
+
+
+def test_a_class_the_answers_are_typed_against_is_kept(kg):
+    """Without its class, "which continent is a <country> of Japan" answers Japan, an island
+    country: not a continent, so the written query stays (empty) rather than a wrong answer;
+    and a football club is not named after "basketball team"."""
+    text = "Which [continent] is a <country> of [Japan]?"
+    chosen, _, _ = _choose(kg, text, "Which continent is Japan in?")
+    assert chosen == text
+    text = "Which [basketball team] is a <member of sports team> of [Kim Striker]?"
+    chosen, _, _ = _choose(kg, text, "Which basketball team does Kim Striker play for?")
+    assert chosen == text
+
+
+def test_a_written_reading_that_answers_is_kept(kg):
+    text = "Which [music genre] is a <genre> of [Harbour Lights]?"
+    chosen, _, _ = _choose(kg, text, "What genre of music do Harbour Lights play?")
+    assert chosen == text
