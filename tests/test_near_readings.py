@@ -8,7 +8,7 @@ import pytest
 
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.learn.repairs import classless_reading, head_noun, reversed_reading
+from cnl.learn.repairs import classless_reading, head_noun, reversed_reading, with_property
 
 TTL = """\
 @prefix wd: <http://www.wikidata.org/entity/> .
@@ -60,12 +60,15 @@ def kg(tmp_path_factory):
         yield opened
 
 
-def _choose(kg, text, question, chooser=("answers", "type", "readings", "fit", "near")):
+def _choose(kg, text, question, chooser=("answers", "type", "readings", "fit", "near"), properties=()):
     from cnl.learn.inference import Translator
+    from cnl.linking.property_candidates import PropertyCandidate
 
     translator = Translator(None, None)  # no model: choose() judges the given output
     translator.chooser = chooser
-    return translator.choose([text], translator.resolver([], kg=kg), kg=kg, question=question)
+    properties = [PropertyCandidate(pid, label, 0.5) for pid, label in properties]
+    return translator.choose([text], translator.resolver([], kg=kg), kg=kg, question=question,
+                             properties=properties)
 
 
 def test_the_one_relation_forms_and_their_near_readings():
@@ -85,6 +88,10 @@ def test_the_one_relation_forms_and_their_near_readings():
     assert classless("Which [team] is a <member of sports team> of [Lee Forward]?") == \
         "What is a <member of sports team> of [Lee Forward]?"
     assert classless("What is the <director> of [Inception]?") is None  # no class to leave out
+    swapped = with_property(parse_squall("Which [continent] is a <country> of [Japan]?", notation="label"), "continent")
+    assert print_squall(swapped, "label") == "Which [continent] is a <continent> of [Japan]?"
+    # no class, nothing to tell a near property's answers right by: no near property
+    assert with_property(parse_squall("What is the <country> of [Japan]?", notation="label"), "continent") is None
     # any other form has no near reading: a qualifier, a superlative, a count, two relations
     for text in ("Which [film] has <cast member> [A] at <character role> [B]?",
                  "Which [film] has <director> [A] and has the highest <box office>?",
@@ -92,6 +99,7 @@ def test_the_one_relation_forms_and_their_near_readings():
                  "Which [film] has <director> [A] and has <cast member> [B]?"):
         query = parse_squall(text, notation="label")
         assert reversed_reading(query) is None and classless_reading(query) is None, text
+        assert with_property(query, "genre") is None, text
 
 
 def test_head_noun():
@@ -145,3 +153,18 @@ def test_a_written_reading_that_answers_is_kept(kg):
     text = "Which [music genre] is a <genre> of [Harbour Lights]?"
     chosen, _, _ = _choose(kg, text, "What genre of music do Harbour Lights play?")
     assert chosen == text
+
+
+def test_a_near_property_whose_answers_are_of_the_asked_class_is_kept(kg):
+    """"Which continent is a <country> of Japan" finds nothing (Japan's country is Japan, no
+    continent); of the question's property candidates, <continent> gives an answer of the asked
+    class. A candidate whose answers are not of the class (<country>: Japan) is passed over."""
+    text = "Which [continent] is a <country> of [Japan]?"
+    properties = [("P17", "country"), ("P40", "child"), ("P30", "continent")]
+    chosen, sparql, _ = _choose(kg, text, "Which continent is Japan in?", properties=properties)
+    assert chosen == "Which [continent] is a <continent> of [Japan]?"
+    assert [row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows] == ["Q48"]
+    # without property candidates, or when the written query answers, nothing changes
+    assert _choose(kg, text, "Which continent is Japan in?")[0] == text
+    text = "Which [music genre] is a <genre> of [Harbour Lights]?"
+    assert _choose(kg, text, "What genre?", properties=[("P30", "continent"), ("P136", "genre")])[0] == text

@@ -29,7 +29,7 @@ from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers
 from cnl.learn.prompts import build_prompt
 from cnl.learn.repairs import (class_label, classless_reading, main_slot, named_after_class, reversed_reading,
-                               reverse_fits_better)
+                               reverse_fits_better, with_property)
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -50,6 +50,8 @@ DEFAULT_BEAMS = 1
 # the signals that judge the candidates on a KG (Translator.choose): before this issue, the first
 # candidate with an answer ("answers")
 DEFAULT_CHOOSER = ("answers", "type", "readings", "fit", "near")
+# the question's property candidates tried in a near reading's place of the written property
+NEAR_PROPERTIES = 5
 
 
 log = logging.getLogger(__name__)
@@ -503,7 +505,7 @@ class Translator:
             nbest = [self.postprocess(text, el, cands, question) for text, _ in scored]
             chosen, sparql, error = self.choose(nbest, self.resolver(cands, lexicon, store, kg), kg=kg,
                                                 validate=validate, profile=profile, question=question,
-                                                candidates=cands)
+                                                candidates=cands, properties=props)
             scores = [score for _, score in scored] if beams > 1 else []
             score = scored[nbest.index(chosen)][1] if chosen in nbest else None
             reason = abstention_reason(question, cands, props, score, linked=linked) if self.abstain else None
@@ -543,7 +545,7 @@ class Translator:
         return kept[1]
 
     def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata", question: str = "",
-               candidates=()):
+               candidates=(), properties=()):
         """(text, SPARQL, error) of the n-best candidate to keep; without ``validate`` only the
         first is tried, without a KG the first that compiles with ``resolver`` is kept.
 
@@ -600,10 +602,11 @@ class Translator:
         # a reading by the question's words only where no written reading answers; a near reading
         # of a written text only where none of those answers either
         chosen = judge(options + by_mention, kg, question, signals, timeout=self.validation_timeout,
-                       near=(lambda: self.near_readings(written, resolver, kg, profile)) if "near" in signals else None)
+                       near=(lambda: self.near_readings(written, resolver, kg, profile, properties))
+                       if "near" in signals else None)
         return chosen[0], chosen[1], None
 
-    def near_readings(self, written, resolver, kg, profile):
+    def near_readings(self, written, resolver, kg, profile, properties=()):
         """(text, SPARQL, accept) of the near readings (:mod:`cnl.learn.repairs`) of the written
         texts, in order: the property read the other way round where the KG's use of it fits that
         reading better; the answer's class left out where the KG names each answer's class
@@ -648,6 +651,12 @@ class Translator:
                     return named_after_class(kg, items, cls, label, timeout=self.validation_timeout, untyped=untyped)
 
                 add(classless, accept)
+        for text, sparql in written:  # near properties: the question's property candidates, in order
+            query = parse_squall(text, notation=self.notation)
+            for candidate in list(properties)[:NEAR_PROPERTIES]:
+                swapped = with_property(query, candidate.label)
+                if swapped is not None:
+                    add(swapped, lambda result: True)
         return out
 
 def word_ngrams(text: str, longest: int = 6) -> set[str]:

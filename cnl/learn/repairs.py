@@ -72,6 +72,26 @@ def reversed_reading(query: ir.Query) -> ir.Query | None:
     return None if found is None else dataclasses.replace(query, vp=found[1])
 
 
+def with_property(query: ir.Query, label: str) -> ir.Query | None:
+    """The one-relation question with an answer class, its property replaced by the property
+    labelled ``label`` (a near property of the question's: ``Which [continent] is a <country> of
+    [Japan]?`` → ``... <continent> of ...``); None for another form, or without a class (the
+    class is what tells a near property's answers right: they must be of it)."""
+    found = _relation(query)
+    if found is None or query.subject.noun is None:
+        return None
+    vp = query.vp
+    prop = ir.Property(id=None, label=label)
+    if isinstance(vp, ir.Stmt):
+        if vp.prop.label == label:
+            return None
+        return dataclasses.replace(query, vp=dataclasses.replace(vp, prop=prop))
+    noun = vp.np.noun
+    if noun.prop.label == label:
+        return None
+    return dataclasses.replace(query, vp=ir.Be(np=dataclasses.replace(vp.np, noun=dataclasses.replace(noun, prop=prop))))
+
+
 def classless_reading(query: ir.Query) -> ir.Query | None:
     """The one-relation question without its answer's class ("which <team> is a <P> of X" →
     "what is a <P> of X"), or None when it has no class or another form."""
