@@ -39,6 +39,8 @@ wd:Q601 rdfs:label "Harbour Heat"@en ; wdt:P31 wd:Q13393265 .
 wd:Q602 rdfs:label "Bay Lakers"@en ; wdt:P31 wd:Q13393265 .
 wd:Q610 rdfs:label "Kim Striker"@en ; wdt:P31 wd:Q5 ; schema:description "footballer"@en ; wdt:P54 wd:Q611 .
 wd:Q611 rdfs:label "Port Rovers"@en ; wdt:P31 wd:Q476028 .
+wd:Q620 rdfs:label "Sam Guard"@en ; wdt:P31 wd:Q5 ; schema:description "basketball player"@en ; wdt:P54 wd:Q621 .
+wd:Q621 rdfs:label "Hill Hawks"@en .
 """
 # twelve bands with a genre each and twelve parents with a child: what the two sides of
 # <genre> and of <child> are like in this KG
@@ -146,6 +148,10 @@ def test_a_class_the_answers_are_typed_against_is_kept(kg):
     assert chosen == text
     text = "Which [basketball team] is a <member of sports team> of [Kim Striker]?"
     chosen, _, _ = _choose(kg, text, "Which basketball team does Kim Striker play for?")
+    assert chosen == text
+    # an answer the KG does not type is no evidence that it is of the class: the class stays
+    text = "Which [team] is a <member of sports team> of [Sam Guard]?"
+    chosen, _, _ = _choose(kg, text, "Which teams did Sam Guard play for?")
     assert chosen == text
 
 

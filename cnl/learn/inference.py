@@ -628,7 +628,7 @@ class Translator:
                 query = parse_squall(text, notation=self.notation)
             except CNLError:
                 continue
-            readings = [(query, sparql, False)]
+            readings = [(query, sparql)]
             turned = reversed_reading(query)
             if turned is not None:
                 try:
@@ -637,18 +637,18 @@ class Translator:
                     turned_sparql = None
                 if turned_sparql is not None and reverse_fits_better(sparql, turned_sparql, fit):
                     add(turned, lambda result: True)
-                    readings.append((turned, turned_sparql, True))
-            for reading, reading_sparql, turned_round in readings:  # each without the answer's class
+                    readings.append((turned, turned_sparql))
+            for reading, reading_sparql in readings:  # each without the answer's class
                 classless, found = classless_reading(reading), main_slot(reading_sparql)
                 if classless is None or found is None or found[1] is None:
                     continue
                 cls = found[1]
                 label = class_label(kg, cls, reading, timeout=self.validation_timeout)
 
-                def accept(result, cls=cls, label=label, untyped=turned_round):
+                def accept(result, cls=cls, label=label):
                     items = [t.value for row in getattr(result, "rows", None) or () for t in row
                              if t is not None and getattr(t, "is_iri", False)]
-                    return named_after_class(kg, items, cls, label, timeout=self.validation_timeout, untyped=untyped)
+                    return named_after_class(kg, items, cls, label, timeout=self.validation_timeout)
 
                 add(classless, accept)
         for text, sparql in written:  # near properties: the question's property candidates, in order

@@ -137,13 +137,11 @@ def head_noun(label: str | None) -> str | None:
     return found[-1] if found else None
 
 
-def named_after_class(kg, answers: list[str], cls: str, cls_label: str | None, *, timeout: float,
-                      untyped: bool = False) -> bool:
-    """Whether the answer items (IRIs; the first :data:`TYPED_ANSWERS`) are of the asked class
-    by the KG's own types: none is typed only with other classes, and each is typed with ``cls``
-    itself or with a class whose label ends in the head noun of ``cls_label`` — or, with
-    ``untyped``, has no class at all in the KG (a reversed reading, which the slot profiles
-    already chose, needs no more than that no answer is typed against it)."""
+def named_after_class(kg, answers: list[str], cls: str, cls_label: str | None, *, timeout: float) -> bool:
+    """Whether every one of the answer items (IRIs; the first :data:`TYPED_ANSWERS`) is typed by
+    the KG with ``cls`` itself or with a class whose label ends in the head noun of
+    ``cls_label``. An answer the KG does not type is no evidence, so it fails: without the class
+    test, nothing else says the answers are what was asked for."""
     from cnl.errors import CNLError
     from cnl.kg.limits import query_limits
 
@@ -158,13 +156,10 @@ def named_after_class(kg, answers: list[str], cls: str, cls_label: str | None, *
                               f"OPTIONAL {{ ?c rdfs:label ?l }} }}")
     except CNLError:
         return False
-    typed, named = set(), set()
+    named = set()
     for x, c, label in getattr(result, "rows", None) or ():
-        typed.add(x.value)
         if c is not None and (c.value == WD + cls or (label is not None and head_noun(label.value) == head)):
             named.add(x.value)
-    if untyped:
-        return named == typed
     return named == set(items)
 
 
