@@ -197,3 +197,37 @@ wd:Q25191 p:P166 wd:statement1 . wd:statement1 ps:P166 wd:Q1 ; pq:P585 "2024" .
         found = properties_around(kg, ["Q25191", "Q2283", "P57", "Q25191"])
     assert found == {"P31", "P57", "P166", "P585"}  # its type, films' director, an award and its qualifier
     assert len(queries) == 1 and properties_around(None, ["P57"]) == set()
+
+
+# -- the reading a person corrects ---------------------------------------------------------------
+
+AMBIGUOUS_TTL = TTL + """\
+wd:Q24871 rdfs:label "Avatar"@en ; schema:description "2009 film by James Cameron"@en ; wdt:P31 wd:Q11424 .
+wd:Q83090 rdfs:label "Avatar"@en ; schema:description "incarnation of a deity on earth in Hinduism"@en .
+wd:Q152402 rdfs:label "Avatar"@en ; schema:description "graphical representation of a user"@en .
+"""
+
+
+def test_the_reading_shown_runs_as_it_reads_though_the_kg_has_its_label_several_times(tmp_path, capsys):
+    """"Avatar" names three items of the store: the parser reads it through the question's
+    candidates, `run` through the store's names, where it is ambiguous (an error). The "read as"
+    line of an empty answer and `translate`'s CNL write such a label with the ID that was meant,
+    so the line a person corrects and runs means what was run."""
+    import re
+
+    _model_or_skip()
+    store = str(store_from_ttl(AMBIGUOUS_TTL, tmp_path))
+    assert main(["ask", "Who directed Avatar?", "--store", store]) == 0
+    err = capsys.readouterr().err
+    reading = re.search(r"^read as: (.*)$", err, re.M).group(1)
+    assert re.search(r"<Q\d+:Avatar>", reading), reading
+    assert main(["run", reading, "--store", store]) == 0
+    capsys.readouterr()
+    assert main(["translate", "Who directed Avatar?", "--store", store]) == 0
+    written = capsys.readouterr().out.splitlines()[0]
+    assert re.search(r"<Q\d+:Avatar>", written), written
+    assert main(["run", written, "--store", store]) == 0
+    # the store's own reading of the bare label is still refused as ambiguous, with the choices
+    capsys.readouterr()
+    assert main(["run", re.sub(r"<Q\d+:Avatar>", "[Avatar]", written), "--store", store]) != 0
+    assert "ambiguous" in capsys.readouterr().err

@@ -209,7 +209,7 @@ def test_ui_starts_the_server_and_says_where_the_page_is(store, tmp_path):
 
 
 def test_labels_the_server_reads_otherwise_are_pinned_to_the_parsers_ids():
-    from cnl.agent.playground import pin_terms
+    from cnl.linking.resolver import pin_terms
     from cnl.linking.lexicon import Lexicon
 
     server = Lexicon()

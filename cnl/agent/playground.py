@@ -26,6 +26,7 @@ import weakref
 from importlib import resources
 
 from cnl.errors import CNLError, CNLSyntaxError, LexiconError, OptionalDependencyMissing, TranslatorUnavailable
+from cnl.linking.resolver import pin_terms
 
 # Scripts, styles, images and requests from this server only; no inline script, no plugin, no
 # framing, no form posted elsewhere. Two allowances, both for the editor: CodeMirror writes its
@@ -212,31 +213,6 @@ def translate(question: str, toolbox, store, *, beams: int = 4, profile="wikidat
     return {"question": question, "cnl": cnl, "nbest": nbest, "sparql": result.sparql,
             "candidates": [{k: c.get(k) for k in ("id", "label", "description", "mention")} for c in result.candidates],
             "error": result.error, "seconds": result.seconds, "cached": cached}
-
-
-def pin_terms(text: str, meant, here) -> str:
-    """``text`` with each label that resolver ``here`` does not resolve to the ID resolver
-    ``meant`` gives written with that ID (``[Paris]`` -> ``<Q90:Paris>``), so that ``text`` means
-    under ``here`` what it meant under ``meant``."""
-    from cnl.dialects.notation import escape
-    from cnl.dialects.squall.completion import terms_in
-
-    out, last = [], 0
-    for term in terms_in(text):
-        if term.id or not term.label:
-            continue
-        try:
-            wanted = meant.resolve(term.label, term.kind)
-        except CNLError:
-            continue
-        try:
-            found = here.resolve(term.label, term.kind) if here is not None else None
-        except CNLError:
-            found = None
-        if wanted and found != wanted and re.match(r"^[PQ][0-9]+$", wanted):
-            out += [text[last:term.start], f"<{wanted}:{escape(term.label, '>')}>"]
-            last = term.end
-    return "".join(out) + text[last:]
 
 
 def preload_translator() -> None:

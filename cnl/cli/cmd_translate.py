@@ -203,7 +203,8 @@ def run_translate(args) -> int:
             if args.format == "json" or args.batch:
                 print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
             elif not result.abstained:
-                print(result.cnl if result.cnl is not None else "")
+                shown = as_run_reads_it(result, translator, args, kg)
+                print(shown if shown is not None else "")
                 if result.sparql:
                     print(result.sparql)
     finally:
@@ -241,16 +242,32 @@ def run_ask(args) -> int:
             if args.batch:
                 print(json.dumps(batch_row(result, kg, args), ensure_ascii=False), flush=True)
                 continue
+            reading = as_run_reads_it(result, translator, args, kg)
             if args.show_sparql and result.sparql:  # (the error below quotes a CNL that does not compile)
-                print(f"cnl: {result.cnl}", file=sys.stderr)
+                print(f"cnl: {reading}", file=sys.stderr)
             if not result.sparql:
                 raise no_sparql_error(result, args)
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
-            execute_and_print(kg, result.sparql, args, reading=None if args.show_sparql else result.cnl,
+            execute_and_print(kg, result.sparql, args, reading=None if args.show_sparql else reading,
                               hints=other_readings_hint(result, args), stages=stages,
                               headers=question_headers(result.question))
     return 0
+
+
+def as_run_reads_it(result, translator, args, kg):
+    """The translation's CNL as a person's `run` with the same KG reads it: a label the parser
+    took from the question's candidates that the KG's names read otherwise, or as ambiguous
+    ("Avatar": the film, the deity, the user picture), written with its ID, so the line a person
+    corrects and runs means what was run."""
+    if not result.sparql or not result.cnl or kg is None:
+        return result.cnl
+    from cnl.cli.cmd_compile import label_resolver, load_lexicon
+    from cnl.linking.resolver import pin_terms
+
+    meant = translator.resolver(result.candidates, args.lexicon, args.store, kg)
+    with label_resolver(args, load_lexicon(args.lexicon), kg) as here:
+        return pin_terms(result.cnl, meant, here)
 
 
 # the names the compiler gives an answer it knows nothing about (no noun, no property)

@@ -2,6 +2,8 @@
 the question's own terms, its entity candidates, wider tables)."""
 from __future__ import annotations
 
+import re
+
 from cnl.errors import CNLError, LexiconError
 from cnl.linking.lexicon import normalize_label
 
@@ -118,3 +120,30 @@ class KGLabelResolver:
 def _item_order(ident: str):
     """Wikidata items first, the oldest (smallest number) first: usually the most known."""
     return (0, int(ident[1:])) if ident[:1] == "Q" and ident[1:].isdigit() else (1, 0)
+
+
+def pin_terms(text: str, meant, here) -> str:
+    """``text`` with each label that resolver ``here`` does not resolve to the ID resolver
+    ``meant`` gives written with that ID (``[Paris]`` -> ``<Q90:Paris>``), so that ``text`` means
+    under ``here`` what it meant under ``meant``: the parser resolves a label through the
+    question's candidates first, a person's command (``run --store``, the playground's editor)
+    through the KG's names, where "Paris" or "Avatar" names several items."""
+    from cnl.dialects.notation import escape
+    from cnl.dialects.squall.completion import terms_in
+
+    out, last = [], 0
+    for term in terms_in(text):
+        if term.id or not term.label:
+            continue
+        try:
+            wanted = meant.resolve(term.label, term.kind)
+        except CNLError:
+            continue
+        try:
+            found = here.resolve(term.label, term.kind) if here is not None else None
+        except CNLError:
+            found = None
+        if wanted and found != wanted and re.match(r"^[PQ][0-9]+$", wanted):
+            out += [text[last:term.start], f"<{wanted}:{escape(term.label, '>')}>"]
+            last = term.end
+    return "".join(out) + text[last:]
