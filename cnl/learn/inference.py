@@ -26,7 +26,7 @@ from cnl.learn.demos import DemoPool
 from cnl.learn import native
 from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
-from cnl.learn.numbers import copy_numbers
+from cnl.learn.numbers import copy_numbers, current_year
 from cnl.learn.prompts import build_prompt
 from cnl.learn.repairs import (class_label, classless_reading, main_slot, named_after_class, reversed_reading,
                                reverse_fits_better, with_property)
@@ -438,11 +438,12 @@ class Translator:
                             style=self.config.get("prompt_style", "compact"), demos=demos, properties=properties)
 
     def postprocess(self, text: str, el: str, candidates=(), question: str = "") -> str:
-        """The question's numbers copied where the model miswrote one (:mod:`cnl.learn.numbers`);
+        """The question's numbers copied where the model miswrote one, and this year where it wrote
+        a year a difference counts from that the question does not say (:mod:`cnl.learn.numbers`);
         explicit EL: entity labels of the output replaced by their nearest EntityMap label
         (the translator's map, e.g. an evaluation's, plus this question's candidates)."""
         if question:
-            text = copy_numbers(question, text)
+            text = current_year(question, copy_numbers(question, text))
         if el not in ("explicit", "hybrid") or self.target != "squall" or self.notation != "label":
             return text
         emap = self.entity_map.copy() if self.entity_map is not None else EntityMap()

@@ -11,6 +11,11 @@ numbers of its own ("in 1992" written "later than 1991 and earlier than 1993").
 :func:`question_numbers` reads digits (``1,000``, ``2.5``), scale words (``200 million``,
 ``$1.2 billion``), ordinals (``3rd``, ``twentieth``) and number words (``two``, ``twelve``);
 English only, nothing of a particular question or data set.
+
+:func:`current_year` reads one more number the question does not say: the year a difference of
+years counts from ("How old is Tom Hanks?" written ``Give me 2023 - the year of (the <date of
+birth> of [Tom Hanks])``, the year its training data was written in) is this year, ``the year of
+now``, which a KG profile may fix to a data set's own day (``KGProfile.today``).
 """
 from __future__ import annotations
 
@@ -92,6 +97,25 @@ def copy_numbers(question: str, text: str) -> str:
         return text
     start, end = unsaid[0]
     return text[:start] + _plain(unused[0]) + text[end:]
+
+
+# "2023 - the year of ...", "the year of 2023-04-20 - the year of ...": a year counted from
+_YEAR_FROM = re.compile(r"(?<![\w.\[<\"-])(?:(\d{4})|the year of (\d{4})-\d{2}-\d{2})(?=\s*-\s*the year of\b)", re.I)
+
+
+def current_year(question: str, text: str) -> str:
+    """``text`` (a CNL) with a year a difference of years counts from that the question does not
+    say (``2023 - the year of X``) written ``the year of now``; ``text`` unchanged otherwise."""
+    said = {value for value, _ in question_numbers(question)}
+    masked = re.sub(r'<(?:[^<>\\]|\\.)*>|\[(?:[^\[\]\\]|\\.)*\]|"(?:[^"\\]|\\.)*"',
+                    lambda m: " " * len(m.group(0)), text)
+    out, last = [], 0
+    for match in _YEAR_FROM.finditer(masked):
+        if Decimal(match.group(1) or match.group(2)) in said:
+            continue
+        out += [text[last:match.start()], "the year of now"]
+        last = match.end()
+    return "".join(out) + text[last:]
 
 
 def _cnl_numbers(text: str):

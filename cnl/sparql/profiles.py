@@ -101,6 +101,20 @@ def _check_options(profile: "KGProfile") -> None:
         raise _option_error(name, "duplicates", profile.duplicates, "one of " + ", ".join(DUPLICATES))
     if profile.order_cast not in (None, *ORDER_CASTS):
         raise _option_error(name, "order_cast", profile.order_cast, "none or one of " + ", ".join(ORDER_CASTS))
+    if profile.today is not None and not _is_iso_date(profile.today):  # written into queries as a literal
+        raise _option_error(name, "today", profile.today, "a date as YYYY-MM-DD")
+
+
+def _is_iso_date(value) -> bool:
+    import datetime
+
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        return False
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 # the XSD number types an ordering's keys may be cast to (see KGProfile.order_cast)
@@ -182,6 +196,10 @@ class KGProfile:
     numeric_cast: bool = False
     # True: the year of a date is YEAR(xsd:dateTime(x)) (as some ECAI golds write it).
     year_cast: bool = False
+    # The day the questions are asked on (an ISO date, "2023-04-20"): "now" is that day and "the
+    # year of now" its year, as a number, for a data set whose answers are as of the day it was
+    # written ("How old is ...?" answered with 2023 - the year of birth); None: SPARQL's NOW().
+    today: str | None = None
     # An ordering's keys cast to this XSD number type (ORDER BY ASC(xsd:integer(?x))): values
     # written as strings ("10" after "9", as Wikidata's series ordinals are) ordered as numbers;
     # None: the values as they are.
@@ -482,7 +500,7 @@ def load_profile_file(path, **options) -> FileProfile:
 
     Fields: ``name``, ``[prefixes]``, ``class_predicate`` or ``class_path``,
     ``label_predicates`` (list), ``label_language``, ``default_prefix``, ``default_limit``,
-    ``projection``, and ``[statements]`` with ``scheme`` ("direct" | "wikibase") and, for
+    ``projection``, ``today``, and ``[statements]`` with ``scheme`` ("direct" | "wikibase") and, for
     wikibase, ``p``, ``ps``, ``pq`` (namespace IRIs)."""
     import tomllib
     from pathlib import Path
@@ -507,7 +525,7 @@ def load_profile_file(path, **options) -> FileProfile:
     except tomllib.TOMLDecodeError as err:
         raise ProfileFileError(f"profile file {file} is not valid TOML: {err}") from None
     known = {"name", "prefixes", "class_predicate", "class_path", "label_predicates", "label_language",
-             "default_prefix", "default_limit", "projection", "statements", "label_columns"}
+             "default_prefix", "default_limit", "projection", "statements", "label_columns", "today"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ProfileFileError(f"profile file {file}: unknown field(s) {', '.join(unknown)}; "
@@ -548,6 +566,7 @@ def load_profile_file(path, **options) -> FileProfile:
         "default_limit": data.get("default_limit"),
         "projection": data.get("projection", "focus"),
         "label_columns": data.get("label_columns", False),
+        "today": data.get("today"),
         "statement_scheme": scheme,
         "statement_prefixes": statement_prefixes,
     }

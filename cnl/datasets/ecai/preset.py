@@ -14,8 +14,10 @@ from functools import partial
 from cnl.sparql.profiles import WikidataProfile, register_profile
 
 PRESET_NAME = "wikidata-ecai"
-# order_columns: the golds also show the count that "the most" ranks by
-ECAI_SETTINGS = {"name": PRESET_NAME, "statements": "always", "projection": "all", "order_columns": True}
+# order_columns: the golds also show the count that "the most" ranks by; today: the golds' "now"
+# (written in April 2023: "How old is ...?" is 2023, or the year of 2023-04-20, less the year of birth)
+ECAI_SETTINGS = {"name": PRESET_NAME, "statements": "always", "projection": "all", "order_columns": True,
+                 "today": "2023-04-20"}
 ECAI_PROFILE = WikidataProfile(**ECAI_SETTINGS)
 # Sparklis itself writes a comparison with a number as xsd:double(STR(?x)) ("higher or equal to
 # 10000000"), and so do the golds of the data's Sparklis annotations.

@@ -60,7 +60,7 @@ class NounPhrasesMixin:
             else:
                 self._union([lambda item=item: self.np(item, k) for item in np.items])
         elif isinstance(np, ir.Now):
-            k("NOW()")
+            k(self._now())
         elif isinstance(np, ir.AnyValue):
             raise CompileError("'a <P> statement' only follows 'has': a statement whose value is not said")
         elif isinstance(np, ir.Its):
@@ -282,7 +282,14 @@ class NounPhrasesMixin:
         else:
             raise CompileError(f"not a noun: {type(noun).__name__}")
 
+    def _now(self) -> str:
+        """Now: the profile's day (KGProfile.today) at midnight, else the query's own NOW()."""
+        today = self.profile.today
+        return f'"{today}T00:00:00Z"^^xsd:dateTime' if today else "NOW()"
+
     def _year(self, t: str) -> str:
+        if self.profile.today and t == self._now():  # the profile's year, as the number it is
+            return str(int(self.profile.today[:4]))
         # the profile's year form (see KGProfile.year_cast)
         return f"YEAR(xsd:dateTime({t}))" if self.profile.year_cast else f"YEAR({t})"
 
