@@ -20,6 +20,7 @@ wd:Q5741069 rdfs:label "rock band"@en .
 wd:Q5 rdfs:label "human"@en .
 wd:Q12973014 rdfs:label "sports team"@en .
 wd:Q327245 rdfs:label "team"@en .
+wd:Q999 rdfs:label "member of sports team"@en .
 wd:Q13393265 rdfs:label "basketball team"@en .
 wd:Q476028 rdfs:label "association football club"@en .
 wd:Q5107 rdfs:label "continent"@en .
@@ -92,6 +93,10 @@ def test_the_one_relation_forms_and_their_near_readings():
     assert classless("What is the <director> of [Inception]?") is None  # no class to leave out
     swapped = with_property(parse_squall("Which [continent] is a <country> of [Japan]?", notation="label"), "continent")
     assert print_squall(swapped, "label") == "Which [continent] is a <continent> of [Japan]?"
+    # a property's steps (<P>+) are one relation too: a near property may be one step of another
+    swapped = with_property(parse_squall("Which [country] is a <located in the administrative territorial entity>+ "
+                                         "of [Paris]?", notation="label"), "country")
+    assert print_squall(swapped, "label") == "Which [country] is a <country> of [Paris]?"
     # no class, nothing to tell a near property's answers right by: no near property
     assert with_property(parse_squall("What is the <country> of [Japan]?", notation="label"), "continent") is None
     # any other form has no near reading: a qualifier, a superlative, a count, two relations
@@ -174,3 +179,16 @@ def test_a_near_property_whose_answers_are_of_the_asked_class_is_kept(kg):
     assert _choose(kg, text, "Which continent is Japan in?")[0] == text
     text = "Which [music genre] is a <genre> of [Harbour Lights]?"
     assert _choose(kg, text, "What genre?", properties=[("P30", "continent"), ("P136", "genre")])[0] == text
+
+
+def test_a_class_named_as_the_property_is_left_out(kg):
+    """"Which [member of sports team] is a <member of sports team> of Lee" writes the property's
+    name where a class goes: the class says nothing, and without it the query answers."""
+    from cnl.learn.repairs import class_echoes_property
+
+    text = "Which [member of sports team] is a <member of sports team> of [Lee Forward]?"
+    assert class_echoes_property(parse_squall(text, notation="label"))
+    assert not class_echoes_property(parse_squall("Which [team] is a <member of sports team> of [Lee Forward]?",
+                                                  notation="label"))
+    chosen, _, _ = _choose(kg, text, "Which teams did Lee Forward play for?")
+    assert chosen == "What is a <member of sports team> of [Lee Forward]?"

@@ -28,8 +28,8 @@ from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers, current_year
 from cnl.learn.prompts import build_prompt
-from cnl.learn.repairs import (class_label, classless_reading, main_slot, named_after_class, reversed_reading,
-                               reverse_fits_better, with_property)
+from cnl.learn.repairs import (class_echoes_property, class_label, classless_reading, main_slot, named_after_class,
+                               reversed_reading, reverse_fits_better, with_property)
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -641,6 +641,9 @@ class Translator:
                     readings.append((turned, turned_sparql))
             for reading, reading_sparql in readings:  # each without the answer's class
                 classless, found = classless_reading(reading), main_slot(reading_sparql)
+                if classless is not None and class_echoes_property(reading):
+                    add(classless, lambda result: True)  # "which [award received] is a <award received> of"
+                    continue
                 if classless is None or found is None or found[1] is None:
                     continue
                 cls = found[1]

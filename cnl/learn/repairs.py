@@ -43,7 +43,11 @@ def _named(np) -> bool:
 
 
 def _plain_property(prop) -> bool:
-    return isinstance(prop, ir.Property)
+    """A property, or one property's steps (``<P131>+``: a near property may be one step of
+    another, as the country of Paris is of its administrative units)."""
+    return isinstance(prop, ir.Property) or (
+        isinstance(prop, ir.PropPath) and prop.op in ("+", "*") and len(prop.items) == 1
+        and isinstance(prop.items[0], ir.Property))
 
 
 def _relation(query: ir.Query):
@@ -83,11 +87,11 @@ def with_property(query: ir.Query, label: str) -> ir.Query | None:
     vp = query.vp
     prop = ir.Property(id=None, label=label)
     if isinstance(vp, ir.Stmt):
-        if vp.prop.label == label:
+        if vp.prop == prop or getattr(vp.prop, "label", None) == label:
             return None
         return dataclasses.replace(query, vp=dataclasses.replace(vp, prop=prop))
     noun = vp.np.noun
-    if noun.prop.label == label:
+    if noun.prop == prop or getattr(noun.prop, "label", None) == label:
         return None
     return dataclasses.replace(query, vp=ir.Be(np=dataclasses.replace(vp.np, noun=dataclasses.replace(noun, prop=prop))))
 
@@ -98,6 +102,22 @@ def classless_reading(query: ir.Query) -> ir.Query | None:
     if _relation(query) is None or query.subject.noun is None:
         return None
     return dataclasses.replace(query, subject=dataclasses.replace(query.subject, noun=None))
+
+
+def class_echoes_property(query: ir.Query) -> bool:
+    """Whether the one-relation question's answer class is named as its property is (``Which
+    [award received] is a <award received> of [Marie Curie]?``): the property's name written
+    again where a class goes, which says nothing of the answers."""
+    from cnl.linking.lexicon import normalize_label
+
+    found = _relation(query)
+    if found is None or not isinstance(getattr(query.subject, "noun", None), ir.ClassNoun):
+        return False
+    vp = found[0]
+    prop = vp.prop if isinstance(vp, ir.Stmt) else vp.np.noun.prop
+    cls = query.subject.noun.cls
+    return bool(isinstance(prop, ir.Property) and prop.label and cls.label
+                and normalize_label(prop.label) == normalize_label(cls.label))
 
 
 def main_slot(sparql: str):
