@@ -17,7 +17,6 @@ from importlib import resources
 from pathlib import Path
 
 from cnl.dialects.squall.parser import parse_squall
-from cnl.dialects.squall.printer import print_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.abstention import abstention_reason
 from cnl.learn.choice import entity_readings, judge, mention_readings
@@ -28,8 +27,7 @@ from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers, current_year
 from cnl.learn.prompts import build_prompt
-from cnl.learn.repairs import (class_echoes_property, class_label, classless_reading, main_slot, named_after_class,
-                               reversed_reading, reverse_fits_better, with_property)
+from cnl.learn.repairs import near_readings
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -562,8 +560,9 @@ class Translator:
         one kept when none answers. Last, after every text and reading above, "readings"
         tries the other candidates linked from the same words of the question as a label
         (:func:`cnl.learn.choice.mention_readings`), kept only when they answer. Then "near"
-        tries the near readings of the written texts (:meth:`near_readings`): the property the
-        other way round, the answer's class left out, each kept only when it answers (and the
+        tries the near readings of the written texts (:func:`cnl.learn.repairs.near_readings`):
+        the property the other way round, the answer's class left out, a near property of the
+        question's candidates, each kept only when it answers (and, for a class left out, the
         KG names every answer's class after the asked one). When none answers, the first whose
         query cannot give the asked kind is passed over ("type"), else the first that compiles
         is kept."""
@@ -603,65 +602,12 @@ class Translator:
         # a reading by the question's words only where no written reading answers; a near reading
         # of a written text only where none of those answers either
         chosen = judge(options + by_mention, kg, question, signals, timeout=self.validation_timeout,
-                       near=(lambda: self.near_readings(written, resolver, kg, profile, properties))
+                       near=(lambda: near_readings(written, notation=self.notation, resolver=resolver, kg=kg,
+                                                   profile=profile, properties=properties[:NEAR_PROPERTIES],
+                                                   fit=self.slot_fit(kg), timeout=self.validation_timeout))
                        if "near" in signals else None)
         return chosen[0], chosen[1], None
 
-    def near_readings(self, written, resolver, kg, profile, properties=()):
-        """(text, SPARQL, accept) of the near readings (:mod:`cnl.learn.repairs`) of the written
-        texts, in order: the property read the other way round where the KG's use of it fits that
-        reading better; the answer's class left out where the KG names each answer's class
-        after it."""
-        fit, out, seen = self.slot_fit(kg), [], {sparql for _, sparql in written}
-
-        def add(variant, accept):
-            try:
-                text = print_squall(variant, self.notation)
-                sparql = compile_query(parse_squall(text, notation=self.notation), profile, resolver)
-            except CNLError:
-                return
-            if sparql not in seen:
-                seen.add(sparql)
-                out.append((text, sparql, accept))
-
-        for text, sparql in written:
-            try:
-                query = parse_squall(text, notation=self.notation)
-            except CNLError:
-                continue
-            readings = [(query, sparql)]
-            turned = reversed_reading(query)
-            if turned is not None:
-                try:
-                    turned_sparql = compile_query(turned, profile, resolver)
-                except CNLError:
-                    turned_sparql = None
-                if turned_sparql is not None and reverse_fits_better(sparql, turned_sparql, fit):
-                    add(turned, lambda result: True)
-                    readings.append((turned, turned_sparql))
-            for reading, reading_sparql in readings:  # each without the answer's class
-                classless, found = classless_reading(reading), main_slot(reading_sparql)
-                if classless is not None and class_echoes_property(reading):
-                    add(classless, lambda result: True)  # "which [award received] is a <award received> of"
-                    continue
-                if classless is None or found is None or found[1] is None:
-                    continue
-                cls = found[1]
-                label = class_label(kg, cls, reading, timeout=self.validation_timeout)
-
-                def accept(result, cls=cls, label=label):
-                    items = [t.value for row in getattr(result, "rows", None) or () for t in row
-                             if t is not None and getattr(t, "is_iri", False)]
-                    return named_after_class(kg, items, cls, label, timeout=self.validation_timeout)
-
-                add(classless, accept)
-        for text, sparql in written:  # near properties: the question's property candidates, in order
-            query = parse_squall(text, notation=self.notation)
-            for candidate in list(properties)[:NEAR_PROPERTIES]:
-                swapped = with_property(query, candidate.label)
-                if swapped is not None:
-                    add(swapped, lambda result: True)
-        return out
 
 def word_ngrams(text: str, longest: int = 6) -> set[str]:
     """The lower-cased word n-grams of ``text`` (up to ``longest`` words), punctuation at the

@@ -1,7 +1,7 @@
 """Near readings of a written query, tried when no written reading has an answer on the KG.
 
-Two slips of a parser that the KG itself can tell, both in the commonest question there is (what
-one property relates to one named thing):
+Three slips of a parser that the KG itself can tell, all in the commonest question there is
+(what one property relates to one named thing):
 
 - **the direction of the property.** ``Which [music genre] has <genre> [The Beatles]?`` asks for
   genres whose genre is the Beatles, where the Beatles have the genres. The KG's own use of the
@@ -13,7 +13,12 @@ one property relates to one named thing):
   [LeBron James]?`` finds nothing, since Wikidata types the Miami Heat as a *basketball team*,
   not a *team*. Without the class, the query's answers are kept only where each is typed, by the
   KG, with a class named after the asked one: its label ends in the asked class's head noun
-  ("basketball team", "association football club" for "club"), or is that class.
+  ("basketball team", "association football club" for "club"), or is that class. A class named
+  as the property is (``Which [award received] is a <award received> of ...``) says nothing and
+  is left out without more;
+- **a near property.** ``Which [continent] is a <country> of [Japan]?``: of the question's
+  property candidates, the one in the written property's place whose answers are of the asked
+  class (the class test stays in the query, so only such answers come back): ``<continent>``.
 
 A near reading is another query, so it is printed back as CNL: what a person reads is what ran.
 Nothing here is about a particular question, property or data set.
@@ -23,8 +28,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from cnl.dialects.squall.parser import parse_squall
+from cnl.dialects.squall.printer import print_squall
+from cnl.errors import CNLError
 from cnl.ir import nodes as ir
 from cnl.learn.slot_fit import SlotFit, slot_fit, slots
+from cnl.sparql.compiler import compile_query
 from cnl.sparql.namespaces import WD
 
 # answers of the class-free reading whose classes are read (one query)
@@ -198,3 +207,65 @@ def class_label(kg, cls: str, query: ir.Query, *, timeout: float) -> str | None:
         return None
     rows = getattr(result, "rows", None) or ()
     return rows[0][0].value if rows and rows[0][0] is not None else None
+
+
+def near_readings(written, *, notation: str, resolver, kg, profile, properties, fit: SlotFit,
+                  timeout: float) -> list:
+    """(text, SPARQL, accept) of the near readings of the ``written`` (text, SPARQL) pairs, in
+    order: for each text, the property turned round where the KG's use of it fits that reading
+    better, then each of those readings without its answer's class (kept by ``accept`` only
+    where the KG names every answer's class after the asked one; without more where the class
+    is named as the property is); last, for each text, each of the question's ``properties``
+    (candidates) in the written property's place. Each is printed back as CNL in ``notation``
+    and compiled from that text, so what a person reads is what runs; one whose query is that of
+    a written text or of an earlier near reading is left out."""
+    out, seen = [], {sparql for _, sparql in written}
+
+    def add(variant, accept):
+        try:
+            text = print_squall(variant, notation)
+            sparql = compile_query(parse_squall(text, notation=notation), profile, resolver)
+        except CNLError:
+            return
+        if sparql not in seen:
+            seen.add(sparql)
+            out.append((text, sparql, accept))
+
+    def typed_after(cls, label):
+        def accept(result):
+            items = [t.value for row in getattr(result, "rows", None) or () for t in row
+                     if t is not None and getattr(t, "is_iri", False)]
+            return named_after_class(kg, items, cls, label, timeout=timeout)
+        return accept
+
+    queries = []
+    for text, sparql in written:
+        try:
+            query = parse_squall(text, notation=notation)
+        except CNLError:
+            continue
+        queries.append(query)
+        readings = [(query, sparql)]
+        turned = reversed_reading(query)
+        if turned is not None:
+            try:
+                turned_sparql = compile_query(turned, profile, resolver)
+            except CNLError:
+                turned_sparql = None
+            if turned_sparql is not None and reverse_fits_better(sparql, turned_sparql, fit):
+                add(turned, lambda result: True)
+                readings.append((turned, turned_sparql))
+        for reading, reading_sparql in readings:  # each without the answer's class
+            classless, found = classless_reading(reading), main_slot(reading_sparql)
+            if classless is None:
+                continue
+            if class_echoes_property(reading):
+                add(classless, lambda result: True)
+            elif found is not None and found[1] is not None:
+                add(classless, typed_after(found[1], class_label(kg, found[1], reading, timeout=timeout)))
+    for query in queries:
+        for candidate in properties:
+            swapped = with_property(query, candidate.label)
+            if swapped is not None:
+                add(swapped, lambda result: True)
+    return out
