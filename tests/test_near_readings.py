@@ -8,7 +8,7 @@ import pytest
 
 from cnl.dialects.squall.parser import parse_squall
 from cnl.dialects.squall.printer import print_squall
-from cnl.learn.repairs import classless_reading, head_noun, reversed_reading, with_property
+from cnl.learn.repairs import classless_reading, head_noun, reversed_reading, with_property, without_echoed_qualifiers
 
 TTL = """\
 @prefix wd: <http://www.wikidata.org/entity/> .
@@ -192,3 +192,16 @@ def test_a_class_named_as_the_property_is_left_out(kg):
                                                   notation="label"))
     chosen, _, _ = _choose(kg, text, "Which teams did Lee Forward play for?")
     assert chosen == "What is a <member of sports team> of [Lee Forward]?"
+
+
+def test_a_qualifier_that_repeats_the_statement_s_named_thing_is_left_out(kg):
+    """"... at <character role> [Harbour Lights] of [Harbour Lights]": the band is no value of its
+    own qualifier; without it the query answers (and the class stays)."""
+    text = "Which [music genre] is a <genre> at <character role> [Harbour Lights] of [Harbour Lights]?"
+    cleaned = without_echoed_qualifiers(parse_squall(text, notation="label"))
+    assert print_squall(cleaned, "label") == "Which [music genre] is a <genre> of [Harbour Lights]?"
+    chosen, _, _ = _choose(kg, text, "What genre of music do Harbour Lights play?")
+    assert chosen == "Which [music genre] is a <genre> of [Harbour Lights]?"
+    for other in ("Which [music genre] is a <genre> at <character role> [Japan] of [Harbour Lights]?",
+                  "Which [music genre] is a <genre> of [Harbour Lights]?"):
+        assert without_echoed_qualifiers(parse_squall(other, notation="label")) is None

@@ -1,6 +1,6 @@
 """Near readings of a written query, tried when no written reading has an answer on the KG.
 
-Three slips of a parser that the KG itself can tell, all in the commonest question there is
+Slips of a parser that the KG itself can tell, all in the commonest question there is
 (what one property relates to one named thing):
 
 - **the direction of the property.** ``Which [music genre] has <genre> [The Beatles]?`` asks for
@@ -16,6 +16,8 @@ Three slips of a parser that the KG itself can tell, all in the commonest questi
   ("basketball team", "association football club" for "club"), or is that class. A class named
   as the property is (``Which [award received] is a <award received> of ...``) says nothing and
   is left out without more;
+- **a qualifier that repeats the statement's named thing** (``at <character role> [Titanic] of
+  [Titanic]``): left out, and the near readings below are of the rest;
 - **a near property.** ``Which [continent] is a <country> of [Japan]?``: of the question's
   property candidates, the one in the written property's place whose answers are of the asked
   class (the class test stays in the query, so only such answers come back): ``<continent>``.
@@ -76,6 +78,30 @@ def _relation(query: ir.Query):
                 and not (noun.any_rank or noun.normalized or noun.unit)):
             return vp, ir.Stmt(prop=noun.prop, obj=noun.of)
     return None
+
+
+def without_echoed_qualifiers(query: ir.Query) -> ir.Query | None:
+    """The question without the qualifiers of its one statement whose value is the statement's
+    own named thing (``Which [human] is a <cast member> at <character role> [Titanic] of
+    [Titanic]?``: the film is no character of itself), or None when it has none."""
+    if not isinstance(query, ir.Query) or not _plain_quant(query.subject, ("which",)):
+        return None
+    vp = query.vp
+    if isinstance(vp, ir.Stmt):
+        holder, named = vp, vp.obj
+    elif isinstance(vp, ir.Be) and _plain_quant(vp.np, ("a", "the")) and isinstance(vp.np.noun, ir.RelNoun):
+        holder, named = vp.np.noun, vp.np.noun.of
+    else:
+        return None
+    if not _named(named) or not holder.quals:
+        return None
+    kept = tuple(q for q in holder.quals if q.value != named)
+    if len(kept) == len(holder.quals):
+        return None
+    cleaned = dataclasses.replace(holder, quals=kept)
+    if isinstance(vp, ir.Stmt):
+        return dataclasses.replace(query, vp=cleaned)
+    return dataclasses.replace(query, vp=ir.Be(np=dataclasses.replace(vp.np, noun=cleaned)))
 
 
 def reversed_reading(query: ir.Query) -> ir.Query | None:
@@ -244,6 +270,14 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
             query = parse_squall(text, notation=notation)
         except CNLError:
             continue
+        cleaned = without_echoed_qualifiers(query)
+        if cleaned is not None:  # the slip undone first; the near readings below are of the rest
+            try:
+                sparql = compile_query(cleaned, profile, resolver)
+            except CNLError:
+                continue
+            add(cleaned, lambda result: True)
+            query = cleaned
         queries.append(query)
         readings = [(query, sparql)]
         turned = reversed_reading(query)
