@@ -205,3 +205,20 @@ def test_a_qualifier_that_repeats_the_statement_s_named_thing_is_left_out(kg):
     for other in ("Which [music genre] is a <genre> at <character role> [Japan] of [Harbour Lights]?",
                   "Which [music genre] is a <genre> of [Harbour Lights]?"):
         assert without_echoed_qualifiers(parse_squall(other, notation="label")) is None
+
+
+def test_a_class_named_as_the_property_that_no_kg_has_is_left_out_before_the_choice(tmp_path):
+    """A KG has no class "award received": the written text does not compile, and without the
+    class, named as the property is, it does (with or without a KG to judge it)."""
+    from cnl.kg import open_kg
+    from cnl.learn.inference import Translator
+    from tests.kg_fixtures import store_from_ttl
+
+    ttl = TTL.replace('wd:Q999 rdfs:label "member of sports team"@en .\n', "")
+    with open_kg(store=store_from_ttl(ttl, tmp_path)) as other:
+        translator = Translator(None, None)
+        text = "Which [member of sports team] is a <member of sports team> of [Lee Forward]?"
+        for kg in (other, None):
+            chosen, sparql, error = translator.choose([text], translator.resolver([], kg=other), kg=kg,
+                                                      question="Which teams did Lee Forward play for?")
+            assert chosen == "What is a <member of sports team> of [Lee Forward]?" and sparql, error

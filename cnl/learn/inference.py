@@ -27,7 +27,7 @@ from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers, current_year
 from cnl.learn.prompts import build_prompt
-from cnl.learn.repairs import near_readings
+from cnl.learn.repairs import near_readings, text_without_echoed_class
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -577,7 +577,16 @@ class Translator:
                 sparql = compile_query(query, profile, resolver)
             except CNLError as err:
                 error = error or f"{text!r}: {str(err).splitlines()[0]}"
-                continue
+                # a class named as the property ("Which [award received] is a <award received>
+                # of ..."), which no KG has: the text without it, if that compiles
+                text = text_without_echoed_class(text, self.notation)
+                try:
+                    query = parse_squall(text, notation=self.notation) if text else None
+                    sparql = compile_query(query, profile, resolver) if text else None
+                except CNLError:
+                    text = None
+                if not text:
+                    continue
             if not signals:
                 return text, sparql, None
             options.append((text, sparql, False))

@@ -155,6 +155,19 @@ def class_echoes_property(query: ir.Query) -> bool:
                 and normalize_label(prop.label) == normalize_label(cls.label))
 
 
+def text_without_echoed_class(text: str, notation: str) -> str | None:
+    """The one-relation question ``text`` without an answer class named as its property is
+    (:func:`class_echoes_property`), printed back in ``notation``; None when it has none (or
+    does not parse)."""
+    try:
+        query = parse_squall(text, notation=notation)
+    except CNLError:
+        return None
+    if not class_echoes_property(query):
+        return None
+    return print_squall(classless_reading(query), notation)
+
+
 def main_slot(sparql: str):
     """(entity, property, side) of the query's one property slot, and its class (the QID of its
     ``wdt:P31`` test, or None); None when the query has other than one such slot."""
