@@ -222,3 +222,23 @@ def test_a_class_named_as_the_property_that_no_kg_has_is_left_out_before_the_cho
             chosen, sparql, error = translator.choose([text], translator.resolver([], kg=other), kg=kg,
                                                       question="Which teams did Lee Forward play for?")
             assert chosen == "What is a <member of sports team> of [Lee Forward]?" and sparql, error
+
+
+def test_the_near_readings_of_one_question_are_bounded(kg):
+    """Each near reading is a query on the KG (seconds on a remote endpoint): at most
+    MAX_NEAR_READINGS are judged, however many texts and candidates."""
+    from cnl.learn.inference import Translator
+    from cnl.learn.repairs import MAX_NEAR_READINGS, near_readings
+    from cnl.linking.property_candidates import PropertyCandidate
+    from cnl.sparql.compiler import compile_query
+
+    translator = Translator(None, None)
+    resolver = translator.resolver([], kg=kg)
+    texts = ["Which [continent] is a <country> of [Japan]?", "Which [human] has <child> [Ann Parent]?",
+             "Which [team] is a <member of sports team> of [Sam Guard]?", "Which [music genre] has <genre> [Band 1]?"]
+    written = [(t, compile_query(parse_squall(t, notation="label"), "wikidata", resolver)) for t in texts]
+    labels = ["continent", "genre", "member of sports team", "child", "country", "spouse", "father", "mother"]
+    properties = [PropertyCandidate(f"P{i}", label, 0.5) for i, label in enumerate(labels)]
+    found = near_readings(written, notation="label", resolver=resolver, kg=kg, profile="wikidata",
+                          properties=properties, fit=translator.slot_fit(kg), timeout=5.0)
+    assert len(found) == MAX_NEAR_READINGS  # (there are more: 4 texts, 8 candidates each)

@@ -40,6 +40,9 @@ from cnl.sparql.namespaces import WD
 
 # answers of the class-free reading whose classes are read (one query)
 TYPED_ANSWERS = 10
+# near readings judged for one question at most (each is one query on the KG, and a remote
+# endpoint may take seconds for each): the first ones, of the first written texts
+MAX_NEAR_READINGS = 12
 _WORD = re.compile(r"[a-z]+")
 _OTHER_SIDE = {"value": "subject", "subject": "value"}
 
@@ -257,7 +260,7 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
     is named as the property is); last, for each text, each of the question's ``properties``
     (candidates) in the written property's place. Each is printed back as CNL in ``notation``
     and compiled from that text, so what a person reads is what runs; one whose query is that of
-    a written text or of an earlier near reading is left out."""
+    a written text or of an earlier near reading is left out; at most :data:`MAX_NEAR_READINGS`."""
     out, seen = [], {sparql for _, sparql in written}
 
     def add(variant, accept):
@@ -315,4 +318,4 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
             swapped = with_property(query, candidate.label)
             if swapped is not None:
                 add(swapped, lambda result: True)
-    return out
+    return out[:MAX_NEAR_READINGS]
