@@ -64,23 +64,42 @@ def _plain_property(prop) -> bool:
         and isinstance(prop.items[0], ir.Property))
 
 
+def _statement(vp):
+    """The part of a verb phrase that holds a property, its named thing and its qualifiers:
+    ``has <P> X`` itself (an ``ir.Stmt``), or the ``<P> of X`` of ``is a/the <P> of X`` (an
+    ``ir.RelNoun``); None for any other verb phrase."""
+    if isinstance(vp, ir.Stmt):
+        return vp
+    if isinstance(vp, ir.Be) and _plain_quant(vp.np, ("a", "the")) and isinstance(vp.np.noun, ir.RelNoun):
+        return vp.np.noun
+    return None
+
+
+def _with_statement(query: ir.Query, statement) -> ir.Query:
+    """``query`` with its verb phrase's :func:`_statement` replaced by ``statement``."""
+    if isinstance(statement, ir.Stmt):
+        return dataclasses.replace(query, vp=statement)
+    return dataclasses.replace(query, vp=ir.Be(np=dataclasses.replace(query.vp.np, noun=statement)))
+
+
+def _named_of(statement):
+    """The named thing of a statement: a Stmt's object, a RelNoun's ``of``."""
+    return statement.obj if isinstance(statement, ir.Stmt) else statement.of
+
+
 def _relation(query: ir.Query):
-    """The one relation of a question "which (class) has/is the <P> of a named thing", as
-    (the verb phrase, its reversed form), or None for any other query."""
+    """The one statement of a question "which (class) has/is the <P> of a named thing" (see
+    :func:`_statement`), or None for any other query."""
     if not isinstance(query, ir.Query) or not _plain_quant(query.subject, ("which",)):
         return None
     if query.subject.noun is not None and not isinstance(query.subject.noun, ir.ClassNoun):
         return None
-    vp = query.vp
-    if (isinstance(vp, ir.Stmt) and _plain_property(vp.prop) and _named(vp.obj) and not vp.quals
-            and vp.order is None and not (vp.any_rank or vp.normalized or vp.unit)):
-        return vp, dataclasses.replace(vp, inverse=not vp.inverse)
-    if isinstance(vp, ir.Be) and _plain_quant(vp.np, ("a", "the")) and isinstance(vp.np.noun, ir.RelNoun):
-        noun = vp.np.noun
-        if (_plain_property(noun.prop) and _named(noun.of) and not noun.quals
-                and not (noun.any_rank or noun.normalized or noun.unit)):
-            return vp, ir.Stmt(prop=noun.prop, obj=noun.of)
-    return None
+    statement = _statement(query.vp)
+    if (statement is None or not _plain_property(statement.prop) or not _named(_named_of(statement))
+            or statement.quals or getattr(statement, "order", None) is not None
+            or statement.any_rank or statement.normalized or statement.unit):
+        return None
+    return statement
 
 
 def without_echoed_qualifiers(query: ir.Query) -> ir.Query | None:
@@ -89,29 +108,24 @@ def without_echoed_qualifiers(query: ir.Query) -> ir.Query | None:
     [Titanic]?``: the film is no character of itself), or None when it has none."""
     if not isinstance(query, ir.Query) or not _plain_quant(query.subject, ("which",)):
         return None
-    vp = query.vp
-    if isinstance(vp, ir.Stmt):
-        holder, named = vp, vp.obj
-    elif isinstance(vp, ir.Be) and _plain_quant(vp.np, ("a", "the")) and isinstance(vp.np.noun, ir.RelNoun):
-        holder, named = vp.np.noun, vp.np.noun.of
-    else:
+    statement = _statement(query.vp)
+    if statement is None or not statement.quals or not _named(_named_of(statement)):
         return None
-    if not _named(named) or not holder.quals:
+    kept = tuple(q for q in statement.quals if q.value != _named_of(statement))
+    if len(kept) == len(statement.quals):
         return None
-    kept = tuple(q for q in holder.quals if q.value != named)
-    if len(kept) == len(holder.quals):
-        return None
-    cleaned = dataclasses.replace(holder, quals=kept)
-    if isinstance(vp, ir.Stmt):
-        return dataclasses.replace(query, vp=cleaned)
-    return dataclasses.replace(query, vp=ir.Be(np=dataclasses.replace(vp.np, noun=cleaned)))
+    return _with_statement(query, dataclasses.replace(statement, quals=kept))
 
 
 def reversed_reading(query: ir.Query) -> ir.Query | None:
     """The question with its one property read the other way round ("which has <P> X" ↔ "which
     is a <P> of X"), or None when the query is not of that one-relation form."""
-    found = _relation(query)
-    return None if found is None else dataclasses.replace(query, vp=found[1])
+    statement = _relation(query)
+    if statement is None:
+        return None
+    if isinstance(statement, ir.Stmt):
+        return dataclasses.replace(query, vp=dataclasses.replace(statement, inverse=not statement.inverse))
+    return dataclasses.replace(query, vp=ir.Stmt(prop=statement.prop, obj=statement.of))
 
 
 def with_property(query: ir.Query, label: str) -> ir.Query | None:
@@ -119,19 +133,10 @@ def with_property(query: ir.Query, label: str) -> ir.Query | None:
     labelled ``label`` (a near property of the question's: ``Which [continent] is a <country> of
     [Japan]?`` → ``... <continent> of ...``); None for another form, or without a class (the
     class is what tells a near property's answers right: they must be of it)."""
-    found = _relation(query)
-    if found is None or query.subject.noun is None:
+    statement = _relation(query)
+    if statement is None or query.subject.noun is None or getattr(statement.prop, "label", None) == label:
         return None
-    vp = query.vp
-    prop = ir.Property(id=None, label=label)
-    if isinstance(vp, ir.Stmt):
-        if vp.prop == prop or getattr(vp.prop, "label", None) == label:
-            return None
-        return dataclasses.replace(query, vp=dataclasses.replace(vp, prop=prop))
-    noun = vp.np.noun
-    if noun.prop == prop or getattr(noun.prop, "label", None) == label:
-        return None
-    return dataclasses.replace(query, vp=ir.Be(np=dataclasses.replace(vp.np, noun=dataclasses.replace(noun, prop=prop))))
+    return _with_statement(query, dataclasses.replace(statement, prop=ir.Property(id=None, label=label)))
 
 
 def classless_reading(query: ir.Query) -> ir.Query | None:
@@ -148,12 +153,10 @@ def class_echoes_property(query: ir.Query) -> bool:
     again where a class goes, which says nothing of the answers."""
     from cnl.linking.lexicon import normalize_label
 
-    found = _relation(query)
-    if found is None or not isinstance(getattr(query.subject, "noun", None), ir.ClassNoun):
+    statement = _relation(query)
+    if statement is None or not isinstance(query.subject.noun, ir.ClassNoun):
         return False
-    vp = found[0]
-    prop = vp.prop if isinstance(vp, ir.Stmt) else vp.np.noun.prop
-    cls = query.subject.noun.cls
+    prop, cls = statement.prop, query.subject.noun.cls
     return bool(isinstance(prop, ir.Property) and prop.label and cls.label
                 and normalize_label(prop.label) == normalize_label(cls.label))
 
