@@ -1,0 +1,254 @@
+"""The CNL the model writes, made to agree with the question's own words where they leave no doubt.
+
+- **Which way a comparison goes.** "Is Joe Biden older than Bernie Sanders?" was written ``Is the
+  <date of birth> of [Joe Biden] later than the <date of birth> of [Bernie Sanders]?``: older is
+  an *earlier* date of birth, and the data the adapter learned from says "later" for "older" (and
+  "earlier than" for "after" twice), so it answers the opposite question. The question's
+  comparative ("older", "taller", "after", "fewer") or superlative ("tallest", "youngest",
+  "last") says which way; where the CNL has one comparison (or one superlative) and it goes the
+  other way, its word is turned round (:func:`agree_directions`). "older"/"younger"/"newer" say
+  which way only of times (an earlier birth, inception, publication): they are read so only where
+  the CNL compares times. When the CNL names the question's two things the other way round ("the
+  <date of birth> of [Bernie Sanders] earlier than ... of [Joe Biden]"), its word goes the other
+  way too. A comparative also says which of the things a CNL chooses among ("Which is older,
+  the Louvre or the Prado?": ``... among [Louvre] and [Prado] has the earliest <inception>``).
+  A question that negates ("not before 2006") is left alone unless the CNL negates too:
+  the model may have said the negation by turning the comparison round.
+- **A when-question's answer is its time.** "When was Albert Einstein born?" was written ``What is
+  the year of (the <date of birth> of [Albert Einstein])?`` (10 of the 26 *when* targets the
+  adapter learned from ask for a year): the question asks when, and the KG's date says it
+  (:func:`asked_time`). A question that asks for a year ("In what year ...", "What year ...")
+  keeps its year.
+
+Only words are read: nothing of a particular question, data set or KG. English only.
+"""
+from __future__ import annotations
+
+import re
+
+# CNL comparison words, each with the word that goes the other way (grammar tokens CMP_GT/CMP_LT
+# and the writer forms "before/after", "over/under", "above/below")
+_CMP_UP = {"greater": "less", "higher": "lower", "later": "earlier", "larger": "smaller", "bigger": "smaller",
+           "longer": "shorter", "more": "fewer", "after": "before", "over": "under", "above": "below"}
+_CMP_DOWN = {"less": "greater", "lesser": "greater", "lower": "higher", "earlier": "later", "smaller": "larger",
+             "shorter": "longer", "fewer": "more", "before": "after", "under": "over", "below": "above"}
+# CNL superlatives (grammar token SUPERLATIVE; "oldest"/"youngest" say nothing of a direction
+# without the thing compared, and a CNL that writes them is left alone)
+_SUP_UP = {"highest": "lowest", "largest": "smallest", "biggest": "smallest", "most": "fewest",
+           "greatest": "smallest", "latest": "earliest", "longest": "shortest"}
+_SUP_DOWN = {"lowest": "highest", "smallest": "largest", "least": "most", "fewest": "most",
+             "earliest": "latest", "shortest": "longest"}
+_CNL_TIME_WORDS = {"later", "earlier", "after", "before", "latest", "earliest"}
+
+# the question's words: up (a greater value, a later time) or down
+_Q_CMP_UP = {"more", "greater", "higher", "taller", "bigger", "larger", "longer", "heavier", "wider", "deeper",
+             "richer", "later", "after", "farther", "further"}
+_Q_CMP_DOWN = {"less", "fewer", "lower", "shorter", "smaller", "lighter", "cheaper", "narrower", "shallower",
+               "poorer", "earlier", "before"}
+_Q_SUP_UP = {"most", "highest", "tallest", "biggest", "largest", "greatest", "longest", "heaviest", "widest",
+             "deepest", "richest", "latest", "farthest", "furthest"}
+_Q_SUP_DOWN = {"least", "fewest", "lowest", "shortest", "smallest", "lightest", "cheapest", "narrowest",
+               "shallowest", "poorest", "earliest", "closest", "nearest"}
+# of times only: an older thing began earlier
+_Q_TIME_CMP = {"older": "down", "elder": "down", "younger": "up", "newer": "up"}
+_Q_TIME_SUP = {"oldest": "down", "eldest": "down", "youngest": "up", "newest": "up"}
+# "the first", "the last": a superlative only where the question says no other
+_Q_WEAK_SUP = {"first": "down", "last": "up"}
+# bounds, not comparisons or superlatives
+_Q_BOUNDS = re.compile(r"\bat\s+(?:least|most)\b|\bmost\s+of\b", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|no|none|without)\b|n't\b", re.I)
+_CNL_NEGATION = re.compile(r"(?<![\w-])(?:not|no)(?![\w-])", re.I)
+
+_TERMS_AND_STRINGS = re.compile(r'<(?:[^<>\\]|\\.)*>|\[(?:[^\[\]\\]|\\.)*\]|"(?:[^"\\]|\\.)*"')
+_ENTITY = re.compile(r"\[((?:[^\]\\]|\\.)*)\]|<(?:Q\d+:)((?:[^<>\\]|\\.)*)>")
+_PROPERTY = re.compile(r"<((?:[^<>\\]|\\.)*)>")
+# a word of the CNL outside terms and strings, not part of a hyphenated word ("highest-to-lowest")
+_CNL_WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w-])", re.I)
+# a word of the question; a hyphenated one is its words ("highest-grossing", "second-largest")
+_Q_WORD = re.compile(r"[a-z]+", re.I)
+
+
+def _masked(text: str) -> str:
+    return _TERMS_AND_STRINGS.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _words(masked: str, table: dict):
+    return [(m.start(), m.end(), m.group(0)) for m in _CNL_WORD.finditer(masked) if m.group(0).lower() in table]
+
+
+def _cues(question: str, up: set, down: set, time: dict, weak: dict, *, times: bool):
+    """(position, "up"/"down") of the question's words of one kind (comparative or superlative);
+    time words only when ``times``, the weak ones only where no other is said."""
+    text = _Q_BOUNDS.sub(lambda m: " " * len(m.group(0)), question)
+    found, weak_found = [], []
+    for match in _Q_WORD.finditer(text):
+        word = match.group(0).lower()
+        if word in up:
+            found.append((match.start(), "up"))
+        elif word in down:
+            found.append((match.start(), "down"))
+        elif word in time and times:
+            found.append((match.start(), time[word]))
+        elif word in weak:
+            weak_found.append((match.start(), weak[word]))
+    return found or weak_found
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _positions(question: str, text: str, candidates) -> list[tuple[int, int]]:
+    """(position in the CNL, position in the question) of each entity label of the CNL found in
+    the question: by its own words, or by the words its candidate was linked from."""
+    said = _norm(question)
+    mentions = {}
+    for c in candidates or ():
+        if c.get("label") and c.get("mention"):
+            mentions.setdefault(_norm(c["label"]), _norm(c["mention"]))
+    out = []
+    for match in _ENTITY.finditer(text):
+        label = _norm(match.group(1) if match.group(1) is not None else match.group(2))
+        for words in (label, mentions.get(label)):
+            if words and re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", said):
+                at = re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", said).start()
+                out.append((match.start(), at))
+                break
+    return out
+
+
+def _question_offset(question: str, position: int) -> int:
+    """The position in the normalized question of the word at ``position`` of the question."""
+    return len(_norm(question[:position])) + (1 if _norm(question[:position]) else 0)
+
+
+def _turned(text: str, start: int, end: int, table: dict) -> str:
+    word = text[start:end]
+    other = table[word.lower()]
+    if word[:1].isupper():
+        other = other[:1].upper() + other[1:]
+    return text[:start] + other + text[end:]
+
+
+def _time_property(label: str) -> bool:
+    """Whether a property term names a property whose values are times (Wikidata's list: by its
+    ID in the ID notation, by its label or alias in the label notation)."""
+    global _TIME_PROPERTIES
+    if _TIME_PROPERTIES is None:
+        from cnl.sparql.wikidata_properties import wikidata_properties
+
+        times = set()
+        for prop in wikidata_properties():
+            if prop.datatype == "Time":
+                times.add(prop.id.lower())
+                times.update(_norm(name) for name in (prop.label, *prop.aliases) if name)
+        _TIME_PROPERTIES = times
+    term = label.split(":", 1)
+    return term[0].lower() in _TIME_PROPERTIES or _norm(term[-1].replace("_", " ")) in _TIME_PROPERTIES
+
+
+_TIME_PROPERTIES = None
+
+
+def _compares_times(text: str, masked: str) -> bool:
+    """Whether the CNL's comparison or superlative is over times: it says so with a time word,
+    a year, or a property whose values are times."""
+    if any(w.lower() in _CNL_TIME_WORDS for _, _, w in _words(masked, {w: w for w in _CNL_TIME_WORDS})):
+        return True
+    if re.search(r"\byear\b", masked, re.I):
+        return True
+    return any(_time_property(m.group(1)) for m in _PROPERTY.finditer(text) if not m.group(1).startswith("Q"))
+
+
+def agree_directions(question: str, text: str, candidates=()) -> str:
+    """``text`` (a CNL) with its one comparison word, and its one superlative, turned round where
+    the question's comparatives (superlatives) all go the other way; ``text`` unchanged
+    otherwise. ``candidates``: the question's entity candidates (their ``mention``), to find the
+    CNL's two compared things in the question when the model wrote another label."""
+    if not question or not text:
+        return text
+    if bool(_NEGATION.search(question)) != bool(_CNL_NEGATION.search(_masked(text))):
+        return text
+    masked = _masked(text)
+    times = None
+    for cnl_up, cnl_down, q_up, q_down, q_time, q_weak, comparison in (
+            (_CMP_UP, _CMP_DOWN, _Q_CMP_UP, _Q_CMP_DOWN, _Q_TIME_CMP, {}, True),
+            (_SUP_UP, _SUP_DOWN, _Q_SUP_UP, _Q_SUP_DOWN, _Q_TIME_SUP, _Q_WEAK_SUP, False)):
+        table = {**cnl_up, **cnl_down}
+        written = _words(masked, table)
+        # "at least 2", "at most 2" in the CNL are bounds, not superlatives
+        written = [w for w in written if not re.search(r"\bat\s+$", masked[:w[0]], re.I)]
+        if len(written) != 1:
+            continue
+        if times is None:
+            times = _compares_times(text, masked)
+        cues = _cues(question, q_up, q_down, q_time, q_weak, times=times)
+        if not comparison and not cues and re.search(r"\bamong\b", masked, re.I):
+            # "Which is older, the Louvre or the Prado?": a comparative says which of the things
+            # named ("Which thing among [Louvre] and [Prado] has the earliest <inception>?")
+            cues = _cues(question, _Q_CMP_UP, _Q_CMP_DOWN, _Q_TIME_CMP, {}, times=times)
+        if not cues or len({direction for _, direction in cues}) != 1:
+            continue
+        start, end, word = written[0]
+        wanted = cues[0][1]
+        if comparison and _reversed(question, text, candidates, cues[0][0], start):
+            wanted = "down" if wanted == "up" else "up"
+        going = "up" if word.lower() in cnl_up else "down"
+        if going != wanted:
+            text = _turned(text, start, end, table)
+            masked = _masked(text)
+    return text
+
+
+def _reversed(question: str, text: str, candidates, cue: int, comparator: int) -> bool:
+    """Whether the CNL names the compared things in the other order than the question: a thing
+    the CNL names before its comparison word is named after the question's comparative, or one
+    after it before it."""
+    at = _question_offset(question, cue)
+    score = 0
+    for in_text, in_question in _positions(question, text, candidates):
+        before_cnl, before_question = in_text < comparator, in_question < at
+        score += 1 if before_cnl == before_question else -1
+    return score < 0
+
+
+# "What is the year of X?", "Give me the year of (X)."
+_YEAR_OF_ANSWER = re.compile(r"^\s*(What is|Give me)\s+the year of\s+(.+?)\s*([?.])\s*$", re.I | re.S)
+_ASKS_WHEN = re.compile(r"^\W*when\b", re.I)
+_ASKS_YEAR = re.compile(r"\byears?\b", re.I)
+
+
+def asked_time(question: str, text: str, parses=None) -> str:
+    """``text`` (a CNL) answering a when-question with the year of a time, written to answer with
+    the time itself; ``text`` unchanged where the question asks for a year, or the CNL answers
+    otherwise. ``parses``: a function that tells whether a CNL text parses (the rewritten text
+    is kept only then)."""
+    if not (question and text) or not _ASKS_WHEN.search(question) or _ASKS_YEAR.search(question):
+        return text
+    match = _YEAR_OF_ANSWER.match(text)
+    if not match:
+        return text
+    head, answered, end = match.groups()
+    if answered.startswith("(") and _closing(answered) == len(answered) - 1:
+        answered = answered[1:-1].strip()
+    rewritten = f"{head} {answered}{end}"
+    if parses is not None and not parses(rewritten):
+        return text
+    return rewritten
+
+
+def _closing(text: str) -> int:
+    """The position of the parenthesis that closes the one ``text`` opens (outside terms and
+    strings), or -1."""
+    depth = 0
+    for i, char in enumerate(_masked(text)):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+__all__ = ["agree_directions", "asked_time"]

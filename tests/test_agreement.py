@@ -1,0 +1,151 @@
+"""The CNL made to agree with the question's words (cnl.learn.agreement): a comparison or a
+superlative goes the way the question's comparative goes; a when-question is answered with the
+time, not its year. Each rule also leaves alone what it cannot tell."""
+import pytest
+
+from cnl.dialects.squall.parser import parse_squall
+from cnl.errors import CNLError
+from cnl.learn.agreement import agree_directions, asked_time
+
+
+@pytest.mark.parametrize("question, text, expected", [
+    # older is an earlier date of birth (the adapter's data says "later" for "older")
+    ("Is Joe Biden older than Bernie Sanders?",
+     "Is the <date of birth> of [Joe Biden] later than the <date of birth> of [Bernie Sanders]?",
+     "Is the <date of birth> of [Joe Biden] earlier than the <date of birth> of [Bernie Sanders]?"),
+    ("Is Kamala Harris older than Barack Obama?",
+     "Is the <P569:date_of_birth> of <Kamala_Harris> later than the <P569:date_of_birth> of <Barack_Obama>?",
+     "Is the <P569:date_of_birth> of <Kamala_Harris> earlier than the <P569:date_of_birth> of <Barack_Obama>?"),
+    # younger: a later date of birth, the year of it too
+    ("Is J. K. Rowling younger than Stephen King?",
+     "Is the year of the <date of birth> of [J. K. Rowling] earlier than the year of the <date of birth> of "
+     "[Stephen King]?",
+     "Is the year of the <date of birth> of [J. K. Rowling] later than the year of the <date of birth> of "
+     "[Stephen King]?"),
+    # the CNL names the two the other way round: its word goes the other way too
+    ("Is Joe Biden older than Bernie Sanders?",
+     "Is the <date of birth> of [Bernie Sanders] earlier than the <date of birth> of [Joe Biden]?",
+     "Is the <date of birth> of [Bernie Sanders] later than the <date of birth> of [Joe Biden]?"),
+    # found in the question by the words its candidate was linked from
+    ("Is the Nile longer than the Amazon?",
+     "Is the <length> of [Amazon River] longer than the <length> of [Nile]?",
+     "Is the <length> of [Amazon River] shorter than the <length> of [Nile]?"),
+    # after / before a year
+    ("Was Parasite released after 2015?", "Has [Parasite] a <publication date> whose year is earlier than 2015?",
+     "Has [Parasite] a <publication date> whose year is later than 2015?"),
+    ("Did the original Ocean's Eleven come out before 1965?",
+     "Has [Ocean's Eleven] a <publication date> whose year is greater than 1965?",
+     "Has [Ocean's Eleven] a <publication date> whose year is less than 1965?"),
+    # magnitudes
+    ("Is Kevin Durant taller than LeBron James?",
+     "Is the <height> of [Kevin Durant] less than the <height> of [LeBron James]?",
+     "Is the <height> of [Kevin Durant] greater than the <height> of [LeBron James]?"),
+    ("Which cities have fewer inhabitants than Berlin?",
+     "Which [city] has a <population> higher than the <population> of [Berlin]?",
+     "Which [city] has a <population> lower than the <population> of [Berlin]?"),
+    # superlatives
+    ("What is the tallest mountain?", "Which [mountain] has the lowest <elevation above sea level>?",
+     "Which [mountain] has the highest <elevation above sea level>?"),
+    ("What is the highest-grossing film?", "Which [film] has the lowest <box office>?",
+     "Which [film] has the highest <box office>?"),
+    ("Who is the youngest child of Donald Trump?",
+     "Which [human] has <father> [Donald Trump] and has the earliest <date of birth>?",
+     "Which [human] has <father> [Donald Trump] and has the latest <date of birth>?"),
+    ("What is the oldest university in England?",
+     "Which [university] has <country> [England] and has the highest <inception>?",
+     "Which [university] has <country> [England] and has the lowest <inception>?"),
+    # "first" says nothing beside another superlative ("the first tallest" is the tallest)
+    ("What is the first tallest mountain in the world?", "Which [mountain] has the lowest <elevation above sea "
+                                                         "level>?",
+     "Which [mountain] has the highest <elevation above sea level>?"),
+    ("Which country has the smallest population?", "Which [country] has the largest <population>?",
+     "Which [country] has the smallest <population>?"),
+    # "last"/"first" where the question says no other superlative
+    ("What was the last Star Fox game released?",
+     "Which [video game] has <part of the series> [Star Fox] and has the earliest <publication date>?",
+     "Which [video game] has <part of the series> [Star Fox] and has the latest <publication date>?"),
+    ("Who was the first wife of Henry VIII?", "Which [human] is a <spouse> of [Henry VIII] at the latest <start time>?",
+     "Which [human] is a <spouse> of [Henry VIII] at the earliest <start time>?"),
+    # a comparative says which of the things a CNL chooses among
+    ("Which is older, the Louvre or the Prado?",
+     "Which thing among [Louvre] and [Prado] has the highest <inception>?",
+     "Which thing among [Louvre] and [Prado] has the lowest <inception>?"),
+    # a negation said in both: the comparison still goes the question's way
+    ("Which Harry Potter novel was not released before 2006?",
+     "Which [literary work] has <part of the series> [Harry Potter] and has not a <publication date> whose year "
+     "is later than 2006?",
+     "Which [literary work] has <part of the series> [Harry Potter] and has not a <publication date> whose year "
+     "is earlier than 2006?"),
+    # with "or equal to", and capitalised
+    ("Was Avatar's budget greater than $200 million?", "Is the <cost> of [Avatar] less than or equal to 200000000?",
+     "Is the <cost> of [Avatar] greater than or equal to 200000000?"),
+])
+def test_a_comparison_goes_the_way_the_question_says(question, text, expected):
+    candidates = [{"label": "Amazon River", "id": "Q3783", "mention": "Amazon"}]
+    assert agree_directions(question, text, candidates) == expected
+    parse_squall(expected, notation="id" if "<P569:" in expected else "label")  # still a sentence
+
+
+@pytest.mark.parametrize("question, text", [
+    # agrees already
+    ("Did Titanic come out after 2000?", "Has [Titanic] a <publication date> whose year is greater than 2000?"),
+    ("Which is the most populous city in Germany?",
+     "Which [city] has <country> [Germany] and has the highest <population>?"),
+    # "older" of something not a time: nothing says which way (an age would be greater)
+    ("Is the oldest tree older than 100?", "Which [tree] has an <age> less than 100?"),
+    # the question negates and the CNL does not: the model may have turned the comparison for it
+    ("Which Harry Potter novel was not released before 2006?",
+     "Which [literary work] has <part of the series> [Harry Potter] and has a <publication date> whose year is "
+     "later than 2005?"),
+    # the question's superlatives disagree
+    ("Which is the smallest of the largest cities?", "Which [city] has the highest <area>?"),
+    # two comparisons in the CNL ("from 1989 to 1999"): which one is meant is not told
+    ("Who was president after 1989?", "Which [human] has <position held> [president] at a <start time> earlier "
+                                      "than 1999 at a <end time> later than 1989?"),
+    # "at least"/"at most" are bounds, not superlatives
+    ("Which cities have the most mayors?", "Which [city] has at least 2 <head of government>?"),
+    # a sorted answer ("highest-to-lowest") is not a superlative word
+    ("Which films are the shortest?", "Give me every [film] with the highest-to-lowest <duration>."),
+    # no comparative in the question
+    ("Who directed Inception?", "What is the <director> of [Inception]?"),
+])
+def test_a_comparison_is_left_alone_where_the_question_does_not_say_which_way(question, text):
+    assert agree_directions(question, text) == text
+
+
+def _parses(text):
+    try:
+        parse_squall(text, notation="label")
+    except CNLError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("question, text, expected", [
+    ("When was Albert Einstein born?", "What is the year of (the <date of birth> of [Albert Einstein])?",
+     "What is the <date of birth> of [Albert Einstein]?"),
+    ("When was Pac-Man first released?", "What is the year of (the earliest <publication date> of [Pac-Man])?",
+     "What is the earliest <publication date> of [Pac-Man]?"),
+    ("When did Roblox launch?", "What is the year of the <publication date> of [Roblox]?",
+     "What is the <publication date> of [Roblox]?"),
+    ("when was the Eiffel Tower built", "Give me the year of (the <inception> of [Eiffel Tower]).",
+     "Give me the <inception> of [Eiffel Tower]."),
+])
+def test_a_when_question_is_answered_with_the_time(question, text, expected):
+    assert asked_time(question, text, parses=_parses) == expected
+
+
+@pytest.mark.parametrize("question, text", [
+    # the question asks for a year
+    ("In what year did the first Halo game come out?", "What is the year of (the earliest <publication date> of "
+                                                       "[Halo])?"),
+    ("What year was Nintendo founded?", "What is the year of (the <inception> of [Nintendo])?"),
+    ("When, in which year, was Nintendo founded?", "What is the year of (the <inception> of [Nintendo])?"),
+    # not a when-question
+    ("How old is Tom Hanks?", "Give me the year of now - the year of (the <date of birth> of [Tom Hanks])."),
+    # the year is not the answer: a part of it
+    ("When did Tom Hanks win his Oscar?", "At which <point in time> does [Tom Hanks] <award received> [Oscar]?"),
+    ("When was the year of the rabbit?", "What is the year of now - the year of (the <start time> of [x])?"),
+])
+def test_a_year_is_kept_where_the_question_asks_for_one_or_the_answer_is_not_a_year(question, text):
+    assert asked_time(question, text, parses=_parses) == text
