@@ -1355,6 +1355,22 @@ FORMS += [
           "<Academy_Award_for_Best_Director>."),
          "Give me the thing at which <P1686> <Q25191> has <P166> <Q103360>.",
          "SELECT DISTINCT ?w WHERE { wd:Q25191 p:P166 ?s . ?s ps:P166 wd:Q103360 ; pq:P1686 ?w . }"),
+    # a clause after a superlative's property describes the values counted or ordered, as after
+    # "has a <P>" (it went to the question's noun before: "a human that is an award")
+    Form("superlative property's clause",
+         ("Which <Q5> has the most <P166> that is a <Q618779>?",
+          "Which [human] has the most <award received> that is an [award]?",
+          "Which <human> has the most <P166:award_received> that is an <award>?"),
+         "Which <Q5> has <P166> the most things that is a <Q618779>?",
+         "SELECT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 ?a . ?a wdt:P31 wd:Q618779 . } GROUP BY ?h "
+         "ORDER BY DESC(COUNT(DISTINCT ?a)) LIMIT 1"),
+    Form("superlative property's clause",
+         ("Which <Q8502> has the highest <P2044> that is less than 8000?",
+          "Which [mountain] has the highest <elevation above sea level> that is less than 8000?",
+          "Which <mountain> has the highest <P2044:elevation_above_sea_level> that is less than 8000?"),
+         "Which <Q8502> has <P2044> the highest thing that is less than 8000?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e < 8000) } "
+         "ORDER BY DESC(?e) LIMIT 1"),
 ]
 
 # Ferré's forms (squall_ferre_forms.lark), their cases in a file of their own

@@ -72,6 +72,11 @@ class WriterForms(Transformer):
     def clause_more(self, subject, vp, *more):
         return ir.Query(subject, _and((vp, *more)))
 
+    # "has the most <P> that ...": the clauses describe the values counted or ordered
+    def has_superlative_values(self, det, order, prop_tok, *rest):
+        stmt = self.has_value(det, prop_tok, *rest)
+        return replace(stmt, obj=replace(stmt.obj, order=order))
+
     # Form 2: a question that is only a question word's noun phrase: its clauses are the verb
     # phrase ("Which <film> that has X?" = "Which <film> has X?"); without any, "are there".
     def np_question(self, np):
