@@ -149,3 +149,38 @@ def test_a_when_question_is_answered_with_the_time(question, text, expected):
 ])
 def test_a_year_is_kept_where_the_question_asks_for_one_or_the_answer_is_not_a_year(question, text):
     assert asked_time(question, text, parses=_parses) == text
+
+
+@pytest.mark.parametrize("question, text, expected", [
+    ("Which book authored by Dan Brown was released in 2000?",
+     "Which [literary work] that has <author> [Dan Brown] has a <publication date> whose year is greater than 2000?",
+     "Which [literary work] that has <author> [Dan Brown] has a <publication date> whose year is 2000?"),
+    ("Was The Notebook released in 2004?",
+     "Has [The Notebook] a <publication date> whose year is later than or equal to 2004?",
+     "Has [The Notebook] a <publication date> whose year is 2004?"),
+    ("Who won the Oscar for Best Director in the year 1938?",
+     "Which [human] has <award received> [Academy Award for Best Director] at a <point in time> whose year is "
+     "earlier than 1938?",
+     "Which [human] has <award received> [Academy Award for Best Director] at a <point in time> whose year is "
+     "1938?"),
+])
+def test_a_year_said_with_in_is_that_year(question, text, expected):
+    from cnl.learn.agreement import in_the_year
+
+    assert in_the_year(question, text, parses=_parses) == expected
+
+
+@pytest.mark.parametrize("question, text", [
+    # the question compares
+    ("Which films came out after 2000?", "Which [film] has a <publication date> whose year is greater than 2000?"),
+    ("Which films were made from 1990 to 2000?", "Which [film] has a <publication date> whose year is less than 2000?"),
+    ("Which books had come out by 2000?", "Which [book] has a <publication date> whose year is earlier than 2000?"),
+    # a decade is no year
+    ("Which books came out in the 1990s?", "Which [book] has a <publication date> whose year is greater than 1990?"),
+    # the CNL compares with another number than the one said
+    ("Which films came out in 2000?", "Which [film] has a <publication date> whose year is greater than 1999?"),
+])
+def test_a_year_said_with_in_is_left_alone_where_the_question_compares(question, text):
+    from cnl.learn.agreement import in_the_year
+
+    assert in_the_year(question, text, parses=_parses) == text

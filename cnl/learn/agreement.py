@@ -20,6 +20,11 @@
   (:func:`asked_time`). A question that asks for a year ("In what year ...", "What year ...")
   keeps its year.
 
+- **A year said with "in" is that year.** "Which book by Dan Brown was released in 2000?" was
+  written ``... has a <publication date> whose year is greater than 2000?``: the question says
+  no comparative, and "in 2000" is the year itself (``whose year is 2000``, as the adapter's own
+  targets write it) (:func:`in_the_year`).
+
 Only words are read: nothing of a particular question, data set or KG. English only.
 """
 from __future__ import annotations
@@ -237,6 +242,40 @@ def asked_time(question: str, text: str, parses=None) -> str:
     return rewritten
 
 
+# "in 2000", "in the year 2000" (not "in the 1990s", "in 2000's")
+_IN_YEAR = re.compile(r"\bin\s+(?:the\s+year\s+)?(\d{3,4})\b(?!'?s\b)", re.I)
+# the question's words that compare or bound a value: then "in 2000" may be part of a comparison
+_Q_COMPARES = _Q_CMP_UP | _Q_CMP_DOWN | set(_Q_TIME_CMP) | {"since", "until", "till", "between", "than", "prior"}
+# ... and those that do before a number only ("by 2000", "from 1989 to 1999", but "by Dan Brown")
+_Q_COMPARES_A_NUMBER = re.compile(r"\b(?:by|from|to|around|about|within|through)\s+(?:the\s+year\s+)?\d",
+                                  re.I)
+_CNL_ALL_CMP = "|".join(sorted({*_CMP_UP, *_CMP_DOWN}, key=len, reverse=True))
+
+
+def in_the_year(question: str, text: str, parses=None) -> str:
+    """``text`` (a CNL) with a comparison to a year the question says with "in" ("released in
+    2000": ``whose year is greater than 2000``) written as that year (``whose year is 2000``),
+    where the question has no word that compares; ``text`` unchanged otherwise. ``parses``: a
+    function that tells whether a CNL text parses (the rewritten text is kept only then)."""
+    if not (question and text):
+        return text
+    years = {m.group(1) for m in _IN_YEAR.finditer(question)}
+    if (not years or any(w.lower() in _Q_COMPARES for w in _Q_WORD.findall(question))
+            or _Q_COMPARES_A_NUMBER.search(question)):
+        return text
+    masked = _masked(text)
+    pattern = re.compile(rf"(?<![\w-])is\s+(?:{_CNL_ALL_CMP})(?:\s+than)?(?:\s+or\s+equal\s+to)?\s+"
+                         rf"({'|'.join(sorted(years))})(?![\w.-])", re.I)
+    found = list(pattern.finditer(masked))
+    if len(found) != 1:
+        return text
+    match = found[0]
+    rewritten = text[:match.start()] + "is " + match.group(1) + text[match.end():]
+    if parses is not None and not parses(rewritten):
+        return text
+    return rewritten
+
+
 def _closing(text: str) -> int:
     """The position of the parenthesis that closes the one ``text`` opens (outside terms and
     strings), or -1."""
@@ -251,4 +290,4 @@ def _closing(text: str) -> int:
     return -1
 
 
-__all__ = ["agree_directions", "asked_time"]
+__all__ = ["agree_directions", "asked_time", "in_the_year"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.abstention import abstention_reason
-from cnl.learn.agreement import agree_directions, asked_time
+from cnl.learn.agreement import agree_directions, asked_time, in_the_year
 from cnl.learn.choice import entity_readings, judge, mention_readings
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
@@ -439,14 +439,16 @@ class Translator:
     def postprocess(self, text: str, el: str, candidates=(), question: str = "") -> str:
         """The question's numbers copied where the model miswrote one, and this year where it wrote
         a year a difference counts from that the question does not say (:mod:`cnl.learn.numbers`);
-        a comparison or superlative turned the way the question's comparative goes, and a
-        when-question answered with the time rather than its year (:mod:`cnl.learn.agreement`);
+        a comparison or superlative turned the way the question's comparative goes, a
+        when-question answered with the time rather than its year, a comparison to a year the
+        question says with "in" written as that year (:mod:`cnl.learn.agreement`);
         explicit EL: entity labels of the output replaced by their nearest EntityMap label
         (the translator's map, e.g. an evaluation's, plus this question's candidates)."""
         if question:
             text = current_year(question, copy_numbers(question, text))
             if self.target == "squall":
-                text = asked_time(question, agree_directions(question, text, candidates), parses=self._parses)
+                text = agree_directions(question, text, candidates)
+                text = in_the_year(question, asked_time(question, text, parses=self._parses), parses=self._parses)
         if el not in ("explicit", "hybrid") or self.target != "squall" or self.notation != "label":
             return text
         emap = self.entity_map.copy() if self.entity_map is not None else EntityMap()
