@@ -63,7 +63,8 @@ def kg(tmp_path_factory):
         yield opened
 
 
-def _choose(kg, text, question, chooser=("answers", "type", "readings", "fit", "near"), properties=()):
+def _choose(kg, text, question, chooser=("answers", "type", "readings", "fit", "near"), properties=(),
+            candidates=()):
     from cnl.learn.inference import Translator
     from cnl.linking.property_candidates import PropertyCandidate
 
@@ -71,7 +72,7 @@ def _choose(kg, text, question, chooser=("answers", "type", "readings", "fit", "
     translator.chooser = chooser
     properties = [PropertyCandidate(pid, label, 0.5) for pid, label in properties]
     return translator.choose([text], translator.resolver([], kg=kg), kg=kg, question=question,
-                             properties=properties)
+                             properties=properties, candidates=candidates)
 
 
 def test_the_one_relation_forms_and_their_near_readings():
@@ -242,3 +243,70 @@ def test_the_near_readings_of_one_question_are_bounded(kg):
     found = near_readings(written, notation="label", resolver=resolver, kg=kg, profile="wikidata",
                           properties=properties, fit=translator.slot_fit(kg), timeout=5.0)
     assert len(found) == MAX_NEAR_READINGS  # (there are more: 4 texts, 8 candidates each)
+
+
+def _candidate(qid, label, mention):
+    return {"id": qid, "label": label, "mention": mention, "probability": 0.9}
+
+
+def test_the_question_s_relational_nouns():
+    """"the N of X" and "X's N", N a property candidate's label, its plural or an alias, X the words
+    a candidate was linked from: "What is the <N> of [X]?"."""
+    from cnl.learn.repairs import relational_noun_readings
+    from cnl.linking.property_candidates import PropertyCandidate
+
+    properties = [PropertyCandidate("P36", "capital", 0.5), PropertyCandidate("P40", "child", 0.5),
+                  PropertyCandidate("P169", "chief executive officer", 0.5, aliases=("CEO",)),
+                  PropertyCandidate("P361", "part of", 0.5), PropertyCandidate("P37", "official language", 0.5),
+                  PropertyCandidate("P1376", "capital of", 0.5)]
+    candidates = [_candidate("Q17", "Japan", "Japan"), _candidate("Q700", "Ann Parent", "Ann Parent"),
+                  _candidate("Q312", "Apple Inc.", "Apple"), _candidate("Q5", "human", "people")]
+
+    def read(question):
+        return [print_squall(q, "label") for q in relational_noun_readings(question, candidates, properties,
+                                                                           notation="label")]
+
+    assert read("What is the capital of Japan?") == ["What is the <capital> of [Japan]?"]
+    assert read("Who are the children of Ann Parent?") == ["What is the <child> of [Ann Parent]?"]
+    assert read("Who are Ann Parent's children?") == ["What is the <child> of [Ann Parent]?"]
+    assert read("Who is the CEO of Apple?") == ["What is the <chief executive officer> of [Apple Inc.]?"]
+    assert read("What are the official languages of Japan?") == ["What is the <official language> of [Japan]?"]
+    # "capital of" ends in "of": no relational noun (the capital of Japan is read by "capital")
+    assert read("Tell me the capital of Japan") == ["What is the <capital> of [Japan]?"]
+    # the pair must be the whole question: here the question asks something else of the capital
+    assert read("What province is Japan's capital located in?") == []
+    assert read("Which river flows through the capital of Japan?") == []
+    # no property candidate named there, or no candidate's words after it
+    assert read("Which part of Japan is the coldest?") == []
+    assert read("What is the capital of the country?") == []
+    assert read("Who directed Inception?") == []
+
+
+def test_the_question_s_relational_noun_is_read_where_the_written_text_finds_nothing(kg):
+    """"Who are the children of Ann Parent?" written "Which [human] has <child> [Ann Parent]?" (her
+    parents: none). <child> is never turned round by the KG's profiles (both sides are people);
+    the question's own words "the children of Ann Parent" say which way."""
+    text = "Which [human] has <child> [Ann Parent]?"
+    candidates = [_candidate("Q700", "Ann Parent", "Ann Parent")]
+    chosen, sparql, _ = _choose(kg, text, "Who are the children of Ann Parent?", properties=[("P40", "child")],
+                                candidates=candidates)
+    assert chosen == "What is the <child> of [Ann Parent]?"
+    assert [row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows] == ["Q701"]
+
+
+def test_the_question_s_relational_noun_comes_first_where_no_written_text_says_it(kg):
+    """"What is the continent of Japan?" written "What is the <country> of [Japan]?" answers (Japan),
+    but never says the continent the question asks for: the question's own reading comes first.
+    A written text that says the property, or a relational reading without an answer, stays."""
+    candidates = [_candidate("Q17", "Japan", "Japan")]
+    properties = [("P17", "country"), ("P30", "continent")]
+    chosen, sparql, _ = _choose(kg, "What is the <country> of [Japan]?", "What is the continent of Japan?",
+                                properties=properties, candidates=candidates)
+    assert chosen == "What is the <continent> of [Japan]?"
+    assert [row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows] == ["Q48"]
+    text = "Which [continent] is a <continent> of [Japan]?"
+    assert _choose(kg, text, "What is the continent of Japan?", properties=properties,
+                   candidates=candidates)[0] == text
+    text = "What is the <country> of [Japan]?"
+    assert _choose(kg, text, "What is the child of Japan?", properties=[("P40", "child")],
+                   candidates=candidates)[0] == text

@@ -28,7 +28,7 @@ from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers, current_year
 from cnl.learn.prompts import build_prompt
-from cnl.learn.repairs import near_readings, text_without_echoed_class
+from cnl.learn.repairs import near_readings, text_without_echoed_class, unwritten_relational_readings
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -622,11 +622,16 @@ class Translator:
         if "fit" in signals:  # of a label's readings, the one that fits its slots comes first
             options = best_reading_first(options, self.slot_fit(kg))
         written = [(text, sparql) for text, sparql, alternative in options if not alternative]
+        if "near" in signals:  # the question's own relational noun, where no written text says it
+            options = [(text, sparql, True) for text, sparql in unwritten_relational_readings(
+                written, question=question, candidates=candidates, nouns=properties, notation=self.notation,
+                resolver=resolver, profile=profile)] + options
         # a reading by the question's words only where no written reading answers; a near reading
         # of a written text only where none of those answers either
         chosen = judge(options + by_mention, kg, question, signals, timeout=self.validation_timeout,
                        near=(lambda: near_readings(written, notation=self.notation, resolver=resolver, kg=kg,
                                                    profile=profile, properties=properties[:NEAR_PROPERTIES],
+                                                   question=question, candidates=candidates, nouns=properties,
                                                    fit=self.slot_fit(kg), timeout=self.validation_timeout))
                        if "near" in signals else None)
         return chosen[0], chosen[1], None

@@ -22,6 +22,13 @@ Slips of a parser that the KG itself can tell, all in the commonest question the
   property candidates, the one in the written property's place whose answers are of the asked
   class (the class test stays in the query, so only such answers come back): ``<continent>``.
 
+- **the question's own relational noun**, first of all. "What is the capital of France?" written
+  ``Which [capital] has <country> [France] and has the highest <population>?``, "Who are the
+  children of Barack Obama?" written ``Which [human] has <child> [Barack Obama]?``: where the
+  question says "the N of X" or "X's N", N the label of one of its property candidates (or its
+  plural) and X words a candidate was linked from, it asks for the N of X: ``What is the
+  <capital> of [France]?`` (:func:`relational_noun_readings`).
+
 A near reading is another query, so it is printed back as CNL: what a person reads is what ran.
 Nothing here is about a particular question, property or data set.
 """
@@ -254,14 +261,101 @@ def class_label(kg, cls: str, query: ir.Query, *, timeout: float) -> str | None:
     return rows[0][0].value if rows and rows[0][0] is not None else None
 
 
+# plurals a relational noun may have in a question (its label is singular: <child>, <sibling>)
+_IRREGULAR_PLURALS = {"child": "children", "person": "people", "wife": "wives", "man": "men", "woman": "women",
+                      "life": "lives", "foot": "feet", "mouse": "mice", "tooth": "teeth", "leaf": "leaves"}
+
+
+def _noun_forms(label: str) -> set[str]:
+    """The words a property label may be said with as a noun: itself and its plural (of its last
+    word: "official languages", "children", "countries")."""
+    words = _WORD.findall(label.lower())
+    if not words:
+        return set()
+    *head, last = words
+    plurals = {last, last + "s", last + "es", _IRREGULAR_PLURALS.get(last, last)}
+    if last.endswith("y") and len(last) > 2:
+        plurals.add(last[:-1] + "ies")
+    return {" ".join([*head, plural]) for plural in plurals}
+
+
+# what may come before the "N of X" a question asks for ("what is the", "who are", "tell me the")
+# and after it ("called"): nothing else, so the pair is the whole question ("what province is
+# canada's capital located in?" asks something else of the capital)
+_ASKING = {"what", "who", "whom", "which", "is", "are", "was", "were", "the", "a", "an", "tell", "me", "give",
+           "list", "name", "all"}
+_AFTER = {"called", "named", "now", "currently", "today"}
+
+
+def relational_noun_readings(question: str, candidates, properties, *, notation: str) -> list[ir.Query]:
+    """``What is the <N> of X?`` for each pair the whole question says as "the N of X" or "X's N"
+    (only question words before it, as in "Who are the children of X?"): N a property
+    candidate's label or alias (or its plural), X the words a candidate was linked from (its
+    ``mention``), read as that candidate; in the question's order, each pair once. A property
+    whose label ends in "of" ("part of") is no relational noun."""
+    text = " ".join(_WORD.findall((question or "").lower()))
+    if not text:
+        return []
+    mentions = []  # (normalized mention, candidate), in the candidates' order
+    for c in candidates or ():
+        mention, label = c.get("mention"), c.get("label")
+        words = " ".join(_WORD.findall((mention or "").lower()))
+        if words and label and c.get("id") and all(words != m for m, _ in mentions):
+            mentions.append((words, c))
+    found = []
+    for prop in properties or ():
+        names = [n for n in (prop.label, *getattr(prop, "aliases", ())) if n and not n.lower().endswith(" of")]
+        forms = set().union(*(_noun_forms(n) for n in names)) if names else set()
+        for words, cand in mentions:
+            for form in forms:
+                said = re.search(rf"(?<![a-z])(?:{re.escape(form)} of (?:the )?{re.escape(words)}|"
+                                 rf"{re.escape(words)} s {re.escape(form)})(?![a-z])", text)
+                if said and set(text[:said.start()].split()) <= _ASKING and set(text[said.end():].split()) <= _AFTER:
+                    found.append((said.start(), prop.label, cand))
+                    break
+    out, seen = [], set()
+    for _, label, cand in sorted(found, key=lambda f: f[0]):
+        if (label, cand["id"]) in seen:
+            continue
+        seen.add((label, cand["id"]))
+        out.append(ir.Query(ir.Quant("which"), ir.Be(ir.Quant("the", ir.RelNoun(
+            ir.Property(id=None, label=label), ir.Ref(ir.Entity(id=cand["id"], label=cand["label"])))))))
+    return out
+
+
+_PROPERTY_IDS = re.compile(r"\b(?:wdt|p|ps|pq):(P\d+)\b")
+
+
+def unwritten_relational_readings(written, *, question: str, candidates, nouns, notation: str, resolver,
+                                  profile) -> list[tuple[str, str]]:
+    """(text, SPARQL) of the question's relational-noun readings (:func:`relational_noun_readings`)
+    whose property no ``written`` (text, SPARQL) uses: "What is the population of Germany?"
+    written ``What has <country> [Germany]?`` (which answers, with all of Germany) never says
+    the population the question asks for. A caller tries them before the written texts."""
+    used = {pid for _, sparql in written for pid in _PROPERTY_IDS.findall(sparql or "")}
+    out = []
+    for reading in relational_noun_readings(question, candidates, nouns, notation=notation):
+        try:
+            text = print_squall(reading, notation)
+            sparql = compile_query(parse_squall(text, notation=notation), profile, resolver)
+        except CNLError:
+            continue
+        pids = set(_PROPERTY_IDS.findall(sparql)) - {"P31"}
+        if pids and not pids & used:
+            out.append((text, sparql))
+    return out
+
+
 def near_readings(written, *, notation: str, resolver, kg, profile, properties, fit: SlotFit,
-                  timeout: float) -> list:
+                  timeout: float, question: str = "", candidates=(), nouns=()) -> list:
     """(text, SPARQL, accept) of the near readings of the ``written`` (text, SPARQL) pairs, in
     order: for each text, the property turned round where the KG's use of it fits that reading
     better, then each of those readings without its answer's class (kept by ``accept`` only
     where the KG names every answer's class after the asked one; without more where the class
     is named as the property is); last, for each text, each of the question's ``properties``
-    (candidates) in the written property's place. Each is printed back as CNL in ``notation``
+    (candidates) in the written property's place. Before all of them, the question's own
+    relational nouns (:func:`relational_noun_readings` of ``question``, its entity
+    ``candidates`` and its property candidates ``nouns``). Each is printed back as CNL in ``notation``
     and compiled from that text, so what a person reads is what runs; one whose query is that of
     a written text or of an earlier near reading is left out; at most :data:`MAX_NEAR_READINGS`."""
     out, seen = [], {sparql for _, sparql in written}
@@ -283,6 +377,8 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
             return named_after_class(kg, items, cls, label, timeout=timeout)
         return accept
 
+    for reading in relational_noun_readings(question, candidates, nouns, notation=notation):
+        add(reading, lambda result: True)
     queries = []
     for text, sparql in written:
         try:
