@@ -269,6 +269,7 @@ def test_the_question_s_relational_nouns():
     assert read("What is the capital of Japan?") == ["What is the <capital> of [Japan]?"]
     assert read("Who are the children of Ann Parent?") == ["What is the <child> of [Ann Parent]?"]
     assert read("Who are Ann Parent's children?") == ["What is the <child> of [Ann Parent]?"]
+    assert read("What's the capital of Japan?") == ["What is the <capital> of [Japan]?"]
     assert read("Who is the CEO of Apple?") == ["What is the <chief executive officer> of [Apple Inc.]?"]
     assert read("What are the official languages of Japan?") == ["What is the <official language> of [Japan]?"]
     # "capital of" ends in "of": no relational noun (the capital of Japan is read by "capital")

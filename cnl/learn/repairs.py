@@ -282,8 +282,8 @@ def _noun_forms(label: str) -> set[str]:
 # what may come before the "N of X" a question asks for ("what is the", "who are", "tell me the")
 # and after it ("called"): nothing else, so the pair is the whole question ("what province is
 # canada's capital located in?" asks something else of the capital)
-_ASKING = {"what", "who", "whom", "which", "is", "are", "was", "were", "the", "a", "an", "tell", "me", "give",
-           "list", "name", "all"}
+_ASKING = {"what", "who", "whom", "which", "is", "are", "was", "were", "s", "the", "a", "an", "tell", "me", "give",
+           "list", "name", "all"}  # "s": "what's"
 _AFTER = {"called", "named", "now", "currently", "today"}
 
 
