@@ -270,6 +270,10 @@ def test_the_question_s_relational_nouns():
     assert read("Who are the children of Ann Parent?") == ["What is the <child> of [Ann Parent]?"]
     assert read("Who are Ann Parent's children?") == ["What is the <child> of [Ann Parent]?"]
     assert read("What's the capital of Japan?") == ["What is the <capital> of [Japan]?"]
+    # a name that goes on past the words its candidate was linked from ("Ann Parent the Elder")
+    assert read("Who were Ann Parent the Elder's children?") == ["What is the <child> of [Ann Parent]?"]
+    assert read("Who were the children of Ann Parent the Elder?") == ["What is the <child> of [Ann Parent]?"]
+    assert read("What was the capital of Japan in 1900?") == []
     assert read("Who is the CEO of Apple?") == ["What is the <chief executive officer> of [Apple Inc.]?"]
     assert read("What are the official languages of Japan?") == ["What is the <official language> of [Japan]?"]
     # "capital of" ends in "of": no relational noun (the capital of Japan is read by "capital")
@@ -311,3 +315,19 @@ def test_the_question_s_relational_noun_comes_first_where_no_written_text_says_i
     text = "What is the <country> of [Japan]?"
     assert _choose(kg, text, "What is the child of Japan?", properties=[("P40", "child")],
                    candidates=candidates)[0] == text
+
+
+def test_a_class_that_is_a_property_s_name_is_read_as_that_property(kg):
+    """"Which [genre] is a <member of sports team> of [Harbour Lights]?": the KG has no class
+    "genre" (the text does not compile), and "genre" names a property: the genre of Harbour
+    Lights. A class the KG has, or a name no property has, gives nothing."""
+    from cnl.learn.repairs import text_with_class_as_property
+
+    text = "Which [genre] is a <member of sports team> of [Harbour Lights]?"
+    assert text_with_class_as_property(text, "label", lambda label: label == "genre") == \
+        "What is the <genre> of [Harbour Lights]?"
+    assert text_with_class_as_property(text, "label", lambda label: False) is None
+    assert text_with_class_as_property("What is the <genre> of [Harbour Lights]?", "label", lambda label: True) is None
+    chosen, sparql, _ = _choose(kg, text, "What kind of music do Harbour Lights play?")
+    assert chosen == "What is the <genre> of [Harbour Lights]?"
+    assert {row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows} == {"Q11399", "Q11366"}

@@ -28,7 +28,8 @@ from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers, current_year
 from cnl.learn.prompts import build_prompt
-from cnl.learn.repairs import near_readings, text_without_echoed_class, unwritten_relational_readings
+from cnl.learn.repairs import (near_readings, text_with_class_as_property, text_without_echoed_class,
+                               unwritten_relational_readings)
 from cnl.learn.slot_fit import SlotFit, best_reading_first
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
@@ -592,13 +593,21 @@ class Translator:
             except CNLError as err:
                 error = error or f"{text!r}: {str(err).splitlines()[0]}"
                 # a class named as the property ("Which [award received] is a <award received>
-                # of ..."), which no KG has: the text without it, if that compiles
-                text = text_without_echoed_class(text, self.notation)
-                try:
-                    query = parse_squall(text, notation=self.notation) if text else None
-                    sparql = compile_query(query, profile, resolver) if text else None
-                except CNLError:
-                    text = None
+                # of ..."), which no KG has: the text without it; a class that is another
+                # property's name ("Which [home venue] is a <home team> of X?"): that property
+                # of X; the first that compiles
+                repaired = None
+                for other in (text_without_echoed_class(text, self.notation),
+                              text_with_class_as_property(text, self.notation, _is_property(resolver))):
+                    try:
+                        query = parse_squall(other, notation=self.notation) if other else None
+                        sparql = compile_query(query, profile, resolver) if other else None
+                    except CNLError:
+                        continue
+                    if other:
+                        repaired = other
+                        break
+                text = repaired
                 if not text:
                     continue
             if not signals:
@@ -635,6 +644,17 @@ class Translator:
                                                    fit=self.slot_fit(kg), timeout=self.validation_timeout))
                        if "near" in signals else None)
         return chosen[0], chosen[1], None
+
+
+def _is_property(resolver):
+    """Whether ``resolver`` reads a label as a property."""
+    def is_property(label: str) -> bool:
+        try:
+            resolver.resolve(label, "property")
+        except CNLError:
+            return False
+        return True
+    return is_property
 
 
 def word_ngrams(text: str, longest: int = 6) -> set[str]:

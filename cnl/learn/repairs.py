@@ -181,6 +181,27 @@ def text_without_echoed_class(text: str, notation: str) -> str | None:
     return print_squall(classless_reading(query), notation)
 
 
+def text_with_class_as_property(text: str, notation: str, is_property) -> str | None:
+    """The one-relation question ``text`` whose answer class is no class but a property's name
+    (``is_property``: whether a label names a property), read as that property of its named
+    thing: ``Which [home venue] is a <home team> of [New York Yankees]?`` (no KG has a class
+    "home venue") → ``What is the <home venue> of [New York Yankees]?``, printed back in
+    ``notation``; None otherwise (or when it does not parse). Tried where the text does not
+    compile: a class the KG has stays a class."""
+    try:
+        query = parse_squall(text, notation=notation)
+    except CNLError:
+        return None
+    statement = _relation(query)
+    if statement is None or not isinstance(query.subject.noun, ir.ClassNoun):
+        return None
+    label = query.subject.noun.cls.label
+    if not label or not is_property(label):
+        return None
+    return print_squall(ir.Query(ir.Quant("which"), ir.Be(ir.Quant("the", ir.RelNoun(
+        ir.Property(id=None, label=label), _named_of(statement))))), notation)
+
+
 def main_slot(sparql: str):
     """(entity, property, side) of the query's one property slot, and its class (the QID of its
     ``wdt:P31`` test, or None); None when the query has other than one such slot."""
@@ -285,6 +306,9 @@ def _noun_forms(label: str) -> set[str]:
 _ASKING = {"what", "who", "whom", "which", "is", "are", "was", "were", "s", "the", "a", "an", "tell", "me", "give",
            "list", "name", "all"}  # "s": "what's"
 _AFTER = {"called", "named", "now", "currently", "today"}
+# a name may go on past the words a candidate was linked from ("queen elizabeth the first's
+# mother", linked from "queen elizabeth"): up to two more words, none of them a preposition
+_NAME_MORE = r"(?: (?!(?:in|on|at|of|for|from|to|by|with|and|or|during|before|after|since)\b)[a-z]+){0,2}"
 
 
 def relational_noun_readings(question: str, candidates, properties, *, notation: str) -> list[ir.Query]:
@@ -308,8 +332,8 @@ def relational_noun_readings(question: str, candidates, properties, *, notation:
         forms = set().union(*(_noun_forms(n) for n in names)) if names else set()
         for words, cand in mentions:
             for form in forms:
-                said = re.search(rf"(?<![a-z])(?:{re.escape(form)} of (?:the )?{re.escape(words)}|"
-                                 rf"{re.escape(words)} s {re.escape(form)})(?![a-z])", text)
+                said = re.search(rf"(?<![a-z])(?:{re.escape(form)} of (?:the )?{re.escape(words)}{_NAME_MORE}|"
+                                 rf"{re.escape(words)}{_NAME_MORE} s {re.escape(form)})(?![a-z])", text)
                 if said and set(text[:said.start()].split()) <= _ASKING and set(text[said.end():].split()) <= _AFTER:
                     found.append((said.start(), prop.label, cand))
                     break
