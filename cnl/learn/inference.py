@@ -20,7 +20,7 @@ from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.abstention import abstention_reason
 from cnl.learn.agreement import agree_directions, asked_time, in_the_year
-from cnl.learn.choice import entity_readings, judge, mention_readings
+from cnl.learn.chooser import choose_output
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
 from cnl.learn import native
@@ -28,9 +28,7 @@ from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
 from cnl.learn.numbers import copy_numbers, current_year
 from cnl.learn.prompts import build_prompt
-from cnl.learn.repairs import (near_readings, text_with_class_as_property, text_without_echoed_class,
-                               unwritten_relational_readings)
-from cnl.learn.slot_fit import SlotFit, best_reading_first
+from cnl.learn.slot_fit import SlotFit
 from cnl.linking.el_variants import postprocess
 from cnl.linking.entity_map import EntityMap
 from cnl.linking.indices import indices_for_store
@@ -38,8 +36,6 @@ from cnl.linking.lexicon import as_lexicon
 from cnl.linking.linker import BuiltinLinker, LabelLinker
 from cnl.linking.resolver import ChainResolver, IndexResolver, KGLabelResolver, property_table
 from cnl.sparql.wikidata_properties import identifier_labels, known_property_labels
-from cnl.sparql.compiler import compile_query
-from cnl.kg.limits import query_limits
 
 VALIDATION_TIMEOUT = 5.0
 # beams of the default pipeline: greedy. 4-beam n-best validation with the shipped ensemble
@@ -50,8 +46,6 @@ DEFAULT_BEAMS = 1
 # the signals that judge the candidates on a KG (Translator.choose): before this issue, the first
 # candidate with an answer ("answers")
 DEFAULT_CHOOSER = ("answers", "type", "readings", "fit", "near")
-# the question's property candidates tried in a near reading's place of the written property
-NEAR_PROPERTIES = 5
 
 
 log = logging.getLogger(__name__)
@@ -560,101 +554,15 @@ class Translator:
 
     def choose(self, nbest, resolver, *, kg=None, validate: bool = True, profile="wikidata", question: str = "",
                candidates=(), properties=()):
-        """(text, SPARQL, error) of the n-best candidate to keep; without ``validate`` only the
-        first is tried, without a KG the first that compiles with ``resolver`` is kept.
-
-        With a KG the candidates are judged by what they return (:mod:`cnl.learn.choice`, the
-        signals in ``self.chooser``): in beam order, the first whose answer says something
-        ("answers") and is of the kind the question asks for ("type": who a person, when a
-        date, how many a number, where a place) wins; "readings" also tries, for an entity
-        label several of the question's ``candidates`` share, their other readings ("Colorado
-        Rockies" the baseball team when the ice-hockey team has no mascot), kept only when they
-        answer; "fit" puts first, of a text's readings, the one whose entities fit the slots
-        they fill by the KG's own use of the properties there (:mod:`cnl.learn.slot_fit`:
-        "The Hunger Games" the film series as a value of <part of the series>), so it is the
-        one kept when none answers. Last, after every text and reading above, "readings"
-        tries the other candidates linked from the same words of the question as a label
-        (:func:`cnl.learn.choice.mention_readings`), kept only when they answer. Then "near"
-        tries the near readings of the written texts (:func:`cnl.learn.repairs.near_readings`):
-        the property the other way round, the answer's class left out, a near property of the
-        question's candidates, each kept only when it answers (and, for a class left out, the
-        KG names every answer's class after the asked one). When none answers, the first whose
-        query cannot give the asked kind is passed over ("type"), else the first that compiles
-        is kept."""
-        signals = set(self.chooser) if kg is not None and validate else set()
-        options, error = [], None  # (text, SPARQL, another reading of its labels)
-        by_mention = []  # readings by the question's words, tried after every written one
-        for text in nbest if validate else nbest[:1]:
-            if self.target != "squall":
-                return text, None, None
-            try:
-                query = parse_squall(text, notation=self.notation)
-                sparql = compile_query(query, profile, resolver)
-            except CNLError as err:
-                error = error or f"{text!r}: {str(err).splitlines()[0]}"
-                # a class named as the property ("Which [award received] is a <award received>
-                # of ..."), which no KG has: the text without it; a class that is another
-                # property's name ("Which [home venue] is a <home team> of X?"): that property
-                # of X; the first that compiles
-                repaired = None
-                for other in (text_without_echoed_class(text, self.notation),
-                              text_with_class_as_property(text, self.notation, _is_property(resolver))):
-                    try:
-                        query = parse_squall(other, notation=self.notation) if other else None
-                        sparql = compile_query(query, profile, resolver) if other else None
-                    except CNLError:
-                        continue
-                    if other:
-                        repaired = other
-                        break
-                text = repaired
-                if not text:
-                    continue
-            if not signals:
-                return text, sparql, None
-            options.append((text, sparql, False))
-            if "readings" in signals:
-                for readings, into in ((entity_readings(text, candidates), options),
-                                       (mention_readings(text, candidates), by_mention)):
-                    for reading in readings:
-                        try:
-                            other = compile_query(query, profile, ChainResolver(ChainResolver.table(
-                                ("entity", label, ident) for label, ident in reading.items()), resolver))
-                        except CNLError:
-                            continue
-                        if other != sparql and all(other != known for _, known, _ in options + by_mention):
-                            into.append((text, other, True))
-        if not options:
-            return (nbest[0] if nbest else None), None, error or "the model produced no output"
-        if len(options) == 1 and not by_mention and "near" not in signals:  # one candidate: nothing to choose
-            return options[0][0], options[0][1], None
-        if "fit" in signals:  # of a label's readings, the one that fits its slots comes first
-            options = best_reading_first(options, self.slot_fit(kg))
-        written = [(text, sparql) for text, sparql, alternative in options if not alternative]
-        if "near" in signals:  # the question's own relational noun, where no written text says it
-            options = [(text, sparql, True) for text, sparql in unwritten_relational_readings(
-                written, question=question, candidates=candidates, nouns=properties, notation=self.notation,
-                resolver=resolver, profile=profile)] + options
-        # a reading by the question's words only where no written reading answers; a near reading
-        # of a written text only where none of those answers either
-        chosen = judge(options + by_mention, kg, question, signals, timeout=self.validation_timeout,
-                       near=(lambda: near_readings(written, notation=self.notation, resolver=resolver, kg=kg,
-                                                   profile=profile, properties=properties[:NEAR_PROPERTIES],
-                                                   question=question, candidates=candidates, nouns=properties,
-                                                   fit=self.slot_fit(kg), timeout=self.validation_timeout))
-                       if "near" in signals else None)
-        return chosen[0], chosen[1], None
-
-
-def _is_property(resolver):
-    """Whether ``resolver`` reads a label as a property."""
-    def is_property(label: str) -> bool:
-        try:
-            resolver.resolve(label, "property")
-        except CNLError:
-            return False
-        return True
-    return is_property
+        """(text, SPARQL, error) of the n-best candidate to keep (:func:`cnl.learn.chooser.choose_output`,
+        with this translator's notation, chooser signals, slot profiles and validation timeout); a
+        target other than SQUALL is not compiled here: its first candidate is kept."""
+        if self.target != "squall":
+            return (nbest[0] if nbest else None), None, None
+        return choose_output(nbest, resolver, notation=self.notation, chooser=self.chooser,
+                             fit=lambda: self.slot_fit(kg), timeout=self.validation_timeout, kg=kg,
+                             validate=validate, profile=profile, question=question, candidates=candidates,
+                             properties=properties)
 
 
 def word_ngrams(text: str, longest: int = 6) -> set[str]:
