@@ -146,11 +146,11 @@ def test_a_class_the_kg_names_the_answers_after_is_left_out(kg):
 
 
 def test_a_class_the_answers_are_typed_against_is_kept(kg):
-    """Without its class, "which continent is a <country> of Japan" answers Japan, an island
-    country: not a continent, so the written query stays (empty) rather than a wrong answer;
+    """Without its class, "which rock band is a <country> of Japan" answers Japan, an island
+    country: not a rock band, so the written query stays (empty) rather than a wrong answer;
     and a football club is not named after "basketball team"."""
-    text = "Which [continent] is a <country> of [Japan]?"
-    chosen, _, _ = _choose(kg, text, "Which continent is Japan in?")
+    text = "Which [rock band] is a <country> of [Japan]?"
+    chosen, _, _ = _choose(kg, text, "Which rock band is Japan?")
     assert chosen == text
     text = "Which [basketball team] is a <member of sports team> of [Kim Striker]?"
     chosen, _, _ = _choose(kg, text, "Which basketball team does Kim Striker play for?")
@@ -176,8 +176,9 @@ def test_a_near_property_whose_answers_are_of_the_asked_class_is_kept(kg):
     chosen, sparql, _ = _choose(kg, text, "Which continent is Japan in?", properties=properties)
     assert chosen == "Which [continent] is a <continent> of [Japan]?"
     assert [row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows] == ["Q48"]
-    # without property candidates, or when the written query answers, nothing changes
-    assert _choose(kg, text, "Which continent is Japan in?")[0] == text
+    # without property candidates, the class is read as the property it names (the same answer);
+    # when the written query answers, nothing changes
+    assert _choose(kg, text, "Which continent is Japan in?")[0] == "What is the <continent> of [Japan]?"
     text = "Which [music genre] is a <genre> of [Harbour Lights]?"
     assert _choose(kg, text, "What genre?", properties=[("P30", "continent"), ("P136", "genre")])[0] == text
 
@@ -324,10 +325,38 @@ def test_a_class_that_is_a_property_s_name_is_read_as_that_property(kg):
     from cnl.learn.repairs import text_with_class_as_property
 
     text = "Which [genre] is a <member of sports team> of [Harbour Lights]?"
-    assert text_with_class_as_property(text, "label", lambda label: label == "genre") == \
-        "What is the <genre> of [Harbour Lights]?"
-    assert text_with_class_as_property(text, "label", lambda label: False) is None
-    assert text_with_class_as_property("What is the <genre> of [Harbour Lights]?", "label", lambda label: True) is None
+    ids = {"genre": "P136", "member of sports team": "P54"}
+    assert text_with_class_as_property(text, "label", ids.get) == "What is the <genre> of [Harbour Lights]?"
+    assert text_with_class_as_property(text, "label", lambda label: None) is None
+    assert text_with_class_as_property("What is the <genre> of [Harbour Lights]?", "label", ids.get) is None
     chosen, sparql, _ = _choose(kg, text, "What kind of music do Harbour Lights play?")
     assert chosen == "What is the <genre> of [Harbour Lights]?"
     assert {row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows} == {"Q11399", "Q11366"}
+
+
+def test_a_class_named_as_a_property_is_read_as_that_property_where_nothing_answers(kg):
+    """"Which [continent] has <member of sports team> [Japan]?" finds nothing; its class is named
+    as a property is: Japan's continent answers. Where the written reading answers, or the class
+    names no property, it stays."""
+    from cnl.learn.repairs import class_as_property_reading
+
+    def is_property(label):
+        return {"continent": "P30", "genre": "P136", "member of sports team": "P54", "child": "P40",
+                "team": "P54"}.get(label)
+
+    query = parse_squall("Which [continent] has <member of sports team> [Japan]?", notation="label")
+    assert print_squall(class_as_property_reading(query, is_property), "label") == \
+        "What is the <continent> of [Japan]?"
+    assert class_as_property_reading(parse_squall("Which [human] has <child> [Japan]?", notation="label"),
+                                     is_property) is None
+    # the class is named as the written property is: nothing new (that is the class left out)
+    assert class_as_property_reading(parse_squall("Which [genre] is a <genre> of [Japan]?", notation="label"),
+                                     is_property) is None
+    assert class_as_property_reading(parse_squall("Which [team] is a <member of sports team> of [Japan]?",
+                                                  notation="label"), is_property) is None
+    chosen, sparql, _ = _choose(kg, "Which [continent] has <member of sports team> [Japan]?",
+                                "Which continent is Japan on?")
+    assert chosen == "What is the <continent> of [Japan]?"
+    assert [row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows] == ["Q48"]
+    text = "Which [music genre] is a <genre> of [Harbour Lights]?"
+    assert _choose(kg, text, "What genre?")[0] == text

@@ -7,8 +7,8 @@ from __future__ import annotations
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError
 from cnl.learn.choice import entity_readings, judge, mention_readings
-from cnl.learn.repairs import (near_readings, text_with_class_as_property, text_without_echoed_class,
-                               unwritten_relational_readings)
+from cnl.learn.repairs import (near_readings, resolves_as_property, text_with_class_as_property,
+                               text_without_echoed_class, unwritten_relational_readings)
 from cnl.learn.slot_fit import best_reading_first
 from cnl.linking.resolver import ChainResolver
 from cnl.sparql.compiler import compile_query
@@ -60,7 +60,7 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
             # of X; the first that compiles
             repaired = None
             for other in (text_without_echoed_class(text, notation),
-                          text_with_class_as_property(text, notation, _is_property(resolver))):
+                          text_with_class_as_property(text, notation, resolves_as_property(resolver))):
                 try:
                     query = parse_squall(other, notation=notation) if other else None
                     sparql = compile_query(query, profile, resolver) if other else None
@@ -106,17 +106,6 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
                                                fit=fit(), timeout=timeout))
                    if "near" in signals else None)
     return chosen[0], chosen[1], None
-
-
-def _is_property(resolver):
-    """Whether ``resolver`` reads a label as a property."""
-    def is_property(label: str) -> bool:
-        try:
-            resolver.resolve(label, "property")
-        except CNLError:
-            return False
-        return True
-    return is_property
 
 
 __all__ = ["choose_output", "NEAR_PROPERTIES"]

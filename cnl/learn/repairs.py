@@ -181,9 +181,9 @@ def text_without_echoed_class(text: str, notation: str) -> str | None:
     return print_squall(classless_reading(query), notation)
 
 
-def text_with_class_as_property(text: str, notation: str, is_property) -> str | None:
+def text_with_class_as_property(text: str, notation: str, property_id) -> str | None:
     """The one-relation question ``text`` whose answer class is no class but a property's name
-    (``is_property``: whether a label names a property), read as that property of its named
+    (``property_id``: the ID of the property a label names, or None), read as that property of its named
     thing: ``Which [home venue] is a <home team> of [New York Yankees]?`` (no KG has a class
     "home venue") → ``What is the <home venue> of [New York Yankees]?``, printed back in
     ``notation``; None otherwise (or when it does not parse). Tried where the text does not
@@ -192,14 +192,39 @@ def text_with_class_as_property(text: str, notation: str, is_property) -> str | 
         query = parse_squall(text, notation=notation)
     except CNLError:
         return None
+    reading = class_as_property_reading(query, property_id)
+    return None if reading is None else print_squall(reading, notation)
+
+
+def class_as_property_reading(query: ir.Query, property_id) -> ir.Query | None:
+    """The one-relation question whose answer class is named as a property is (``property_id``:
+    the ID of the property a label names, or None) read as that property of its named thing
+    (``Which [sport] has <member of sports team> [Lionel Messi]?`` → ``What is the <sport> of
+    [Lionel Messi]?``); None for another form, a class no property is named as, or one named as
+    the written property is ("[team]", an alias of <member of sports team>: that is the class
+    left out, :func:`classless_reading`)."""
     statement = _relation(query)
     if statement is None or not isinstance(query.subject.noun, ir.ClassNoun):
         return None
     label = query.subject.noun.cls.label
-    if not label or not is_property(label):
+    named = property_id(label) if label else None
+    prop = statement.prop if isinstance(statement.prop, ir.Property) else statement.prop.items[0]
+    if named is None or named.lstrip("^") == (prop.id or property_id(prop.label) or "").lstrip("^"):
         return None
-    return print_squall(ir.Query(ir.Quant("which"), ir.Be(ir.Quant("the", ir.RelNoun(
-        ir.Property(id=None, label=label), _named_of(statement))))), notation)
+    return ir.Query(ir.Quant("which"), ir.Be(ir.Quant("the", ir.RelNoun(
+        ir.Property(id=None, label=label), _named_of(statement)))))
+
+
+def resolves_as_property(resolver):
+    """A function that gives the ID of the property ``resolver`` reads a label as, or None."""
+    def property_id(label: str | None) -> str | None:
+        if not label:
+            return None
+        try:
+            return str(resolver.resolve(label, "property"))
+        except CNLError:
+            return None
+    return property_id
 
 
 def main_slot(sparql: str):
@@ -377,7 +402,8 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
     better, then each of those readings without its answer's class (kept by ``accept`` only
     where the KG names every answer's class after the asked one; without more where the class
     is named as the property is); last, for each text, each of the question's ``properties``
-    (candidates) in the written property's place. Before all of them, the question's own
+    (candidates) in the written property's place; then each text's answer class read as the
+    property it names (:func:`class_as_property_reading`). Before all of them, the question's own
     relational nouns (:func:`relational_noun_readings` of ``question``, its entity
     ``candidates`` and its property candidates ``nouns``). Each is printed back as CNL in ``notation``
     and compiled from that text, so what a person reads is what runs; one whose query is that of
@@ -441,4 +467,10 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
             swapped = with_property(query, candidate.label)
             if swapped is not None:
                 add(swapped, lambda result: True)
+    # last, a class named as a property is: that property of the named thing (no class test
+    # stays to tell its answers right, so after the near properties, which keep it)
+    for query in queries:
+        reading = class_as_property_reading(query, resolves_as_property(resolver))
+        if reading is not None:
+            add(reading, lambda result: True)
     return out[:MAX_NEAR_READINGS]
