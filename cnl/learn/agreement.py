@@ -77,7 +77,8 @@ def _masked(text: str) -> str:
     return _TERMS_AND_STRINGS.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def _words(masked: str, table: dict):
+def _words(masked: str, table):
+    """(start, end, word) of each word of the (masked) CNL that is in ``table``."""
     return [(m.start(), m.end(), m.group(0)) for m in _CNL_WORD.finditer(masked) if m.group(0).lower() in table]
 
 
@@ -115,9 +116,9 @@ def _positions(question: str, text: str, candidates) -> list[tuple[int, int]]:
     for match in _ENTITY.finditer(text):
         label = _norm(match.group(1) if match.group(1) is not None else match.group(2))
         for words in (label, mentions.get(label)):
-            if words and re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", said):
-                at = re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", said).start()
-                out.append((match.start(), at))
+            found = re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", said) if words else None
+            if found:
+                out.append((match.start(), found.start()))
                 break
     return out
 
@@ -158,7 +159,7 @@ _TIME_PROPERTIES = None
 def _compares_times(text: str, masked: str) -> bool:
     """Whether the CNL's comparison or superlative is over times: it says so with a time word,
     a year, or a property whose values are times."""
-    if any(w.lower() in _CNL_TIME_WORDS for _, _, w in _words(masked, {w: w for w in _CNL_TIME_WORDS})):
+    if _words(masked, _CNL_TIME_WORDS):
         return True
     if re.search(r"\byear\b", masked, re.I):
         return True
