@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import re
 
+from cnl.learn.numbers import blank_terms
+
 # CNL comparison words, each with the word that goes the other way (grammar tokens CMP_GT/CMP_LT
 # and the writer forms "before/after", "over/under", "above/below")
 _CMP_UP = {"greater": "less", "higher": "lower", "later": "earlier", "larger": "smaller", "bigger": "smaller",
@@ -64,17 +66,12 @@ _Q_BOUNDS = re.compile(r"\bat\s+(?:least|most)\b|\bmost\s+of\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|never|no|none|without)\b|n't\b", re.I)
 _CNL_NEGATION = re.compile(r"(?<![\w-])(?:not|no)(?![\w-])", re.I)
 
-_TERMS_AND_STRINGS = re.compile(r'<(?:[^<>\\]|\\.)*>|\[(?:[^\[\]\\]|\\.)*\]|"(?:[^"\\]|\\.)*"')
 _ENTITY = re.compile(r"\[((?:[^\]\\]|\\.)*)\]|<(?:Q\d+:)((?:[^<>\\]|\\.)*)>")
 _PROPERTY = re.compile(r"<((?:[^<>\\]|\\.)*)>")
 # a word of the CNL outside terms and strings, not part of a hyphenated word ("highest-to-lowest")
 _CNL_WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w-])", re.I)
 # a word of the question; a hyphenated one is its words ("highest-grossing", "second-largest")
 _Q_WORD = re.compile(r"[a-z]+", re.I)
-
-
-def _masked(text: str) -> str:
-    return _TERMS_AND_STRINGS.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _words(masked: str, table):
@@ -173,9 +170,9 @@ def agree_directions(question: str, text: str, candidates=()) -> str:
     CNL's two compared things in the question when the model wrote another label."""
     if not question or not text:
         return text
-    if bool(_NEGATION.search(question)) != bool(_CNL_NEGATION.search(_masked(text))):
+    if bool(_NEGATION.search(question)) != bool(_CNL_NEGATION.search(blank_terms(text))):
         return text
-    masked = _masked(text)
+    masked = blank_terms(text)
     times = None
     for cnl_up, cnl_down, q_up, q_down, q_time, q_weak, comparison in (
             (_CMP_UP, _CMP_DOWN, _Q_CMP_UP, _Q_CMP_DOWN, _Q_TIME_CMP, {}, True),
@@ -202,7 +199,7 @@ def agree_directions(question: str, text: str, candidates=()) -> str:
         going = "up" if word.lower() in cnl_up else "down"
         if going != wanted:
             text = _turned(text, start, end, table)
-            masked = _masked(text)
+            masked = blank_terms(text)
     return text
 
 
@@ -264,7 +261,7 @@ def in_the_year(question: str, text: str, parses=None) -> str:
     if (not years or any(w.lower() in _Q_COMPARES for w in _Q_WORD.findall(question))
             or _Q_COMPARES_A_NUMBER.search(question)):
         return text
-    masked = _masked(text)
+    masked = blank_terms(text)
     pattern = re.compile(rf"(?<![\w-])is\s+(?:{_CNL_ALL_CMP})(?:\s+than)?(?:\s+or\s+equal\s+to)?\s+"
                          rf"({'|'.join(sorted(years))})(?![\w.-])", re.I)
     found = list(pattern.finditer(masked))
@@ -281,7 +278,7 @@ def _closing(text: str) -> int:
     """The position of the parenthesis that closes the one ``text`` opens (outside terms and
     strings), or -1."""
     depth = 0
-    for i, char in enumerate(_masked(text)):
+    for i, char in enumerate(blank_terms(text)):
         if char == "(":
             depth += 1
         elif char == ")":

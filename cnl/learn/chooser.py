@@ -93,17 +93,18 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
     if "fit" in signals:  # of a label's readings, the one that fits its slots comes first
         options = best_reading_first(options, fit())
     written = [(text, sparql) for text, sparql, alternative in options if not alternative]
-    if "near" in signals:  # the question's own relational noun, where no written text says it
-        options = [(text, sparql, True) for text, sparql in unwritten_relational_readings(
-            written, question=question, candidates=candidates, nouns=properties, notation=notation,
-            resolver=resolver, profile=profile)] + options
+    first = []  # the question's own relational noun, where no written text says it
+    if "near" in signals:
+        first = unwritten_relational_readings(written, question=question, candidates=candidates, nouns=properties,
+                                              notation=notation, resolver=resolver, profile=profile)
+        options = [(text, sparql, True) for text, sparql in first] + options
     # a reading by the question's words only where no written reading answers; a near reading
     # of a written text only where none of those answers either
     chosen = judge(options + by_mention, kg, question, signals, timeout=timeout,
                    near=(lambda: near_readings(written, notation=notation, resolver=resolver, kg=kg,
                                                profile=profile, properties=properties[:NEAR_PROPERTIES],
                                                question=question, candidates=candidates, nouns=properties,
-                                               fit=fit(), timeout=timeout))
+                                               tried=[sparql for _, sparql in first], fit=fit(), timeout=timeout))
                    if "near" in signals else None)
     return chosen[0], chosen[1], None
 

@@ -53,6 +53,13 @@ _WORD = re.compile(r"[a-z]+(?:-[a-z]+)?", re.I)
 # a CNL number outside terms, strings and dates: a token of digits standing alone
 _TERMS_AND_STRINGS = r'<(?:[^<>\\]|\\.)*>|\[(?:[^\[\]\\]|\\.)*\]|"(?:[^"\\]|\\.)*"'
 _CNL_PROTECTED = re.compile(_TERMS_AND_STRINGS + r'|\d{4}-\d{2}-\d{2}\S*')
+_TERMS_AND_STRINGS_RE = re.compile(_TERMS_AND_STRINGS)
+
+
+def blank_terms(text: str) -> str:
+    """``text`` (a CNL) with its terms (``<...>``, ``[...]``) and strings blanked out, each by as
+    many spaces: the words and numbers left are the sentence's own, at their places."""
+    return _TERMS_AND_STRINGS_RE.sub(lambda m: " " * len(m.group(0)), text)
 _CNL_NUMBER = re.compile(r"(?<![\w.?-])[-+]?\d+(?:\.\d+)?(?![\w.-]*\w)")
 
 
@@ -108,7 +115,7 @@ def current_year(question: str, text: str) -> str:
     """``text`` (a CNL) with a year a difference of years counts from that the question does not
     say (``2023 - the year of X``) written ``the year of now``; ``text`` unchanged otherwise."""
     said = {value for value, _ in question_numbers(question)}
-    masked = re.sub(_TERMS_AND_STRINGS, lambda m: " " * len(m.group(0)), text)  # dates stay: "the year of 2023-04-20"
+    masked = blank_terms(text)  # dates stay: "the year of 2023-04-20"
     out, last = [], 0
     for match in _YEAR_FROM.finditer(masked):
         if Decimal(match.group(1) or match.group(2)) in said:

@@ -396,7 +396,7 @@ def unwritten_relational_readings(written, *, question: str, candidates, nouns, 
 
 
 def near_readings(written, *, notation: str, resolver, kg, profile, properties, fit: SlotFit,
-                  timeout: float, question: str = "", candidates=(), nouns=()) -> list:
+                  timeout: float, question: str = "", candidates=(), nouns=(), tried=()) -> list:
     """(text, SPARQL, accept) of the near readings of the ``written`` (text, SPARQL) pairs, in
     order: for each text, the property turned round where the KG's use of it fits that reading
     better, then each of those readings without its answer's class (kept by ``accept`` only
@@ -407,8 +407,9 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
     relational nouns (:func:`relational_noun_readings` of ``question``, its entity
     ``candidates`` and its property candidates ``nouns``). Each is printed back as CNL in ``notation``
     and compiled from that text, so what a person reads is what runs; one whose query is that of
-    a written text or of an earlier near reading is left out; at most :data:`MAX_NEAR_READINGS`."""
-    out, seen = [], {sparql for _, sparql in written}
+    a written text, of an earlier near reading or ``tried`` (SPARQL the caller judged already) is
+    left out; at most :data:`MAX_NEAR_READINGS`."""
+    out, seen = [], {sparql for _, sparql in written} | set(tried)
 
     def add(variant, accept):
         try:
