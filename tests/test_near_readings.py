@@ -264,8 +264,7 @@ def test_the_question_s_relational_nouns():
                   _candidate("Q312", "Apple Inc.", "Apple"), _candidate("Q5", "human", "people")]
 
     def read(question):
-        return [print_squall(q, "label") for q in relational_noun_readings(question, candidates, properties,
-                                                                           notation="label")]
+        return [print_squall(q, "label") for q in relational_noun_readings(question, candidates, properties)]
 
     assert read("What is the capital of Japan?") == ["What is the <capital> of [Japan]?"]
     assert read("Who are the children of Ann Parent?") == ["What is the <child> of [Ann Parent]?"]

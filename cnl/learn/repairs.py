@@ -211,8 +211,12 @@ def class_as_property_reading(query: ir.Query, property_id) -> ir.Query | None:
     prop = statement.prop if isinstance(statement.prop, ir.Property) else statement.prop.items[0]
     if named is None or named.lstrip("^") == (prop.id or property_id(prop.label) or "").lstrip("^"):
         return None
-    return ir.Query(ir.Quant("which"), ir.Be(ir.Quant("the", ir.RelNoun(
-        ir.Property(id=None, label=label), _named_of(statement)))))
+    return _the_property_of(label, _named_of(statement))
+
+
+def _the_property_of(label: str, named) -> ir.Query:
+    """``What is the <label> of X?``, X the noun phrase ``named``."""
+    return ir.Query(ir.Quant("which"), ir.Be(ir.Quant("the", ir.RelNoun(ir.Property(id=None, label=label), named))))
 
 
 def resolves_as_property(resolver):
@@ -336,7 +340,7 @@ _AFTER = {"called", "named", "now", "currently", "today"}
 _NAME_MORE = r"(?: (?!(?:in|on|at|of|for|from|to|by|with|and|or|during|before|after|since)\b)[a-z]+){0,2}"
 
 
-def relational_noun_readings(question: str, candidates, properties, *, notation: str) -> list[ir.Query]:
+def relational_noun_readings(question: str, candidates, properties) -> list[ir.Query]:
     """``What is the <N> of X?`` for each pair the whole question says as "the N of X" or "X's N"
     (only question words before it, as in "Who are the children of X?"): N a property
     candidate's label or alias (or its plural), X the words a candidate was linked from (its
@@ -367,8 +371,7 @@ def relational_noun_readings(question: str, candidates, properties, *, notation:
         if (label, cand["id"]) in seen:
             continue
         seen.add((label, cand["id"]))
-        out.append(ir.Query(ir.Quant("which"), ir.Be(ir.Quant("the", ir.RelNoun(
-            ir.Property(id=None, label=label), ir.Ref(ir.Entity(id=cand["id"], label=cand["label"])))))))
+        out.append(_the_property_of(label, ir.Ref(ir.Entity(id=cand["id"], label=cand["label"]))))
     return out
 
 
@@ -383,7 +386,7 @@ def unwritten_relational_readings(written, *, question: str, candidates, nouns, 
     the population the question asks for. A caller tries them before the written texts."""
     used = {pid for _, sparql in written for pid in _PROPERTY_IDS.findall(sparql or "")}
     out = []
-    for reading in relational_noun_readings(question, candidates, nouns, notation=notation):
+    for reading in relational_noun_readings(question, candidates, nouns):
         try:
             text = print_squall(reading, notation)
             sparql = compile_query(parse_squall(text, notation=notation), profile, resolver)
@@ -428,7 +431,7 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
             return named_after_class(kg, items, cls, label, timeout=timeout)
         return accept
 
-    for reading in relational_noun_readings(question, candidates, nouns, notation=notation):
+    for reading in relational_noun_readings(question, candidates, nouns):
         add(reading, lambda result: True)
     queries = []
     for text, sparql in written:
