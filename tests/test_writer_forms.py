@@ -41,6 +41,7 @@ IDS = {
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
     "country of origin": "P495", "subclass of": "P279", "title": "P1476", "name in native language": "P1559",
     "book": "Q571", "sibling": "P3373", "polyphyletic common name": "Q55983715",
+    "contains the administrative territorial entity": "P150",
 }
 
 
@@ -1371,6 +1372,69 @@ FORMS += [
          "Which <Q8502> has <P2044> the highest thing that is less than 8000?",
          "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . FILTER(?e < 8000) } "
          "ORDER BY DESC(?e) LIMIT 1"),
+]
+
+# form 5 where a noun phrase is: a superlative without "the" before a noun; "did not" in a
+# clause's verb as "does not"
+FORMS += [
+    Form("5 superlative without the, before a noun",
+         ("What is latest <P577> of <Q47703>?", "What is latest <publication date> of [The Godfather]?",
+          "What is latest <P577:publication_date> of <The_Godfather>?"),
+         "What is the latest <P577> of <Q47703>?",
+         "SELECT ?d WHERE { wd:Q47703 wdt:P577 ?d . } ORDER BY DESC(?d) LIMIT 1"),
+    Form("5 superlative without the, before a noun",
+         ("What is the year of earliest <P569> of <Q76>?", "What is the year of earliest <date of birth> of [Barack Obama]?",
+          "What is the year of earliest <P569:date_of_birth> of <Barack_Obama>?"),
+         "What is the year of (the earliest <P569> of <Q76>)?",
+         "SELECT DISTINCT ?y WHERE { wd:Q76 wdt:P569 ?d . BIND(YEAR(?d) AS ?y) } ORDER BY ASC(?d) LIMIT 1"),
+    Form("5 superlative without the, before a noun",
+         ("Which <Q5> is the <P161> of most <Q11424>?", "Which [human] is the <cast member> of most [film]?",
+          "Which <human> is the <P161:cast_member> of most <film>?"),
+         "Which <Q5> is the <P161> of the most <Q11424>?",
+         "SELECT ?h WHERE { ?h wdt:P31 wd:Q5 . ?f wdt:P31 wd:Q11424 ; wdt:P161 ?h . } GROUP BY ?h "
+         "ORDER BY DESC(COUNT(DISTINCT ?f)) LIMIT 1"),
+    Form("did not in a clause",
+         ("Which <Q5> has a <P19> that <Q142> did not <P150>?",
+          "Which [human] has a <place of birth> that [France] did not <contains the administrative territorial entity>?",
+          "Which <human> has a <P19:place_of_birth> that <France> did not "
+          "<P150:contains_the_administrative_territorial_entity>?"),
+         "Which <Q5> has a <P19> that is not a <P150> of <Q142>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?p . FILTER NOT EXISTS { wd:Q142 wdt:P150 ?p . } }"),
+    Form("did not in a clause",
+         ('Which <Q11424> that has <P57> <Q8877> has a <P1476> that did not contain "War"?',
+          'Which [film] that has <director> [Steven Spielberg] has a <title> that did not contain "War"?',
+          'Which <film> that has <P57:director> <Steven_Spielberg> has a <P1476:title> that did not contain "War"?'),
+         'Which <Q11424> that has <P57> <Q8877> has a <P1476> that does not contain "War"?',
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 ; wdt:P1476 ?t . "
+         'FILTER(!CONTAINS(LCASE(STR(?t)), LCASE("War"))) }'),
+]
+
+# "Who among A and B ..." as "Which of A and B ..."; "was the <P> of" in a fronted object's verb
+FORMS += [
+    Form("who among",
+         ("Who among <Q37079> and <Q38111> has the highest <P2048>?",
+          "Who among [Tom Cruise] and [Leonardo DiCaprio] has the highest <height>?",
+          "Who among <Tom_Cruise> and <Leonardo_DiCaprio> has the highest <P2048:height>?"),
+         "Which of <Q37079> and <Q38111> has the highest <P2048>?",
+         "SELECT DISTINCT ?x WHERE { VALUES ?x { wd:Q37079 wd:Q38111 } ?x wdt:P2048 ?h . } ORDER BY DESC(?h) LIMIT 1"),
+    Form("who among",
+         ("What among <Q172241>, <Q47703> and <Q25188> has the earliest <P577>?",
+          "What among [The Shawshank Redemption], [The Godfather] and [Inception] has the earliest <publication date>?",
+          "What among <The_Shawshank_Redemption>, <The_Godfather> and <Inception> has the earliest "
+          "<P577:publication_date>?"),
+         "Which of <Q172241> and <Q47703> and <Q25188> has the earliest <P577>?",
+         "SELECT DISTINCT ?x WHERE { VALUES ?x { wd:Q172241 wd:Q47703 wd:Q25188 } ?x wdt:P577 ?d . } ORDER BY ASC(?d) LIMIT 1"),
+    Form("was the <P> of in a fronted object",
+         ("Which <Q11424> <Q8877> was the <P162> and <P57> of?",
+          "Which [film] [Steven Spielberg] was the <producer> and <director> of?",
+          "Which <film> <Steven_Spielberg> was the <P162:producer> and <P57:director> of?"),
+         "Which <Q11424> has <P162> <Q8877> and has <P57> <Q8877>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P162 wd:Q8877 ; wdt:P57 wd:Q8877 . }"),
+    Form("was the <P> of in a fronted object",
+         ("Which <Q11424> <Q25191> was the <P57> of?", "Which [film] [Christopher Nolan] was the <director> of?",
+          "Which <film> <Christopher_Nolan> was the <P57:director> of?"),
+         "Which <Q11424> has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
 ]
 
 # Ferré's forms (squall_ferre_forms.lark), their cases in a file of their own

@@ -109,6 +109,12 @@ class WriterForms(Transformer):
         return tok
 
     # Form 5: a superlative without "the" is one with it; "before"/"after" = "earlier/later than".
+    def who_among(self, _who, among, np, *rels):
+        return ir.Quant("which", None, (self.rel_among(among, np), *rels))
+
+    def quant_bare_superlative(self, *rest):
+        return self.quant(("the", None), *rest)
+
     def has_superlative_bare(self, order, prop_tok, *quals):
         return self.has_superlative(("the", None), order, prop_tok, *quals)
 
