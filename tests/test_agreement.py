@@ -184,3 +184,47 @@ def test_a_year_said_with_in_is_left_alone_where_the_question_compares(question,
     from cnl.learn.agreement import in_the_year
 
     assert in_the_year(question, text, parses=_parses) == text
+
+
+@pytest.mark.parametrize("question, text, expected", [
+    ("What was Mary Shelley's third novel?",
+     "Which [literary work] has <author> [Mary Shelley] and has the earliest <publication date>?",
+     "Which [literary work] has <author> [Mary Shelley] and has the 3rd earliest <publication date>?"),
+    ("What is the 2nd largest lake of Canada?",
+     "Which [lake] has <country> [Canada] and has the highest <area>?",
+     "Which [lake] has <country> [Canada] and has the 2nd highest <area>?"),
+    ("Who was the fourth wife of Henry VIII?",
+     "What is the <spouse> of [Henry VIII] at the earliest <start time>?",
+     "What is the <spouse> of [Henry VIII] at the 4th earliest <start time>?"),
+    # the direction is the superlative's own: "second to last" ranks from the latest
+    ("Which album was the second-to-last one by Queen?",
+     "Which [album] has <performer> [Queen] and has the latest <publication date>?",
+     "Which [album] has <performer> [Queen] and has the 2nd latest <publication date>?"),
+    ("What is the twenty-first tallest building?",
+     "Which [building] has the highest <height>?",
+     "Which [building] has the 21st highest <height>?"),
+])
+def test_an_ordinal_ranks_the_superlative(question, text, expected):
+    from cnl.learn.agreement import ranked_superlative
+
+    assert ranked_superlative(question, text, parses=_parses) == expected
+
+
+@pytest.mark.parametrize("question, text", [
+    # "first" is the superlative itself
+    ("What was the first film by Sofia Coppola?",
+     "Which [film] has <director> [Sofia Coppola] and has the earliest <publication date>?"),
+    # the number is used already (a series ordinal), or the CNL ranks already
+    ("What is the third Dune novel?", "Which [literary work] has <part of the series> [Dune] at <series ordinal> 3?"),
+    ("What is the third longest river?", "Which [river] has the 3rd highest <length>?"),
+    # two ordinals, or no superlative to rank
+    ("Was the second film longer than the third?", "Which [film] has the highest <duration>?"),
+    ("Who was the 16th president?", "Which [human] has <position held> [president]?"),
+    # "at least" / "at most" are bounds
+    ("Which band released its fifth album with at least 10 songs?",
+     "Which [band] has at least 10 <album>?"),
+])
+def test_an_ordinal_is_left_alone_where_it_ranks_nothing_new(question, text):
+    from cnl.learn.agreement import ranked_superlative
+
+    assert ranked_superlative(question, text, parses=_parses) == text

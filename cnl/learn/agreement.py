@@ -20,6 +20,12 @@
   (:func:`asked_time`). A question that asks for a year ("In what year ...", "What year ...")
   keeps its year.
 
+- **The Nth is the Nth of an order.** "What was Michael Crichton's sixth novel?" was written
+  ``... has the earliest <publication date>?``: the question's ordinal ranks the CNL's one
+  superlative (``the 6th earliest``), where the CNL has no rank and uses that number nowhere
+  else (:func:`ranked_superlative`). "the second to last" is the 2nd of the other end, which the
+  superlative's direction (see above) already says.
+
 - **A year said with "in" is that year.** "Which book by Dan Brown was released in 2000?" was
   written ``... has a <publication date> whose year is greater than 2000?``: the question says
   no comparative, and "in 2000" is the year itself (``whose year is 2000``, as the adapter's own
@@ -240,6 +246,53 @@ def asked_time(question: str, text: str, parses=None) -> str:
     return rewritten
 
 
+# the question's ordinals of 2 and more ("sixth", "6th", "twenty-first"; "first" ranks nothing)
+_Q_ORDINAL_DIGITS = re.compile(r"(?<![\w.])(\d+)(?:st|nd|rd|th)\b", re.I)
+_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
+
+def _question_ordinals(question: str) -> set[int]:
+    from cnl.learn.numbers import ordinal_value
+
+    found = {int(m.group(1)) for m in _Q_ORDINAL_DIGITS.finditer(question)}
+    for word in re.findall(r"[a-z]+(?:-[a-z]+)*", question.lower()):
+        # "twenty-first" is one ordinal; "second-to-last" has one among its words
+        values = [ordinal_value(word)] if ordinal_value(word) is not None else map(ordinal_value, word.split("-"))
+        found |= {value for value in values if value is not None}
+    return {value for value in found if value >= 2}
+
+
+def _ordinal(value: int) -> str:
+    suffix = "th" if 10 <= value % 100 <= 20 else _SUFFIX.get(value % 10, "th")
+    return f"{value}{suffix}"
+
+
+def ranked_superlative(question: str, text: str, parses=None) -> str:
+    """``text`` (a CNL) with its one superlative ranked by the question's one ordinal ("the sixth
+    novel": ``the earliest`` written ``the 6th earliest``); ``text`` unchanged where the CNL
+    already ranks, or uses the ordinal's number elsewhere (``at <series ordinal> 6``), or the
+    question says several ordinals. ``parses``: a function that tells whether a CNL text parses
+    (the rewritten text is kept only then)."""
+    if not (question and text):
+        return text
+    ordinals = _question_ordinals(question)
+    if len(ordinals) != 1:
+        return text
+    rank = next(iter(ordinals))
+    masked = blank_terms(text)
+    if re.search(rf"(?<![\w.-]){rank}(?![\w.-]*\w)|\b\d+(?:st|nd|rd|th)\b|\bjoint\b", masked, re.I):
+        return text
+    written = [w for w in _words(masked, {**_SUP_UP, **_SUP_DOWN})
+               if not re.search(r"\bat\s+$", masked[:w[0]], re.I)]
+    if len(written) != 1 or not re.search(r"\bthe\s+$", masked[:written[0][0]], re.I):
+        return text
+    start = written[0][0]
+    rewritten = text[:start] + _ordinal(rank) + " " + text[start:]
+    if parses is not None and not parses(rewritten):
+        return text
+    return rewritten
+
+
 # "in 2000", "in the year 2000" (not "in the 1990s", "in 2000's")
 _IN_YEAR = re.compile(r"\bin\s+(?:the\s+year\s+)?(\d{3,4})\b(?!'?s\b)", re.I)
 # the question's words that compare or bound a value: then "in 2000" may be part of a comparison
@@ -288,4 +341,4 @@ def _closing(text: str) -> int:
     return -1
 
 
-__all__ = ["agree_directions", "asked_time", "in_the_year"]
+__all__ = ["agree_directions", "asked_time", "in_the_year", "ranked_superlative"]

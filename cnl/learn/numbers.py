@@ -86,6 +86,15 @@ def question_numbers(question: str) -> list[tuple[Decimal, bool]]:
     return [(value, weak) for _, value, weak in sorted(found, key=lambda f: f[0])]
 
 
+def ordinal_value(word: str) -> int | None:
+    """The value of an English ordinal word ("sixth" 6, "twenty-first" 21), or None."""
+    word = word.lower()
+    if word in _ORDINAL_UNITS or word in _ORDINAL_TENS or (
+            "-" in word and word.split("-", 1)[1] in _ORDINAL_UNITS):
+        return _WORD_VALUES.get(word)
+    return None
+
+
 def copy_numbers(question: str, text: str) -> str:
     """``text`` (a CNL) with its one number the question does not say replaced by the question's
     one number the CNL does not use; ``text`` unchanged otherwise."""
