@@ -22,6 +22,10 @@ wd:Q905 rdfs:label "Dune"@en ; schema:description "media franchise"@en .
 wd:Q916 rdfs:label "Dune Part One"@en ; wdt:P31 wd:Q11424 ; p:P179 [ ps:P179 wd:Q915 ] .
 wd:Q917 rdfs:label "Starfall"@en ; schema:description "fictional character of the Starfall novels"@en .
 wd:Q907 rdfs:label "Starfall"@en .
+wd:Q5 rdfs:label "human"@en .
+wd:Q930 rdfs:label "Kid Verse"@en ; wdt:P31 wd:Q5 ; schema:description "American rapper and actor"@en .
+wd:Q931 rdfs:label "Mia Lorne"@en ; wdt:P31 wd:Q5 ; schema:description "Canadian singer"@en .
+wd:Q850 wdt:P161 wd:Q930 ; p:P161 [ ps:P161 wd:Q930 ] .
 """
 # twelve film series, each with a film in it: what the values of <part of the series> are like
 TTL += "".join(
@@ -120,3 +124,46 @@ def test_a_slot_with_few_entities_in_the_kg_has_no_profile():
     assert few.class_share({"Q1"}) == 0 and few.word_lift({"team"}, baseline) == 0
     many = SlotProfile(MIN_PROFILED, Counter({"Q1": MIN_PROFILED}), MIN_PROFILED, Counter({"team": MIN_PROFILED}))
     assert many.class_share({"Q1"}) == 1 and many.word_lift({"team"}, baseline) == pytest.approx(0.95)
+
+
+def _choose_with_properties(kg, text, question, properties):
+    from cnl.learn.inference import Translator
+    from cnl.linking.property_candidates import PropertyCandidate
+
+    translator = Translator(None, None)  # no model: choose() judges the given output
+    translator.chooser = ("answers", "type", "readings", "fit")
+    return translator.choose([text], translator.resolver([], kg=kg), kg=kg, question=question,
+                             properties=[PropertyCandidate(*p[:2], 0.5, *p[2:]) for p in properties])
+
+
+def test_a_named_thing_that_misfits_its_property_is_read_with_a_property_the_kg_states_it_in(kg):
+    """A rapper as a value of <part of the series> (whose values the KG knows as film series):
+    the KG states him as a cast member of a film, one of the question's property candidates."""
+    question = "Which film featured Kid Verse?"
+    properties = [("P179", "part of the series"), ("P57", "director"), ("P161", "cast member")]
+    chosen, sparql, _ = _choose_with_properties(kg, "Which [film] has <part of the series> [Kid Verse]?", question,
+                                                properties)
+    assert chosen == "Which [film] has <cast member> [Kid Verse]?"
+    assert [row[0].value.rsplit("/", 1)[1] for row in kg.query(sparql).rows] == ["Q850"]
+
+
+@pytest.mark.parametrize("text, properties", [
+    # the thing fits its slot (a film series as the value of <part of the series>)
+    ("Which [film] has <part of the series> [Saga 1]?", [("P179", "part of the series"), ("P161", "cast member")]),
+    # the KG states the misfit thing in no candidate's slot
+    ("Which [film] has <part of the series> [Mia Lorne]?", [("P179", "part of the series"), ("P161", "cast member")]),
+    # the KG knows nothing of what the thing is: no evidence against it
+    ("Which [film] has <part of the series> [Starfall]?", [("P179", "part of the series"), ("P161", "cast member")]),
+])
+def test_a_named_thing_that_fits_or_has_no_better_slot_keeps_its_property(kg, text, properties):
+    assert _choose_with_properties(kg, text, "Which film?", properties)[0] == text
+
+
+def test_a_property_the_question_says_stays_though_its_named_thing_misfits(kg):
+    """"the Kid Verse series" says *part of the series* (its alias "series"): the KG may lack
+    the fact; the question's word is kept over the KG's other statement of the thing."""
+    properties = [("P179", "part of the series", ("series",)), ("P161", "cast member", ("starring",))]
+    text = "Which [film] has <part of the series> [Kid Verse]?"
+    assert _choose_with_properties(kg, text, "Which film is in the Kid Verse series?", properties)[0] == text
+    assert _choose_with_properties(kg, text, "Which film is Kid Verse in?", properties)[0] == (
+        "Which [film] has <cast member> [Kid Verse]?")

@@ -7,8 +7,9 @@ from __future__ import annotations
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError
 from cnl.learn.choice import entity_readings, judge, mention_readings
-from cnl.learn.repairs import (near_readings, resolves_as_property, text_with_class_as_property,
-                               text_without_echoed_class, unwritten_relational_readings)
+from cnl.learn.repairs import (near_readings, refitted_property_readings, resolves_as_property,
+                               text_with_class_as_property, text_without_echoed_class,
+                               unwritten_relational_readings)
 from cnl.learn.slot_fit import best_reading_first
 from cnl.linking.resolver import ChainResolver
 from cnl.sparql.compiler import compile_query
@@ -33,7 +34,10 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
     text's readings, the one whose entities fit the slots they fill by the KG's own use of the
     properties there (``fit``: a function that gives the KG's :class:`~cnl.learn.slot_fit.SlotFit`;
     "The Hunger Games" the film series as a value of <part of the series>), so it is the one
-    kept when none answers. "near" puts before all of them the question's own relational noun
+    kept when none answers; and it puts before a written text the text with a property the KG
+    states its named thing in, where the written property's slot misfits it
+    (:func:`cnl.learn.repairs.refitted_property_readings`: "a film that has <part of the
+    series> [50 Cent]" read with <cast member>). "near" puts before all of them the question's own relational noun
     where no written text uses its property ("What is the population of Germany?" as
     ``What is the <population> of [Germany]?``; :func:`cnl.learn.repairs.unwritten_relational_readings`).
     Last, after every text and reading above, "readings" tries the other candidates linked from
@@ -88,16 +92,22 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
                         into.append((text, other, True))
     if not options:
         return (nbest[0] if nbest else None), None, error or "the model produced no output"
-    if len(options) == 1 and not by_mention and "near" not in signals:  # one candidate: nothing to choose
-        return options[0][0], options[0][1], None
-    if "fit" in signals:  # of a label's readings, the one that fits its slots comes first
+    if "fit" in signals and len(options) > 1:  # of a label's readings, the one that fits its slots comes first
         options = best_reading_first(options, fit())
     written = [(text, sparql) for text, sparql, alternative in options if not alternative]
+    refitted = []  # a named thing the KG states in another property's slot: that property
+    if "fit" in signals:
+        refitted = refitted_property_readings(written, notation=notation, resolver=resolver, profile=profile,
+                                              properties=properties, fit=fit(), question=question,
+                                              first=NEAR_PROPERTIES)
+    if len(options) == 1 and not by_mention and not refitted and "near" not in signals:  # nothing to choose
+        return options[0][0], options[0][1], None
     first = []  # the question's own relational noun, where no written text says it
     if "near" in signals:
         first = unwritten_relational_readings(written, question=question, candidates=candidates, nouns=properties,
                                               notation=notation, resolver=resolver, profile=profile)
         options = [(text, sparql, True) for text, sparql in first] + options
+    options = options[:len(first)] + [(text, sparql, False) for text, sparql in refitted] + options[len(first):]
     # a reading by the question's words only where no written reading answers; a near reading
     # of a written text only where none of those answers either
     chosen = judge(options + by_mention, kg, question, signals, timeout=timeout,

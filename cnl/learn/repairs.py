@@ -29,6 +29,13 @@ Slips of a parser that the KG itself can tell, all in the commonest question the
   plural) and X words a candidate was linked from, it asks for the N of X: ``What is the
   <capital> of [France]?`` (:func:`relational_noun_readings`).
 
+- **a named thing that cannot fill its property's slot.** ``Which [film] has <part of the series>
+  [50 Cent] ...``: the values of *part of the series* are series, and the KG knows 50 Cent as a
+  human; where the KG states the thing in the same slot of one of the question's property
+  candidates (50 Cent is a *cast member*), that property is read in the written one's place
+  (:func:`refitted_property_readings`). It needs no answer, so it is tried before the written
+  text: the KG states the fact the query rests on.
+
 A near reading is another query, so it is printed back as CNL: what a person reads is what ran.
 Nothing here is about a particular question, property or data set.
 """
@@ -396,6 +403,60 @@ def unwritten_relational_readings(written, *, question: str, candidates, nouns, 
         if pids and not pids & used:
             out.append((text, sparql))
     return out
+
+
+_PROPERTY_TERM = re.compile(r"<((?:[^<>\\]|\\.)*)>")
+
+
+def refitted_property_readings(written, *, notation: str, resolver, profile, properties, fit: SlotFit,
+                               question: str = "", first: int = 5) -> list[tuple[str, str]]:
+    """(text, SPARQL) for each ``written`` (text, SPARQL) one of whose named things misfits the
+    slot of its property (:func:`cnl.learn.slot_fit.slot_fit` below 0: the KG knows what the
+    thing is, and nothing it knows is like the property's values there, nor does it state the
+    thing there), with that property replaced by the first of the question's ``first`` property
+    candidates ``properties`` in whose same slot the KG states the thing. A property the
+    ``question`` says (its label or an alias among the question's words: "won by" for *winner*)
+    stays: the KG may lack the fact ("the Super Bowls won by the 49ers" where the slice states
+    the team only as a participant). Only a property written once is replaced, and only one per
+    text."""
+    property_id = resolves_as_property(resolver)
+    said = f" {_plain_words(question)} "
+    names = {c.id: (c.label, *c.aliases) for c in properties}
+    out = []
+    for text, sparql in written:
+        if not sparql:
+            continue
+        for qid, pid, side in slots(sparql):
+            if pid == "P31":
+                continue
+            classes, words = fit.entity(qid)
+            if slot_fit(fit.attested(qid, pid, side), classes, words, fit.profile(pid, side), fit.baseline()) >= 0:
+                continue
+            terms = [m for m in _PROPERTY_TERM.finditer(text)
+                     if (property_id(m.group(1)) or "").lstrip("^") == pid]
+            if len(terms) != 1 or any(f" {_plain_words(name)} " in said
+                                      for name in (terms[0].group(1), *names.get(pid, ())) if _plain_words(name)):
+                continue
+            for candidate in properties[:first]:
+                if candidate.id == pid or not fit.attested(qid, candidate.id, side):
+                    continue
+                term = terms[0]
+                written_as = f"<{candidate.label}>" if notation == "label" else f"<{candidate.id}>"
+                other = text[:term.start()] + written_as + text[term.end():]
+                try:
+                    other_sparql = compile_query(parse_squall(other, notation=notation), profile, resolver)
+                except CNLError:
+                    continue
+                out.append((other, other_sparql))
+                break
+            else:
+                continue
+            break
+    return out
+
+
+def _plain_words(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", (text or "").lower()))
 
 
 def near_readings(written, *, notation: str, resolver, kg, profile, properties, fit: SlotFit,
