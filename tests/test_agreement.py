@@ -228,3 +228,54 @@ def test_an_ordinal_is_left_alone_where_it_ranks_nothing_new(question, text):
     from cnl.learn.agreement import ranked_superlative
 
     assert ranked_superlative(question, text, parses=_parses) == text
+
+
+@pytest.mark.parametrize("question, text, expected", [
+    # a comparison the negation governs
+    ("Which Dune novel was not published before 1970?",
+     "Which [literary work] has <part of the series> [Dune] and has a <publication date> whose year is earlier than "
+     "1970?",
+     "Which [literary work] has <part of the series> [Dune] and has not a <publication date> whose year is earlier "
+     "than 1970?"),
+    # a thing the negation governs, in the question's noun's clause or the main verb phrase
+    ("Which Mission: Impossible films did not star Jeremy Renner?",
+     "Which [film] has <part of the series> [Mission: Impossible] and has <cast member> [Jeremy Renner]?",
+     "Which [film] has <part of the series> [Mission: Impossible] and has not <cast member> [Jeremy Renner]?"),
+    ("What is the largest country that isn't in Europe?",
+     "Which [country] that has <continent> [Europe] has the highest <area>?",
+     "Which [country] that has not <continent> [Europe] has the highest <area>?"),
+    ("Who is not a member of Pink Floyd?", "Which [human] is a <member of> of [Pink Floyd]?",
+     "Which [human] is not a <member of> of [Pink Floyd]?"),
+])
+def test_a_negation_the_question_says_is_restored(question, text, expected):
+    from cnl.learn.agreement import restored_negation
+
+    assert restored_negation(question, text, parses=_parses) == expected
+
+
+def test_a_negated_thing_is_found_by_the_words_it_was_linked_from():
+    from cnl.learn.agreement import restored_negation
+
+    text = "Which [human] has <occupation> [actor] and has <award received> [Academy Awards]?"
+    candidates = [{"label": "Academy Awards", "mention": "Oscar"}]
+    assert restored_negation("Which actors never won an Oscar?", text, candidates, parses=_parses) == (
+        "Which [human] has <occupation> [actor] and has not <award received> [Academy Awards]?")
+
+
+@pytest.mark.parametrize("question, text", [
+    # the CNL negates already, or said "not before" as "later than"
+    ("Which films were not directed by Sofia Coppola?", "Which [film] has not <director> [Sofia Coppola]?"),
+    ("Which Dune novel was not published before 1970?",
+     "Which [literary work] has <part of the series> [Dune] and has a <publication date> whose year is later than 1969?"),
+    # nothing of the CNL among the negated words, or two statements hold it
+    ("Who doesn't have children?", "Which [human] has a <child>?"),
+    ("Who didn't win an Oscar but was nominated for one?",
+     "Which [human] has <award received> [Oscar] and has <nominated for> [Oscar]?"),
+    # not a negation of the question's own
+    ("Which band was not only famous but also rich?", "Which [band] has <genre> [rock music]?"),
+    ("Is Paris in France or not?", "Has [Paris] <country> [France]?"),
+])
+def test_a_negation_is_left_alone_where_it_is_said_or_governs_nothing_one(question, text):
+    from cnl.learn.agreement import restored_negation
+
+    assert restored_negation(question, text, parses=_parses) == text

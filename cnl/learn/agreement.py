@@ -26,6 +26,15 @@
   else (:func:`ranked_superlative`). "the second to last" is the 2nd of the other end, which the
   superlative's direction (see above) already says.
 
+- **A negation the question says is said.** "Which Harry Potter novel was not released before
+  2006?" was written ``... has a <publication date> whose year is earlier than 2006?``: the
+  small model drops a "not" it has seen few of. Where the question negates and the CNL does not,
+  the words the negation governs (up to the clause's end) name what is negated: a thing the CNL
+  names ("did not star Paul Walker": the statement with ``[Paul Walker]``) or a comparison
+  ("not released before 2006": the statement that compares the other way than "before" would
+  leave it alone, since the model may have said "not before" as "later than"); exactly one
+  statement of the CNL must hold it, and that one is negated (:func:`restored_negation`).
+
 - **A year said with "in" is that year.** "Which book by Dan Brown was released in 2000?" was
   written ``... has a <publication date> whose year is greater than 2000?``: the question says
   no comparative, and "in 2000" is the year itself (``whose year is 2000``, as the adapter's own
@@ -37,7 +46,12 @@ from __future__ import annotations
 
 import re
 
-from cnl.learn.numbers import blank_terms
+from cnl.dialects.squall.parser import parse_squall
+from cnl.dialects.squall.printer import print_squall
+from cnl.errors import CNLError
+from cnl.ir import nodes as ir
+from cnl.ir.traverse import map_children, walk
+from cnl.learn.numbers import blank_terms, ordinal_value
 
 # CNL comparison words, each with the word that goes the other way (grammar tokens CMP_GT/CMP_LT
 # and the writer forms "before/after", "over/under", "above/below")
@@ -252,8 +266,6 @@ _SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
 
 def _question_ordinals(question: str) -> set[int]:
-    from cnl.learn.numbers import ordinal_value
-
     found = {int(m.group(1)) for m in _Q_ORDINAL_DIGITS.finditer(question)}
     for word in re.findall(r"[a-z]+(?:-[a-z]+)*", question.lower()):
         # "twenty-first" is one ordinal; "second-to-last" has one among its words
@@ -288,6 +300,81 @@ def ranked_superlative(question: str, text: str, parses=None) -> str:
         return text
     start = written[0][0]
     rewritten = text[:start] + _ordinal(rank) + " " + text[start:]
+    if parses is not None and not parses(rewritten):
+        return text
+    return rewritten
+
+
+# a negation of the question and the words it governs, up to the clause's end
+_Q_NEGATED = re.compile(r"(?<!\bor )\b(?:not(?!\s+only\b)|never|without)\b|n't\b", re.I)
+_CLAUSE_END = re.compile(r"[,;:?!.]|\b(?:and|but|or|who|which|that|whose|while|although)\b", re.I)
+# the CNL says a negation already (its own words or a set difference)
+_CNL_NEGATES = re.compile(r"(?<![\w-])(?:not|no|except|without)(?![\w-])", re.I)
+
+
+def restored_negation(question: str, text: str, candidates=(), *, notation: str = "label", parses=None) -> str:
+    """``text`` (a CNL) with the one statement that holds what the question's negation governs
+    negated, where the question negates and the CNL does not; ``text`` unchanged otherwise (no
+    or several such statements, a comparison already turned the other way, or a text that does
+    not parse). ``candidates``: the question's entity candidates (their ``mention``), to find a
+    thing of the CNL among the negated words when the model wrote another label."""
+    if not (question and text) or _CNL_NEGATES.search(blank_terms(text)):
+        return text
+    negations = list(_Q_NEGATED.finditer(question))
+    if len(negations) != 1:
+        return text
+    governed = question[negations[0].end():]
+    end = _CLAUSE_END.search(governed)
+    governed = _norm(governed[:end.start()] if end else governed)
+    if not governed:
+        return text
+    try:
+        query = parse_squall(text, notation=notation)
+    except CNLError:
+        return text
+    mentions = {}
+    for c in candidates or ():
+        if c.get("label") and c.get("mention"):
+            mentions.setdefault(_norm(c["label"]), _norm(c["mention"]))
+
+    def said(words: str | None) -> bool:
+        return bool(words) and re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", governed) is not None
+
+    def names_governed(node) -> bool:
+        for term in walk(node):
+            if isinstance(term, ir.Entity) and term.label:
+                label = _norm(term.label.replace("_", " "))
+                if said(label) or said(mentions.get(label)):
+                    return True
+        return False
+
+    cue = _cues(governed, _Q_CMP_UP, _Q_CMP_DOWN, {}, {}, times=False)
+
+    def compares_as_governed(node) -> bool:
+        if len(cue) != 1:
+            return False
+        for found in walk(node):
+            if isinstance(found, ir.Compare) and found.op in (">", ">=", "<", "<="):
+                going = "up" if found.op in (">", ">=") else "down"
+                return going == cue[0][1]  # turned the other way: the model said the negation so
+        return False
+
+    statements = [n for n in walk(query) if isinstance(n, (ir.Stmt, ir.Be))]
+    negated = {id(n.vp) for n in walk(query) if isinstance(n, ir.Not)}
+    held = [n for n in statements if id(n) not in negated and (names_governed(n) or compares_as_governed(n))]
+    # the innermost: a statement inside another that holds it too is the one that says it
+    inner = [n for n in held if not any(o is not n and any(x is o for x in walk(n)) for o in held)]
+    if len(inner) != 1:
+        return text
+    target = inner[0]
+
+    def negate(node):
+        return ir.Not(node) if node is target else map_children(node, negate)
+
+    try:
+        rewritten = print_squall(negate(query), notation)
+    except CNLError:
+        return text
     if parses is not None and not parses(rewritten):
         return text
     return rewritten
@@ -341,4 +428,4 @@ def _closing(text: str) -> int:
     return -1
 
 
-__all__ = ["agree_directions", "asked_time", "in_the_year", "ranked_superlative"]
+__all__ = ["agree_directions", "asked_time", "in_the_year", "ranked_superlative", "restored_negation"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.abstention import abstention_reason
-from cnl.learn.agreement import agree_directions, asked_time, in_the_year, ranked_superlative
+from cnl.learn.agreement import agree_directions, asked_time, in_the_year, ranked_superlative, restored_negation
 from cnl.learn.chooser import choose_output
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
@@ -434,7 +434,8 @@ class Translator:
     def postprocess(self, text: str, el: str, candidates=(), question: str = "") -> str:
         """The question's numbers copied where the model miswrote one, and this year where it wrote
         a year a difference counts from that the question does not say (:mod:`cnl.learn.numbers`);
-        a comparison or superlative turned the way the question's comparative goes and ranked
+        a negation the question says and the CNL dropped restored, a comparison or superlative
+        turned the way the question's comparative goes and ranked
         by its ordinal, a
         when-question answered with the time rather than its year, a comparison to a year the
         question says with "in" written as that year (:mod:`cnl.learn.agreement`);
@@ -443,6 +444,7 @@ class Translator:
         if question:
             text = current_year(question, copy_numbers(question, text))
             if self.target == "squall":
+                text = restored_negation(question, text, candidates, notation=self.notation, parses=self._parses)
                 text = agree_directions(question, text, candidates)
                 text = ranked_superlative(question, text, parses=self._parses)
                 text = in_the_year(question, asked_time(question, text, parses=self._parses), parses=self._parses)
