@@ -23,6 +23,7 @@ wd:Q916 rdfs:label "Dune Part One"@en ; wdt:P31 wd:Q11424 ; p:P179 [ ps:P179 wd:
 wd:Q917 rdfs:label "Starfall"@en ; schema:description "fictional character of the Starfall novels"@en .
 wd:Q907 rdfs:label "Starfall"@en .
 wd:Q5 rdfs:label "human"@en .
+wd:Q7725634 rdfs:label "literary work"@en .
 wd:Q930 rdfs:label "Kid Verse"@en ; wdt:P31 wd:Q5 ; schema:description "American rapper and actor"@en .
 wd:Q931 rdfs:label "Mia Lorne"@en ; wdt:P31 wd:Q5 ; schema:description "Canadian singer"@en .
 wd:Q850 wdt:P161 wd:Q930 ; p:P161 [ ps:P161 wd:Q930 ] .
@@ -89,6 +90,27 @@ def test_an_entity_the_kg_states_in_the_slot_outweighs_its_description(kg):
     assert "wd:Q915" in sparql
 
 
+def test_a_reading_stated_in_the_slot_only_with_things_of_another_class_loses(kg):
+    """The film "Dune" is stated as a value of P179 only of a film: where the query asks for
+    literary works of the series, that statement is about another kind of thing, and is
+    evidence against it; the franchise, of which the KG states nothing there, is kept."""
+    cands = [{"id": "Q915", "label": "Dune"}, {"id": "Q905", "label": "Dune"}]
+    _, sparql, _ = _choose(kg, ("answers", "type", "readings", "fit"),
+                           "Which [literary work] has <part of the series> [Dune]?",
+                           "Which books are in the Dune series?", cands)
+    assert "wd:Q905" in sparql and "wd:Q915" not in sparql
+
+
+def test_the_class_on_the_other_side_of_a_slot():
+    from cnl.learn.slot_fit import other_side_class
+
+    sparql = ('SELECT ?x WHERE { ?x wdt:P31 wd:Q7725634 . ?x p:P179 [ ps:P179 wd:Q8337 ; pq:P1545 "3" ] . '
+              'wd:Q2 p:P822 [ ps:P822 ?m ] . ?m wdt:P31/wdt:P279* wd:Q5 . }')
+    assert other_side_class(sparql, "Q8337", "P179", "value") == "Q7725634"
+    assert other_side_class(sparql, "Q2", "P822", "subject") == "Q5"
+    assert other_side_class("SELECT ?x WHERE { ?x wdt:P179 wd:Q1 . }", "Q1", "P179", "value") is None
+
+
 def test_a_reading_the_kg_knows_to_be_unlike_the_slot_loses_to_one_it_knows_nothing_of(kg):
     """"Starfall" the character (described, and nothing like a series) and "Starfall" of which the
     KG has only the label: as a value of <part of the series>, the character is evidence
@@ -140,7 +162,7 @@ def test_a_named_thing_that_misfits_its_property_is_read_with_a_property_the_kg_
     """A rapper as a value of <part of the series> (whose values the KG knows as film series):
     the KG states him as a cast member of a film, one of the question's property candidates."""
     question = "Which film featured Kid Verse?"
-    properties = [("P179", "part of the series"), ("P57", "director"), ("P161", "cast member")]
+    properties = [("P57", "director"), ("P161", "cast member"), ("P179", "part of the series")]
     chosen, sparql, _ = _choose_with_properties(kg, "Which [film] has <part of the series> [Kid Verse]?", question,
                                                 properties)
     assert chosen == "Which [film] has <cast member> [Kid Verse]?"
@@ -149,11 +171,11 @@ def test_a_named_thing_that_misfits_its_property_is_read_with_a_property_the_kg_
 
 @pytest.mark.parametrize("text, properties", [
     # the thing fits its slot (a film series as the value of <part of the series>)
-    ("Which [film] has <part of the series> [Saga 1]?", [("P179", "part of the series"), ("P161", "cast member")]),
+    ("Which [film] has <part of the series> [Saga 1]?", [("P161", "cast member"), ("P179", "part of the series")]),
     # the KG states the misfit thing in no candidate's slot
-    ("Which [film] has <part of the series> [Mia Lorne]?", [("P179", "part of the series"), ("P161", "cast member")]),
+    ("Which [film] has <part of the series> [Mia Lorne]?", [("P161", "cast member"), ("P179", "part of the series")]),
     # the KG knows nothing of what the thing is: no evidence against it
-    ("Which [film] has <part of the series> [Starfall]?", [("P179", "part of the series"), ("P161", "cast member")]),
+    ("Which [film] has <part of the series> [Starfall]?", [("P161", "cast member"), ("P179", "part of the series")]),
 ])
 def test_a_named_thing_that_fits_or_has_no_better_slot_keeps_its_property(kg, text, properties):
     assert _choose_with_properties(kg, text, "Which film?", properties)[0] == text
@@ -162,8 +184,10 @@ def test_a_named_thing_that_fits_or_has_no_better_slot_keeps_its_property(kg, te
 def test_a_property_the_question_says_stays_though_its_named_thing_misfits(kg):
     """"the Kid Verse series" says *part of the series* (its alias "series"): the KG may lack
     the fact; the question's word is kept over the KG's other statement of the thing."""
-    properties = [("P179", "part of the series", ("series",)), ("P161", "cast member", ("starring",))]
+    properties = [("P161", "cast member", ("starring",)), ("P179", "part of the series", ("series",))]
     text = "Which [film] has <part of the series> [Kid Verse]?"
     assert _choose_with_properties(kg, text, "Which film is in the Kid Verse series?", properties)[0] == text
     assert _choose_with_properties(kg, text, "Which film is Kid Verse in?", properties)[0] == (
         "Which [film] has <cast member> [Kid Verse]?")
+    # ... and so does one the question's candidates rank above the one the KG states it in
+    assert _choose_with_properties(kg, text, "Which film is Kid Verse in?", properties[::-1])[0] == text

@@ -414,14 +414,18 @@ def refitted_property_readings(written, *, notation: str, resolver, profile, pro
     slot of its property (:func:`cnl.learn.slot_fit.slot_fit` below 0: the KG knows what the
     thing is, and nothing it knows is like the property's values there, nor does it state the
     thing there), with that property replaced by the first of the question's ``first`` property
-    candidates ``properties`` in whose same slot the KG states the thing. A property the
-    ``question`` says (its label or an alias among the question's words: "won by" for *winner*)
-    stays: the KG may lack the fact ("the Super Bowls won by the 49ers" where the slice states
-    the team only as a participant). Only a property written once is replaced, and only one per
-    text."""
+    candidates ``properties`` (best first) in whose same slot the KG states the thing, and that
+    ranks above the written property. A property the question speaks for (one of its candidates
+    ranked above the others, or its label or an alias among the question's words: "won by" for
+    *winner*) stays: a KG may lack the fact ("the Super Bowls the Ravens won", where the slice
+    states the team only as a participant, never as a winner). Only a property written once is
+    replaced, and only one per text."""
     property_id = resolves_as_property(resolver)
     said = f" {_plain_words(question)} "
     names = {c.id: (c.label, *c.aliases) for c in properties}
+    rank = {}
+    for i, c in enumerate(properties):
+        rank.setdefault(c.id, i)
     out = []
     for text, sparql in written:
         if not sparql:
@@ -438,6 +442,8 @@ def refitted_property_readings(written, *, notation: str, resolver, profile, pro
                                       for name in (terms[0].group(1), *names.get(pid, ())) if _plain_words(name)):
                 continue
             for candidate in properties[:first]:
+                if rank.get(pid, len(properties)) < rank[candidate.id]:
+                    break  # the question speaks for the written property more than for the rest
                 if candidate.id == pid or not fit.attested(qid, candidate.id, side):
                     continue
                 term = terms[0]

@@ -57,6 +57,22 @@ def slots(sparql: str) -> list[tuple[str, str, str]]:
     return found
 
 
+def other_side_class(sparql: str, qid: str, prop: str, side: str) -> str | None:
+    """The QID of the one class the query gives the thing on the other side of ``qid``'s slot
+    of ``prop`` (``?f wdt:P31 wd:Q7725634 . ?f p:P179 [ ps:P179 wd:Q8337 ]``: literary work), or
+    None (no class, several, or a slot the query does not write so)."""
+    if side == "value":
+        pattern = rf"(\?\w+)\s+(?:p|wdt):{prop}\s+(?:\[\s*ps:{prop}\s+)?wd:{qid}\b"
+    else:
+        pattern = rf"wd:{qid}\s+(?:p|wdt):{prop}\s+(?:\[\s*ps:{prop}\s+)?(\?\w+)"
+    variables = set(re.findall(pattern, sparql))
+    if len(variables) != 1:
+        return None
+    var = re.escape(variables.pop())
+    classes = set(re.findall(rf"{var}\s+wdt:P31(?:/wdt:P279\*)?\s+wd:(Q\d+)\b", sparql))
+    return classes.pop() if len(classes) == 1 else None
+
+
 # where the noun phrase that says what a thing is ends in a description ("2012 film by Gary
 # Ross", "fictional character of the ... series", "Major League Baseball franchise in Denver")
 _HEAD_END = re.compile(r"[,;:(]|\b(?:by|of|in|from|for|on|at|with|about|and|or|that|which|who|where|directed|"
@@ -180,15 +196,35 @@ class SlotFit:
             self._attested[key] = bool(self._rows(f"SELECT ?s WHERE {{ {where} }} LIMIT 1", 1))
         return self._attested[key]
 
+    def attested_with(self, qid: str, prop: str, side: str, cls: str) -> bool:
+        """Whether the KG states the item in the slot with a thing of class ``cls`` on the other
+        side (a film of the series, not only films where the query asks for books)."""
+        key = (qid, prop, side, cls)
+        if key not in self._attested:
+            if side == "subject":
+                where = f"<{WD}{qid}> p:{prop} ?s . ?s ps:{prop} ?o . ?o wdt:P31 <{WD}{cls}>"
+            else:
+                where = f"?o p:{prop} ?s . ?s ps:{prop} <{WD}{qid}> . ?o wdt:P31 <{WD}{cls}>"
+            self._attested[key] = bool(self._rows(f"SELECT ?s WHERE {{ {where} }} LIMIT 1", 1))
+        return self._attested[key]
+
     def score(self, sparql: str, only=None) -> float:
-        """The sum of the fits of the query's entities in their slots (``only``: those QIDs)."""
+        """The sum of the fits of the query's entities in their slots (``only``: those QIDs). A
+        slot whose other side the query gives a class is attested only by the KG's statements
+        with a thing of that class there; an item the KG states there with things of other
+        classes only is evidence against (the film series of the films, where the query asks
+        for the books of a series)."""
         total = 0.0
         for qid, prop, side in slots(sparql):
             if only is not None and qid not in only:
                 continue
             classes, description = self.entity(qid)
-            total += slot_fit(self.attested(qid, prop, side), classes, description, self.profile(prop, side),
-                              self.baseline())
+            attested = self.attested(qid, prop, side)
+            other = other_side_class(sparql, qid, prop, side)
+            if attested and other is not None and not self.attested_with(qid, prop, side, other):
+                total -= MISFIT
+                attested = False
+            total += slot_fit(attested, classes, description, self.profile(prop, side), self.baseline())
         return total
 
 
