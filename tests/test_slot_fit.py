@@ -24,6 +24,10 @@ wd:Q917 rdfs:label "Starfall"@en ; schema:description "fictional character of th
 wd:Q907 rdfs:label "Starfall"@en .
 wd:Q5 rdfs:label "human"@en .
 wd:Q7725634 rdfs:label "literary work"@en .
+wd:Q940 rdfs:label "Moon Saga"@en ; wdt:P31 wd:Q24856 ; schema:description "fantasy film series"@en .
+wd:Q941 rdfs:label "Moon Saga"@en ; schema:description "novel series"@en .
+wd:Q942 rdfs:label "Moon Saga One"@en ; wdt:P31 wd:Q11424 ; wdt:P179 wd:Q940 ; p:P179 [ ps:P179 wd:Q940 ] .
+wd:Q943 rdfs:label "Moon Rising"@en ; wdt:P31 wd:Q7725634 ; wdt:P179 wd:Q941 ; p:P179 [ ps:P179 wd:Q941 ] .
 wd:Q930 rdfs:label "Kid Verse"@en ; wdt:P31 wd:Q5 ; schema:description "American rapper and actor"@en .
 wd:Q931 rdfs:label "Mia Lorne"@en ; wdt:P31 wd:Q5 ; schema:description "Canadian singer"@en .
 wd:Q850 wdt:P161 wd:Q930 ; p:P161 [ ps:P161 wd:Q930 ] .
@@ -91,14 +95,31 @@ def test_an_entity_the_kg_states_in_the_slot_outweighs_its_description(kg):
 
 
 def test_a_reading_stated_in_the_slot_only_with_things_of_another_class_loses(kg):
-    """The film "Dune" is stated as a value of P179 only of a film: where the query asks for
-    literary works of the series, that statement is about another kind of thing, and is
-    evidence against it; the franchise, of which the KG states nothing there, is kept."""
-    cands = [{"id": "Q915", "label": "Dune"}, {"id": "Q905", "label": "Dune"}]
-    _, sparql, _ = _choose(kg, ("answers", "type", "readings", "fit"),
-                           "Which [literary work] has <part of the series> [Dune]?",
-                           "Which books are in the Dune series?", cands)
-    assert "wd:Q905" in sparql and "wd:Q915" not in sparql
+    """"Moon Saga" the film series (typed, described as the slot's values are) and the novel
+    series: both are stated as values of <part of the series>, the film series only of a film.
+    Asked for the literary works of the series, the reading stated with a literary work wins;
+    asked for films, the film series."""
+    cands = [{"id": "Q940", "label": "Moon Saga"}, {"id": "Q941", "label": "Moon Saga"}]
+    chooser = ("answers", "type", "readings", "fit")
+    _, sparql, _ = _choose(kg, chooser, "Which [literary work] has <part of the series> [Moon Saga]?",
+                           "Which books are in the Moon Saga?", cands)
+    assert "wd:Q941" in sparql and "wd:Q940" not in sparql
+    _, sparql, _ = _choose(kg, chooser, "Which [film] has <part of the series> [Moon Saga]?",
+                           "Which films are in the Moon Saga?", cands[::-1])
+    assert "wd:Q940" in sparql and "wd:Q941" not in sparql
+
+
+def test_the_asked_class_tells_readings_apart_only_where_one_is_stated_with_it(kg):
+    """No "Dune" is stated with a literary work, so the readings of "Dune" are not judged by it
+    (by class, the film stated only of a film would lose its attestation to a franchise of which
+    the KG states nothing); the film series "Moon Saga" is stated with a literary work."""
+    from cnl.learn.slot_fit import SlotFit
+
+    fit = SlotFit(kg)
+    sparql = "SELECT ?x WHERE { ?x wdt:P31 wd:Q7725634 . ?x wdt:P179 wd:Q915 . }"
+    assert not fit.attested_with_class(sparql)
+    assert fit.score(sparql, by_class=True) < fit.score(sparql)
+    assert fit.attested_with_class(sparql.replace("Q915", "Q941"))
 
 
 def test_the_class_on_the_other_side_of_a_slot():

@@ -208,19 +208,30 @@ class SlotFit:
             self._attested[key] = bool(self._rows(f"SELECT ?s WHERE {{ {where} }} LIMIT 1", 1))
         return self._attested[key]
 
-    def score(self, sparql: str, only=None) -> float:
-        """The sum of the fits of the query's entities in their slots (``only``: those QIDs). A
-        slot whose other side the query gives a class is attested only by the KG's statements
-        with a thing of that class there; an item the KG states there with things of other
-        classes only is evidence against (the film series of the films, where the query asks
-        for the books of a series)."""
+    def attested_with_class(self, sparql: str, only=None) -> bool:
+        """Whether the KG states one of the query's items (``only``: those QIDs) in its slot with
+        a thing of the class the query gives the slot's other side."""
+        for qid, prop, side in slots(sparql):
+            other = other_side_class(sparql, qid, prop, side) if only is None or qid in only else None
+            if other is not None and self.attested_with(qid, prop, side, other):
+                return True
+        return False
+
+    def score(self, sparql: str, only=None, *, by_class: bool = False) -> float:
+        """The sum of the fits of the query's entities in their slots (``only``: those QIDs).
+        ``by_class`` (where another reading is stated with the asked class, see
+        :func:`best_reading_first`): a slot whose other side the query gives a class is attested
+        only by the KG's statements with a thing of that class there, and an item the KG states
+        there with things of other classes only is evidence against (the film series of the
+        films, where the query asks for the books of a series and the book series is stated with
+        a book)."""
         total = 0.0
         for qid, prop, side in slots(sparql):
             if only is not None and qid not in only:
                 continue
             classes, description = self.entity(qid)
             attested = self.attested(qid, prop, side)
-            other = other_side_class(sparql, qid, prop, side)
+            other = other_side_class(sparql, qid, prop, side) if by_class else None
             if attested and other is not None and not self.attested_with(qid, prop, side, other):
                 total -= MISFIT
                 attested = False
@@ -232,7 +243,9 @@ def best_reading_first(options, fit: SlotFit) -> list:
     """``options`` ((text, SPARQL, another reading) in order, see ``Translator.choose``) with,
     for each text that has several readings, the reading whose entities fit their slots best
     as its first, not-another reading (the others follow as other readings, in order); ties
-    keep the linker's order."""
+    keep the linker's order. Where the KG states one reading in its slot with a thing of the
+    class the query asks for on the other side, the statements of the others count only so too
+    (:meth:`SlotFit.score` ``by_class``)."""
     out, i = [], 0
     while i < len(options):
         j = i + 1
@@ -241,7 +254,9 @@ def best_reading_first(options, fit: SlotFit) -> list:
         group = options[i:j]
         if len(group) > 1:
             varying = _varying_entities([sparql for _, sparql, _ in group])
-            scores = [fit.score(sparql, only=varying) for _, sparql, _ in group]
+            # the asked class tells the readings apart only where the KG states one with it
+            by_class = any(fit.attested_with_class(sparql, only=varying) for _, sparql, _ in group)
+            scores = [fit.score(sparql, only=varying, by_class=by_class) for _, sparql, _ in group]
             best = max(range(len(group)), key=lambda k: (scores[k], -k))
             group = [group[best]] + [g for k, g in enumerate(group) if k != best]
             group = [(group[0][0], group[0][1], False)] + [(t, s, True) for t, s, _ in group[1:]]
