@@ -1394,6 +1394,17 @@ FORMS += [
          "Which <Q5> is the <P161> of the most <Q11424>?",
          "SELECT ?h WHERE { ?h wdt:P31 wd:Q5 . ?f wdt:P31 wd:Q11424 ; wdt:P161 ?h . } GROUP BY ?h "
          "ORDER BY DESC(COUNT(DISTINCT ?f)) LIMIT 1"),
+    Form("5 superlative without the, before thing",
+         ("Which <Q8502> has <P2044> highest thing?", "Which [mountain] has <elevation above sea level> highest thing?",
+          "Which <mountain> has <P2044:elevation_above_sea_level> highest thing?"),
+         "Which <Q8502> has the highest <P2044>?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?e . } ORDER BY DESC(?e) LIMIT 1"),
+    Form("5 superlative without the, before thing",
+         ("Which <Q11424> that has <P57> <Q8877> has <P577> earliest thing?",
+          "Which [film] that has <director> [Steven Spielberg] has <publication date> earliest thing?",
+          "Which <film> that has <P57:director> <Steven_Spielberg> has <P577:publication_date> earliest thing?"),
+         "Which <Q11424> that has <P57> <Q8877> has the earliest <P577>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q8877 ; wdt:P577 ?d . } ORDER BY ASC(?d) LIMIT 1"),
     Form("did not in a clause",
          ("Which <Q5> has a <P19> that <Q142> did not <P150>?",
           "Which [human] has a <place of birth> that [France] did not <contains the administrative territorial entity>?",
@@ -1436,6 +1447,26 @@ FORMS += [
           "Which <film> <Christopher_Nolan> was the <P57:director> of?"),
          "Which <Q11424> has <P57> <Q25191>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 . }"),
+]
+
+# a clause on a property's value that tests a literal and says a property: the literal has no
+# properties, so the property is the subject's ("a <P577> whose year is 2010 and has a <P2142> ...")
+FORMS += [
+    Form("a literal's clause with a property",
+         ("Which <Q11424> has a <P577> whose year is 2010 and has a <P2142> greater than 1000000?",
+          "Which [film] has a <publication date> whose year is 2010 and has a <box office> greater than 1000000?",
+          "Which <film> has a <P577:publication_date> whose year is 2010 and has a <P2142:box_office> greater than "
+          "1000000?"),
+         "Which <Q11424> has <P577> (something whose year is 2010) and has a <P2142> greater than 1000000?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d ; wdt:P2142 ?b . FILTER(YEAR(?d) = 2010) "
+         "FILTER(?b > 1000000) }"),
+    Form("a literal's clause with a property",
+         ("Which <Q5> has a <P569> that is earlier than 1950 and has <P27> <Q142>?",
+          "Which [human] has a <date of birth> that is earlier than 1950 and has <country of citizenship> [France]?",
+          "Which <human> has a <P569:date_of_birth> that is before 1950 and has <P27:country_of_citizenship> <France>?"),
+         "Which <Q5> has <P569> (something that is earlier than 1950) and has <P27> <Q142>?",
+         'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P27 wd:Q142 . '
+         'FILTER(?b < "1950-01-01T00:00:00Z"^^xsd:dateTime) }'),
 ]
 
 # Ferré's forms (squall_ferre_forms.lark), their cases in a file of their own
@@ -1815,3 +1846,18 @@ def test_ordinals_without_a_clear_meaning_are_refused_with_the_forms_to_write(te
     # "3rd to last": the third from the end, or from the third on? "the 5 first": first by what?
     with pytest.raises(CNLSyntaxError, match=message):
         parse_squall(text)
+
+
+def test_a_clause_on_a_value_that_is_no_literal_keeps_its_properties():
+    """Only a test that a literal passes shows the value is a literal: a place of birth that has a
+    country and has an administrative unit is one place with both."""
+    text = "Which <Q5> has a <P19> that has <P17> <Q30> and has <P131> <Q99>?"
+    assert print_squall(parse_squall(text, notation="id"), "id") == text
+    expected = PREFIXES + ("SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?p . ?p wdt:P17 wd:Q30 ; "
+                           "wdt:P131 wd:Q99 . }")
+    assert equivalent(cnl.compile(text, notation="id"), expected, distinct=True)
+
+
+def test_a_comparison_of_several_words_takes_any_spacing():
+    text = "Which <Q8502> has a <P2044> greater  or\tequal   to 8000?"
+    assert print_squall(parse_squall(text, notation="id"), "id") == "Which <Q8502> has a <P2044> greater or equal to 8000?"

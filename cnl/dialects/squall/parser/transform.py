@@ -18,7 +18,7 @@ from cnl.dialects.squall.parser.terms import (
 )
 from cnl.dialects.squall.parser.sparql_forms import (IN_SI_UNITS, InUnit, SparqlForms, StatementMark, class_of_which,
                                                      settle_count_aggregates)
-from cnl.dialects.squall.parser.writer_forms import WriterForms, settle_groups
+from cnl.dialects.squall.parser.writer_forms import WriterForms, lifted_from_literal, settle_groups
 from cnl.dialects.squall.parser.ferre_forms import FerreForms, optional_answers
 
 
@@ -424,8 +424,9 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
     def has_value(self, det, prop_tok, *rest):
         vals = _values(rest)
         quals, marks = _quals(vals)
-        rels = tuple(v for v in vals if not isinstance(v, (ir.Qual, StatementMark)))
-        return ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals, **marks)
+        rels, lifted = lifted_from_literal(tuple(v for v in vals if not isinstance(v, (ir.Qual, StatementMark))))
+        stmt = ir.Stmt(read_property(prop_tok), ir.Quant(det[0], None, rels, None, det[1]), quals, **marks)
+        return ir.And((stmt, *lifted)) if lifted else stmt
 
     has_value_compare = has_value
 

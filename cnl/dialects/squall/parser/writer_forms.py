@@ -112,6 +112,9 @@ class WriterForms(Transformer):
     def who_among(self, _who, among, np, *rels):
         return ir.Quant("which", None, (self.rel_among(among, np), *rels))
 
+    def thing_bare_superlative(self, *rest):
+        return self.thing(("the", None), *(r for r in rest if not (isinstance(r, Token) and r.type in ("THING", "THINGS"))))
+
     def quant_bare_superlative(self, *rest):
         return self.quant(("the", None), *rest)
 
@@ -706,3 +709,41 @@ def settle_groups(query):
 
 # The characters a SPARQL (XPath) regular expression gives a meaning; each escaped is itself
 _REGEX_SPECIAL = re.compile(r"[\\|.?*+(){}\[\]^$-]")
+
+
+# Tests that only a literal passes: a value they are said of is a literal (a date, a number, a
+# string), and a literal has no properties (RDF: it is never a subject).
+_LITERAL_TESTS = (ir.Compare, ir.YearIs, ir.TextIs, ir.StrTest, ir.LangIs)
+
+
+def _tests_a_literal(vp) -> bool:
+    if isinstance(vp, ir.Not):
+        return _tests_a_literal(vp.vp)
+    if isinstance(vp, ir.Be):
+        return isinstance(vp.np, ir.Ref) and isinstance(vp.np.term, ir.Literal)
+    return isinstance(vp, _LITERAL_TESTS)
+
+
+def _says_a_property(vp) -> bool:
+    return isinstance(vp.vp if isinstance(vp, ir.Not) else vp, ir.Stmt)
+
+
+def lifted_from_literal(rels: tuple) -> tuple[tuple, tuple]:
+    """(``rels`` kept, verb phrases lifted) of the clauses said of a property's value: where one
+    clause joins a test only a literal passes with a statement of a property ("has a <P577>
+    whose year is 2019 and has a <P2142> greater than 1400000000", "has a <P577> that is later
+    than 2000 and has a <P2142> ..."), the value is a literal, which has no properties, so the
+    statement is said of the subject that has the value, as writers mean it; the rest stay."""
+    kept, lifted = [], []
+    for rel in rels:
+        inner = rel.vp if isinstance(rel, ir.YearIs) else rel
+        items = inner.items if isinstance(inner, ir.And) else ()
+        tests = [item for item in items if _tests_a_literal(item)]
+        others = [item for item in items if not _tests_a_literal(item)]
+        if not tests or not others or not all(_says_a_property(item) for item in others):
+            kept.append(rel)
+            continue
+        rest = tests[0] if len(tests) == 1 else ir.And(tuple(tests))
+        kept.append(ir.YearIs(rest) if isinstance(rel, ir.YearIs) else rest)
+        lifted += others
+    return tuple(kept), tuple(lifted)
