@@ -353,13 +353,13 @@ def relational_noun_readings(question: str, candidates, properties) -> list[ir.Q
     candidate's label or alias (or its plural), X the words a candidate was linked from (its
     ``mention``), read as that candidate; in the question's order, each pair once. A property
     whose label ends in "of" ("part of") is no relational noun."""
-    text = " ".join(_WORD.findall((question or "").lower()))
+    text = _words_of(question)
     if not text:
         return []
     mentions = []  # (normalized mention, candidate), in the candidates' order
     for c in candidates or ():
         mention, label = c.get("mention"), c.get("label")
-        words = " ".join(_WORD.findall((mention or "").lower()))
+        words = _words_of(mention)
         if words and label and c.get("id") and all(words != m for m, _ in mentions):
             mentions.append((words, c))
     found = []
@@ -419,50 +419,48 @@ def refitted_property_readings(written, *, notation: str, resolver, profile, pro
     ranked above the others, or its label or an alias among the question's words: "won by" for
     *winner*) stays: a KG may lack the fact ("the Super Bowls the Ravens won", where the slice
     states the team only as a participant, never as a winner). Only a property written once is
-    replaced, and only one per text."""
+    replaced, and only one per text. The slot's profile, the costly part, is read last, only for
+    a slot that another candidate would fill."""
     property_id = resolves_as_property(resolver)
-    said = f" {_plain_words(question)} "
+    said = f" {_words_of(question)} "
     names = {c.id: (c.label, *c.aliases) for c in properties}
     rank = {}
     for i, c in enumerate(properties):
         rank.setdefault(c.id, i)
     out = []
     for text, sparql in written:
-        if not sparql:
-            continue
-        for qid, pid, side in slots(sparql):
-            if pid == "P31":
+        for qid, pid, side in slots(sparql or ""):
+            if pid == "P31" or fit.attested(qid, pid, side):
+                continue
+            terms = [m for m in _PROPERTY_TERM.finditer(text) if (property_id(m.group(1)) or "").lstrip("^") == pid]
+            if len(terms) != 1 or any(f" {_words_of(name)} " in said
+                                      for name in (terms[0].group(1), *names.get(pid, ())) if _words_of(name)):
+                continue
+            stated = [c for c in properties[:first] if rank[c.id] < rank.get(pid, len(properties))
+                      and fit.attested(qid, c.id, side)]
+            if not stated:
                 continue
             classes, words = fit.entity(qid)
-            if slot_fit(fit.attested(qid, pid, side), classes, words, fit.profile(pid, side), fit.baseline()) >= 0:
+            if slot_fit(False, classes, words, fit.profile(pid, side), fit.baseline()) >= 0:
                 continue
-            terms = [m for m in _PROPERTY_TERM.finditer(text)
-                     if (property_id(m.group(1)) or "").lstrip("^") == pid]
-            if len(terms) != 1 or any(f" {_plain_words(name)} " in said
-                                      for name in (terms[0].group(1), *names.get(pid, ())) if _plain_words(name)):
-                continue
-            for candidate in properties[:first]:
-                if rank.get(pid, len(properties)) < rank[candidate.id]:
-                    break  # the question speaks for the written property more than for the rest
-                if candidate.id == pid or not fit.attested(qid, candidate.id, side):
-                    continue
-                term = terms[0]
+            refitted = None
+            for candidate in stated:
                 written_as = f"<{candidate.label}>" if notation == "label" else f"<{candidate.id}>"
-                other = text[:term.start()] + written_as + text[term.end():]
+                other = text[:terms[0].start()] + written_as + text[terms[0].end():]
                 try:
-                    other_sparql = compile_query(parse_squall(other, notation=notation), profile, resolver)
+                    refitted = (other, compile_query(parse_squall(other, notation=notation), profile, resolver))
+                    break
                 except CNLError:
                     continue
-                out.append((other, other_sparql))
+            if refitted is not None:
+                out.append(refitted)
                 break
-            else:
-                continue
-            break
     return out
 
 
-def _plain_words(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", (text or "").lower()))
+def _words_of(text: str | None) -> str:
+    """The words of ``text``, lower-cased, one space apart (``"what's"`` is ``what s``)."""
+    return " ".join(_WORD.findall((text or "").lower()))
 
 
 def near_readings(written, *, notation: str, resolver, kg, profile, properties, fit: SlotFit,
