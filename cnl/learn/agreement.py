@@ -121,14 +121,21 @@ def _norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-def _positions(question: str, text: str, candidates) -> list[tuple[int, int]]:
-    """(position in the CNL, position in the question) of each entity label of the CNL found in
-    the question: by its own words, or by the words its candidate was linked from."""
-    said = _norm(question)
+def _mentions(candidates) -> dict[str, str]:
+    """The words each candidate label was linked from, both normalized (the first candidate of
+    a label gives them)."""
     mentions = {}
     for c in candidates or ():
         if c.get("label") and c.get("mention"):
             mentions.setdefault(_norm(c["label"]), _norm(c["mention"]))
+    return mentions
+
+
+def _positions(question: str, text: str, candidates) -> list[tuple[int, int]]:
+    """(position in the CNL, position in the question) of each entity label of the CNL found in
+    the question: by its own words, or by the words its candidate was linked from."""
+    said = _norm(question)
+    mentions = _mentions(candidates)
     out = []
     for match in _ENTITY.finditer(text):
         label = _norm(match.group(1) if match.group(1) is not None else match.group(2))
@@ -332,10 +339,7 @@ def restored_negation(question: str, text: str, candidates=(), *, notation: str 
         query = parse_squall(text, notation=notation)
     except CNLError:
         return text
-    mentions = {}
-    for c in candidates or ():
-        if c.get("label") and c.get("mention"):
-            mentions.setdefault(_norm(c["label"]), _norm(c["mention"]))
+    mentions = _mentions(candidates)
 
     def said(words: str | None) -> bool:
         return bool(words) and re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", governed) is not None

@@ -113,7 +113,7 @@ class WriterForms(Transformer):
         return ir.Quant("which", None, (self.rel_among(among, np), *rels))
 
     def thing_bare_superlative(self, *rest):
-        return self.thing(("the", None), *(r for r in rest if not (isinstance(r, Token) and r.type in ("THING", "THINGS"))))
+        return self.thing(("the", None), *rest)
 
     def quant_bare_superlative(self, *rest):
         return self.quant(("the", None), *rest)
