@@ -120,3 +120,16 @@ def test_string_literals_keep_their_value(value):
     results = pyoxigraph.Store().query("SELECT ?v WHERE { BIND(" + literal + " AS ?v) }")
     assert [row["v"].value for row in results] == [value]
     assert [str(row[0]) for row in rdflib.Graph().query("SELECT ?v WHERE { BIND(" + literal + " AS ?v) }")] == [value]
+
+
+def test_an_ordering_with_no_answer_to_order_is_refused():
+    """Found by test_mutated_queries ("W has hich <film> ... has the highest <P2047>?", W read as a
+    variable): a variable subject with a superlative and no question word had compiled to
+    ``SELECT DISTINCT  WHERE`` (no column), which is no SPARQL."""
+    import pytest
+
+    for text in ("X has the highest <P2047:duration>?",
+                 "W has hich <film> that is-<P179:part_of_the_series> <The_Hobbit_trilogy> has the highest "
+                 "<P2047:duration>?"):
+        with pytest.raises(CNLError, match="orders its answers but names none"):
+            cnl.compile(text, lexicon=AnyLabel())

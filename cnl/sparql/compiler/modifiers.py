@@ -261,6 +261,9 @@ class SolutionModifiersMixin:
                 cols = [c for c in cols if c != self.count_order_var and c != "?count"]
             if not cols:
                 cols = list(self.focus)
+            if not cols:  # "?x has the highest <P2047>?": an ordering, and no answer to order
+                raise CompileError("the question orders its answers but names none to give: ask 'Which ... "
+                                   "has the highest ...?' or 'What is the highest <P> of ...?'")
             group_by = cols if self.count_order_var or self.having else []
             if self.tied is not None:
                 where, condition = self._tie_block(where, cols)
