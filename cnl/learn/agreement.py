@@ -121,6 +121,11 @@ def _norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+def _find_words(words: str | None, said: str):
+    """Where ``words`` (normalized) stand as whole words in ``said`` (normalized), or None."""
+    return re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", said) if words else None
+
+
 def _mentions(candidates) -> dict[str, str]:
     """The words each candidate label was linked from, both normalized (the first candidate of
     a label gives them)."""
@@ -140,7 +145,7 @@ def _positions(question: str, text: str, candidates) -> list[tuple[int, int]]:
     for match in _ENTITY.finditer(text):
         label = _norm(match.group(1) if match.group(1) is not None else match.group(2))
         for words in (label, mentions.get(label)):
-            found = re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", said) if words else None
+            found = _find_words(words, said)
             if found:
                 out.append((match.start(), found.start()))
                 break
@@ -341,14 +346,11 @@ def restored_negation(question: str, text: str, candidates=(), *, notation: str 
         return text
     mentions = _mentions(candidates)
 
-    def said(words: str | None) -> bool:
-        return bool(words) and re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", governed) is not None
-
     def names_governed(node) -> bool:
         for term in walk(node):
             if isinstance(term, ir.Entity) and term.label:
                 label = _norm(term.label.replace("_", " "))
-                if said(label) or said(mentions.get(label)):
+                if _find_words(label, governed) or _find_words(mentions.get(label), governed):
                     return True
         return False
 

@@ -37,8 +37,8 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
     kept when none answers; and it puts before a written text the text with a property the KG
     states its named thing in, where the written property's slot misfits it
     (:func:`cnl.learn.repairs.refitted_property_readings`: "a film that has <part of the
-    series> [50 Cent]" read with <cast member>). "near" puts before all of them the question's own relational noun
-    where no written text uses its property ("What is the population of Germany?" as
+    series> [50 Cent]" read with <cast member>). "near" puts before all of them the question's
+    own relational noun where no written text uses its property ("What is the population of Germany?" as
     ``What is the <population> of [Germany]?``; :func:`cnl.learn.repairs.unwritten_relational_readings`).
     Last, after every text and reading above, "readings" tries the other candidates linked from
     the same words of the question as a label (:func:`cnl.learn.choice.mention_readings`), kept
@@ -65,14 +65,15 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
             repaired = None
             for other in (text_without_echoed_class(text, notation),
                           text_with_class_as_property(text, notation, resolves_as_property(resolver))):
+                if not other:
+                    continue
                 try:
-                    query = parse_squall(other, notation=notation) if other else None
-                    sparql = compile_query(query, profile, resolver) if other else None
+                    query = parse_squall(other, notation=notation)
+                    sparql = compile_query(query, profile, resolver)
                 except CNLError:
                     continue
-                if other:
-                    repaired = other
-                    break
+                repaired = other
+                break
             text = repaired
             if not text:
                 continue
