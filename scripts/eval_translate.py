@@ -1,7 +1,9 @@
 """Exact match and TA-offline of the learned parser on the ECAI test questions.
 
 For each entity-linking variant at inference (prompt with or without candidates; explicit
-correction or not) and with/without grammar-constrained decoding (greedy search):
+correction or not) and with/without grammar-constrained decoding (greedy search), the output
+post-processed as `translate` does it (the question's numbers, negation, directions; a text that
+does not compile repaired as `translate` repairs it, e.g. a class that is a property's name):
   * EM: the generated SQUALL equals the gold SQUALL printed in the label notation;
   * parse: the generated SQUALL parses;
   * TA-offline: the prediction, compiled with the example's resolver (`resolver_for`) and the
@@ -197,7 +199,10 @@ def main(argv=None) -> int:
             preds = []
             for ex, text in zip(exs, generated[(kind, mode)]):
                 cands = [{"id": c.id, "label": c.label, "probability": c.probability} for c in ex.record.candidates]
-                preds.append(translator.postprocess(text, el, cands, ex.question))
+                pred = translator.postprocess(text, el, cands, ex.question)
+                if mode != "nbest":  # a text that does not compile gets the repairs `translate` makes
+                    pred = translator.choose([pred], resolver_for(ex), profile=ECAI_PROFILE)[0] or pred
+                preds.append(pred)
             scores = [score(ex, p, ref, ref_text) for ex, p, ref, ref_text in zip(exs, preds, gold_cnl[kind], references[kind])]
             n = len(scores)
             usable = sum(1 for ex in exs if ex.gold_sparql is not None)

@@ -279,3 +279,54 @@ def test_a_negation_is_left_alone_where_it_is_said_or_governs_nothing_one(questi
     from cnl.learn.agreement import restored_negation
 
     assert restored_negation(question, text, parses=_parses) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "is a <P> of [A]", then "has <P> [A] and [B]": the later one goes the first way, saying [B] only
+    ("Which [human] is (a <cast member> of [Grown Ups]) and has <cast member> [Grown Ups] and [Click]?",
+     "Which [human] is (a <cast member> of [Grown Ups]) and is a <cast member> of [Click]?"),
+    # "has <P> [A]", then "is a <P> of [A]": the later one says nothing more and goes, with its "and"
+    ("Which [film] has <director> [Greta Gerwig] and is a <director> of [Greta Gerwig] and has <genre> [comedy]?",
+     "Which [film] has <director> [Greta Gerwig] and has <genre> [comedy]?"),
+    # the ID notation
+    ("Which <Q5> is a <P50> of <Q190192> and has <P50> <Q190192> and <Q47209>?",
+     "Which <Q5> is a <P50> of <Q190192> and is a <P50> of <Q47209>?"),
+])
+def test_a_statement_said_both_ways_round_is_said_the_first_way(text, expected):
+    from cnl.learn.agreement import one_way_round
+
+    notation = "id" if "<Q5>" in text else "label"
+    assert one_way_round(text, parses=lambda t: _parses(t) if notation == "label" else _parses_id(t)) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # another property, or another thing: no slip to mend
+    "Which [human] is a <cast member> of [Grown Ups] and has <director> [Grown Ups]?",
+    "Which [human] is a <spouse> of [Ann Lee] and has <spouse> [Bo Lee]?",
+    # the same way round twice
+    "Which [film] has <cast member> [Adam Sandler] and has <cast member> [Adam Sandler] and [Drew Barrymore]?",
+    # two pairs: which is the slip is not clear
+    "Which [human] is a <cast member> of [A1] and has <cast member> [A1] and is a <director> of [B1] and has "
+    "<director> [B1]?",
+])
+def test_a_statement_is_left_alone_where_nothing_is_said_both_ways(text):
+    from cnl.learn.agreement import one_way_round
+
+    assert one_way_round(text, parses=_parses) == text
+
+
+def _parses_id(text):
+    try:
+        parse_squall(text, notation="id")
+    except CNLError:
+        return False
+    return True
+
+
+def test_the_translator_s_post_processing_says_a_statement_one_way_round():
+    from cnl.learn.inference import Translator
+
+    translator = Translator(None, None)  # no model: postprocess() reads the given output
+    text = "Which [human] is (a <cast member> of [Grown Ups]) and has <cast member> [Grown Ups] and [Click]?"
+    assert translator.postprocess(text, "none", [], "Which actor starred in both Grown Ups and Click?") == (
+        "Which [human] is (a <cast member> of [Grown Ups]) and is a <cast member> of [Click]?")

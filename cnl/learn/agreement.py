@@ -40,6 +40,15 @@
   no comparative, and "in 2000" is the year itself (``whose year is 2000``, as the adapter's own
   targets write it) (:func:`in_the_year`).
 
+- **One property, one way round.** "Which actor starred in both Billy Madison and Happy Gilmore?"
+  was written ``Which [human] is (a <cast member> of [Billy Madison]) and has <cast member> [Billy
+  Madison] and [Happy Gilmore]?``: the same property with the same named thing both ways round
+  (the human a cast member of the film, then the human with the film as a cast member) is a
+  slip, since a thing is seldom both. The later statement is written the way of the first,
+  without the things the first says already (``... and is a <cast member> of [Happy Gilmore]``;
+  :func:`one_way_round`).
+  This one reads the CNL alone, not the question.
+
 Only words are read: nothing of a particular question, data set or KG. English only.
 """
 from __future__ import annotations
@@ -420,6 +429,64 @@ def in_the_year(question: str, text: str, parses=None) -> str:
     return rewritten
 
 
+# a property term and a named thing (label or ID notation); "is (a <P> of [A])" and "has <P> [A]
+# and [B]", the same statement either way round
+_TERM = r"<(?!Q\d)(?:[^<>\\]|\\.)*>"
+_NAME = r"\[(?:[^\]\\]|\\.)*\]|<Q\d+(?::(?:[^<>\\]|\\.)*)?>"
+_IS_OF = re.compile(rf"(?<![\w-])is\s+(\()?(?:a|an|the)\s+({_TERM})\s+of\s+((?:{_NAME})"
+                    rf"(?:\s*,?\s+and\s+(?:{_NAME}))*)(?(1)\))", re.I)
+_HAS = re.compile(rf"(?<![\w-])has\s+({_TERM})\s+((?:{_NAME})(?:\s*,?\s+and\s+(?:{_NAME}))*)", re.I)
+
+
+def one_way_round(text: str, parses=None) -> str:
+    """``text`` (a CNL) with a statement that says a property with a named thing the other way
+    round than an earlier statement of the same property with the same thing (``is a <P> of
+    [A]``, then ``has <P> [A] and [B]``) written the earlier statement's way, with the named
+    things the earlier one does not say (``is a <P> of [B]``; none: the later statement goes);
+    ``text`` unchanged where there is no such pair or more than one. ``parses``: a
+    function that tells whether a CNL text parses (the rewritten text is kept only then)."""
+    if not text:
+        return text
+    statements = [(m, "is", m.group(2), m.group(3)) for m in _IS_OF.finditer(text)]
+    statements += [(m, "has", m.group(1), m.group(2)) for m in _HAS.finditer(text)]
+    statements.sort(key=lambda s: s[0].start())
+    pairs = []
+    for i, (first, way, term, names) in enumerate(statements):
+        for later, other_way, other_term, other_names in statements[i + 1:]:
+            if (other_way != way and _norm(other_term) == _norm(term)
+                    and set(re.findall(_NAME, names)) & set(re.findall(_NAME, other_names))):
+                said = set(re.findall(_NAME, names))
+                # the things the earlier statement says already are not said again
+                rest = [name for name in re.findall(_NAME, other_names) if name not in said]
+                pairs.append((way, later, other_term, " and ".join(rest)))
+    if len(pairs) != 1:
+        return text
+    way, later, term, names = pairs[0]
+    if not names:  # the later statement says nothing more: it goes, with its "and"
+        return _without_statement(text, later, parses)
+    written = f"is a {term} of {names}" if way == "is" else f"has {term} {names}"
+    rewritten = text[:later.start()] + written + text[later.end():]
+    if parses is not None and not parses(rewritten):
+        return text
+    return rewritten
+
+
+def _without_statement(text: str, statement, parses=None) -> str:
+    """``text`` without ``statement`` (a match) and the "and" that joins it to the one before
+    or after it; ``text`` where it has no such "and"."""
+    before = re.search(r"\s+and\s+$", text[:statement.start()])
+    after = re.match(r"\s+and\s+", text[statement.end():])
+    if before:
+        rewritten = text[:before.start()] + text[statement.end():]
+    elif after:
+        rewritten = text[:statement.start()] + text[statement.end() + after.end():]
+    else:
+        return text
+    if parses is not None and not parses(rewritten):
+        return text
+    return rewritten
+
+
 def _closing(text: str) -> int:
     """The position of the parenthesis that closes the one ``text`` opens (outside terms and
     strings), or -1."""
@@ -434,4 +501,4 @@ def _closing(text: str) -> int:
     return -1
 
 
-__all__ = ["agree_directions", "asked_time", "in_the_year", "ranked_superlative", "restored_negation"]
+__all__ = ["agree_directions", "asked_time", "in_the_year", "one_way_round", "ranked_superlative", "restored_negation"]

@@ -19,7 +19,8 @@ from pathlib import Path
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError, ModelError, ModelNotFound, TranslationError
 from cnl.learn.abstention import abstention_reason
-from cnl.learn.agreement import agree_directions, asked_time, in_the_year, ranked_superlative, restored_negation
+from cnl.learn.agreement import (agree_directions, asked_time, in_the_year, one_way_round, ranked_superlative,
+                                 restored_negation)
 from cnl.learn.chooser import choose_output
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
@@ -434,7 +435,8 @@ class Translator:
     def postprocess(self, text: str, el: str, candidates=(), question: str = "") -> str:
         """The question's numbers copied where the model miswrote one, and this year where it wrote
         a year a difference counts from that the question does not say (:mod:`cnl.learn.numbers`);
-        a negation the question says and the CNL dropped restored, a comparison or superlative
+        a statement the CNL says both ways round written the first way, a negation the question
+        says and the CNL dropped restored, a comparison or superlative
         turned the way the question's comparative goes and ranked
         by its ordinal, a
         when-question answered with the time rather than its year, a comparison to a year the
@@ -444,6 +446,7 @@ class Translator:
         if question:
             text = current_year(question, copy_numbers(question, text))
             if self.target == "squall":
+                text = one_way_round(text, parses=self._parses)
                 text = restored_negation(question, text, candidates, notation=self.notation, parses=self._parses)
                 text = agree_directions(question, text, candidates)
                 text = ranked_superlative(question, text, parses=self._parses)
