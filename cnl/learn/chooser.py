@@ -7,7 +7,8 @@ from __future__ import annotations
 from cnl.dialects.squall.parser import parse_squall
 from cnl.errors import CNLError
 from cnl.learn.choice import entity_readings, judge, mention_readings
-from cnl.learn.repairs import (near_readings, refitted_property_readings, resolves_as_property,
+from cnl.learn.repairs import (completed_without_class, near_readings, refitted_property_readings,
+                               resolves_as_property,
                                text_with_class_as_property, text_without_echoed_class,
                                unwritten_relational_readings)
 from cnl.learn.slot_fit import best_reading_first
@@ -48,7 +49,11 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
     :data:`NEAR_PROPERTIES` property candidates, each kept only when it answers (and, for a
     class left out, the KG names every answer's class after the asked one). When none answers,
     the first whose query cannot give the asked kind is passed over ("type"), else the first
-    that compiles is kept."""
+    that compiles is kept. Last, with "near", a chosen one-relation question whose class keeps
+    only some of the things the KG states in its relation, each typed by the KG with that class
+    or one named after it, is read without the class
+    (:func:`cnl.learn.repairs.completed_without_class`: the *historical country* among the
+    countries of a citizenship)."""
     signals = set(chooser) if kg is not None and validate else set()
     options, error = [], None  # (text, SPARQL, another reading of its labels)
     by_mention = []  # readings by the question's words, tried after every written one
@@ -117,6 +122,11 @@ def choose_output(nbest, resolver, *, notation: str, chooser, fit, timeout: floa
                                                question=question, candidates=candidates, nouns=properties,
                                                tried=[sparql for _, sparql in first], fit=fit(), timeout=timeout))
                    if "near" in signals else None)
+    if "near" in signals:  # a class that keeps only some of what the KG names after it: left out
+        completed = completed_without_class(chosen[0], chosen[1], kg=kg, notation=notation, resolver=resolver,
+                                            profile=profile, timeout=timeout)
+        if completed is not None:
+            return completed[0], completed[1], None
     return chosen[0], chosen[1], None
 
 

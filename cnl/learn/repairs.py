@@ -36,6 +36,13 @@ Slips of a parser that the KG itself can tell, all in the commonest question the
   (:func:`refitted_property_readings`). It needs no answer, so it is tried before the written
   text: the KG states the fact the query rests on.
 
+- **a class that keeps only some of what the KG names after it**, even where the written query
+  answers. ``Which [country] is a <country of citizenship> of [Albert Einstein]?`` gives the
+  countries the KG types as *country* and leaves out the German Empire and Austria-Hungary,
+  typed *historical country*; where every thing the relation gives is typed with the asked
+  class or one named after it (as above), the class is left out
+  (:func:`completed_without_class`).
+
 A near reading is another query, so it is printed back as CNL: what a person reads is what ran.
 Nothing here is about a particular question, property or data set.
 """
@@ -456,6 +463,46 @@ def refitted_property_readings(written, *, notation: str, resolver, profile, pro
                 out.append(refitted)
                 break
     return out
+
+
+def completed_without_class(text: str, sparql: str, *, kg, notation: str, resolver, profile,
+                            timeout: float | None) -> tuple[str, str] | None:
+    """(text, SPARQL) of the one-relation question ``text`` without its answer's class, where the
+    class test keeps only some of the things the KG states in the relation, and the KG types
+    every one of them (at most :data:`TYPED_ANSWERS`) with the asked class or one named after it
+    (:func:`named_after_class`): "Which [country] is a <country of citizenship> of [Albert
+    Einstein]?" keeps the countries the KG types as *country*, and leaves out the German Empire
+    and Austria-Hungary, which it types as *historical country*. None otherwise (a class that
+    tells the answers apart from others, "Which [film] has <director> X" leaving out the
+    television series, stays)."""
+    from cnl.kg.limits import query_limits
+
+    try:
+        query = parse_squall(text, notation=notation)
+    except CNLError:
+        return None
+    classless, found = classless_reading(query), main_slot(sparql)
+    if classless is None or found is None or found[1] is None:
+        return None
+    try:
+        other_text = print_squall(classless, notation)
+        other = compile_query(parse_squall(other_text, notation=notation), profile, resolver)
+        with query_limits(timeout=timeout, max_rows=TYPED_ANSWERS + 1):
+            kept, stated = _items(kg.query(sparql)), _items(kg.query(other))
+    except CNLError:
+        return None
+    if not kept or not set(kept) < set(stated) or len(stated) > TYPED_ANSWERS:
+        return None
+    label = class_label(kg, found[1], query, timeout=timeout)
+    if not named_after_class(kg, stated, found[1], label, timeout=timeout):
+        return None
+    return other_text, other
+
+
+def _items(result) -> list[str]:
+    """The IRIs of a query result's rows, in order, each once."""
+    return list(dict.fromkeys(t.value for row in getattr(result, "rows", None) or () for t in row
+                              if t is not None and getattr(t, "is_iri", False)))
 
 
 def _words_of(text: str | None) -> str:
