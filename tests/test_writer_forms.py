@@ -340,6 +340,21 @@ FORMS = [
          "Which <Q5> has <P26> <Q13133> and has <P39> <Q11696> at <P1545> 44?",
          'SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P26 wd:Q13133 ; p:P39 ?s . ?s ps:P39 wd:Q11696 ; '
          'pq:P1545 "44" . }'),
+    Form("either of several statements under one has",
+         ("Which <Q11424> has <P57> <Q25191> or <P161> <Q45772>?",
+          "Which [film] has <director> [Christopher Nolan] or <cast member> [Christian Bale]?",
+          "Which <film> has <P57:director> <Christopher_Nolan> or <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> has <P57> <Q25191> or has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . { ?f wdt:P57 wd:Q25191 } UNION "
+         "{ ?f wdt:P161 wd:Q45772 } }"),
+    Form("either of several statements under one has",
+         ("Which <Q5> has <P26> <Q13133> or <P40> <Q36812> or <P3373> <Q152316>?",
+          "Which [human] has <spouse> [Michelle Obama] or <child> [Prince William] or <sibling> [Prince Harry]?",
+          "Which <human> has <P26:spouse> <Michelle_Obama> or <P40:child> <Prince_William> or "
+          "<P3373:sibling> <Prince_Harry>?"),
+         "Which <Q5> has <P26> <Q13133> or has <P40> <Q36812> or has <P3373> <Q152316>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { ?h wdt:P26 wd:Q13133 } UNION { ?h wdt:P40 wd:Q36812 } "
+         "UNION { ?h wdt:P3373 wd:Q152316 } }"),
     Form("what as which",
          ("What <Q11424> has <P57> <Q8877>?", "What [film] has <director> [Steven Spielberg]?",
           "What <film>-s have <P57:director> <Steven_Spielberg>?"),

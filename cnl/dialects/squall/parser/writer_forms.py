@@ -387,14 +387,15 @@ class WriterForms(Transformer):
         return ir.Be(ir.Quant("the", self.rel_noun(read_head(prop_tok), *values)))
 
     def has_props_elliptic(self, *args):
-        statements, part = [], []
+        statements, part, either = [], [], False
         for arg in (*args, None):
-            if arg is None or (isinstance(arg, Token) and arg.type == "AND"):
+            if arg is None or (isinstance(arg, Token) and arg.type in ("AND", "OR")):
+                either = either or (arg is not None and arg.type == "OR")
                 statements.append(self.has_prop(*part))
                 part = []
             else:
                 part.append(arg)
-        return _and(statements)
+        return ir.Or(tuple(statements)) if either else _and(statements)
 
     def which_class(self, _what, *rest):
         return self.which(_what, *(ir.ClassNoun(r.as_class()) if _is_head(r) else r for r in rest))
