@@ -355,6 +355,18 @@ FORMS = [
          "Which <Q5> has <P26> <Q13133> or has <P40> <Q36812> or has <P3373> <Q152316>?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { ?h wdt:P26 wd:Q13133 } UNION { ?h wdt:P40 wd:Q36812 } "
          "UNION { ?h wdt:P3373 wd:Q152316 } }"),
+    Form("several statements under one has, each with its determiner",
+         ("Which <Q11424> has a <P57> <Q25191> and a <P161> <Q45772>?",
+          "Which [film] has a <director> [Christopher Nolan] and a <cast member> [Christian Bale]?",
+          "Which <film> has the <P57:director> <Christopher_Nolan> and a <P161:cast_member> <Christian_Bale>?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P57 wd:Q25191 . ?f wdt:P161 wd:Q45772 . }"),
+    Form("several statements under one has, each with its determiner",
+         ("Which <Q5> has a <P26> <Q13133> or a <P40> <Q36812>?",
+          "Which [human] has a <spouse> [Michelle Obama] or a <child> [Prince William]?",
+          "Which <human> has a <P26:spouse> <Michelle_Obama> or a <P40:child> <Prince_William>?"),
+         "Which <Q5> has <P26> <Q13133> or has <P40> <Q36812>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { ?h wdt:P26 wd:Q13133 } UNION { ?h wdt:P40 wd:Q36812 } }"),
     Form("what as which",
          ("What <Q11424> has <P57> <Q8877>?", "What [film] has <director> [Steven Spielberg]?",
           "What <film>-s have <P57:director> <Steven_Spielberg>?"),
@@ -1876,3 +1888,13 @@ def test_a_clause_on_a_value_that_is_no_literal_keeps_its_properties():
 def test_a_comparison_of_several_words_takes_any_spacing():
     text = "Which <Q8502> has a <P2044> greater  or\tequal   to 8000?"
     assert print_squall(parse_squall(text, notation="id"), "id") == "Which <Q8502> has a <P2044> greater or equal to 8000?"
+
+
+def test_a_determiner_under_one_has_says_its_own_statement_only():
+    """"has no <P57> X and a <P161> Y": the film without that director, with that cast member."""
+    text = "Which <Q11424> has no <P57> <Q25191> and a <P161> <Q45772>?"
+    query = parse_squall(text, notation="id")
+    assert print_squall(query, "id") == "Which <Q11424> has not <P57> <Q25191> and has <P161> <Q45772>?"
+    gold = PREFIXES + ("SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P161 wd:Q45772 . "
+                       "FILTER NOT EXISTS { ?f wdt:P57 wd:Q25191 } }")
+    assert equivalent(cnl.compile(text, lexicon=Lexicon()), gold, distinct=True)
