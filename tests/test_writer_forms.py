@@ -367,6 +367,20 @@ FORMS = [
           "Which <human> has a <P26:spouse> <Michelle_Obama> or a <P40:child> <Prince_William>?"),
          "Which <Q5> has <P26> <Q13133> or has <P40> <Q36812>?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . { ?h wdt:P26 wd:Q13133 } UNION { ?h wdt:P40 wd:Q36812 } }"),
+    # "is a <P> of A and a <Q> of B": two relational noun phrases (it was read as the <P> of A and
+    # of a <Q> of B, since an of-phrase takes the coordination after it: "the <P> of A and B")
+    Form("relational noun phrases joined",
+         ("Which <Q5> is a <P161> of <Q25188> and a <P57> of <Q47703>?",
+          "Which [human] is a <cast member> of [Inception] and a <director> of [The Godfather]?",
+          "Which <human> is a <P161:cast_member> of <Inception> and a <P57:director> of <The_Godfather>?"),
+         "Which <Q5> is (a <P161> of <Q25188>) and a <P57> of <Q47703>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q25188 wdt:P161 ?h . wd:Q47703 wdt:P57 ?h . }"),
+    Form("relational noun phrases joined",
+         ("Who is the <P57> of <Q25188> and the <P162> of <Q47703>?",
+          "Who is the <director> of [Inception] and the <producer> of [The Godfather]?",
+          "Who is the <P57:director> of <Inception> and the <P162:producer> of <The_Godfather>?"),
+         "What is (the <P57> of <Q25188>) and the <P162> of <Q47703>?",
+         "SELECT DISTINCT ?x WHERE { wd:Q25188 wdt:P57 ?x . wd:Q47703 wdt:P162 ?x . }"),
     Form("what as which",
          ("What <Q11424> has <P57> <Q8877>?", "What [film] has <director> [Steven Spielberg]?",
           "What <film>-s have <P57:director> <Steven_Spielberg>?"),
@@ -1898,3 +1912,17 @@ def test_a_determiner_under_one_has_says_its_own_statement_only():
     gold = PREFIXES + ("SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . ?f wdt:P161 wd:Q45772 . "
                        "FILTER NOT EXISTS { ?f wdt:P57 wd:Q25191 } }")
     assert equivalent(cnl.compile(text, lexicon=Lexicon()), gold, distinct=True)
+
+
+
+def test_an_of_phrase_in_parentheses_keeps_a_relational_conjunct():
+    """"a <P161> of (A and a <P57> of B)": the cast member of A and of B's director, as written;
+    the printer keeps the parentheses that say so."""
+    text = "Which <Q5> is a <P161> of (<Q25188> and a <P57> of <Q47703>)?"
+    query = parse_squall(text, notation="id")
+    printed = print_squall(query, "id")
+    assert parse_squall(printed, notation="id") == query
+    gold = PREFIXES + ("SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q25188 wdt:P161 ?h . "
+                       "wd:Q47703 wdt:P57 ?d . ?d wdt:P161 ?h . }")
+    assert equivalent(cnl.compile(text, lexicon=Lexicon()), gold, distinct=True)
+    assert equivalent(cnl.compile(printed, lexicon=Lexicon()), gold, distinct=True)

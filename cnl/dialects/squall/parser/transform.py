@@ -18,7 +18,8 @@ from cnl.dialects.squall.parser.terms import (
 )
 from cnl.dialects.squall.parser.sparql_forms import (IN_SI_UNITS, InUnit, SparqlForms, StatementMark, class_of_which,
                                                      settle_count_aggregates)
-from cnl.dialects.squall.parser.writer_forms import WriterForms, lifted_from_literal, settle_groups
+from cnl.dialects.squall.parser.writer_forms import (WriterForms, forget_of_coordinations, lifted_from_literal,
+                                                      lifted_relational_conjuncts, settle_groups)
 from cnl.dialects.squall.parser.ferre_forms import FerreForms, optional_answers
 
 
@@ -81,6 +82,7 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
 
     # ---- sentences
     def start(self, *args):
+        forget_of_coordinations()
         return settle_groups(settle_count_aggregates(_values(args)[0]))
 
     def give_me(self, *args):
@@ -193,7 +195,8 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
         det_word, number = det
         order, rest = _take_order(rest)
         noun, rels = rest[0], tuple(rest[1:])
-        return ir.Quant(det_word, noun, rels, order, number)
+        # "a <P161> of A and a <P57> of B": two relational noun phrases, not "of A and of B's <P57>"
+        return lifted_relational_conjuncts(ir.Quant(det_word, noun, rels, order, number))
 
     def quant_var(self, det, *rest):
         det_word, number = det

@@ -386,6 +386,15 @@ class WriterForms(Transformer):
         values = [a for a in rest if not (isinstance(a, Token) and a.type in ("PLURAL", "OF"))]
         return ir.Be(ir.Quant("the", self.rel_noun(read_head(prop_tok), *values)))
 
+    def np_of_and(self, *args):
+        coord = self.np_and(*args)
+        kept = _OF_COORDINATIONS.get()
+        if kept is None:
+            kept = {}
+            _OF_COORDINATIONS.set(kept)
+        kept[id(coord)] = coord  # see lifted_relational_conjuncts
+        return coord
+
     def has_props_elliptic(self, *args):
         statements, part, either = [], [], False
         for arg in (*args, None):
@@ -706,6 +715,41 @@ def settle_groups(query):
     def plain(node):
         return ir.Quant("which") if isinstance(node, _GroupedBy) else map_children(node, plain)
     return plain(query)
+
+
+# The coordinations of an of-phrase made by this sentence's parse ("the <P> of A and B"), by id:
+# a later conjunct of one that is itself "a <Q> of Y" belongs to the outer noun phrase
+# (lifted_relational_conjuncts); emptied at each sentence's end (forget_of_coordinations).
+_OF_COORDINATIONS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("squall_of_coordinations",
+                                                                                 default=None)
+
+
+def _relational(np) -> bool:
+    return isinstance(np, ir.Quant) and isinstance(np.noun, ir.RelNoun) and np.noun.of is not None
+
+
+def lifted_relational_conjuncts(quant: ir.Quant):
+    """``quant`` ("a <P161> of A and a <P57> of B", parsed as the cast member of A and of B's
+    director, since an of-phrase takes the coordination after it: "the <P> of A and B") as the
+    coordination of the two relational noun phrases it says: "a <P161> of A" and "a <P57> of
+    B". Only where every conjunct from the first relational one on is relational, and only for
+    an of-phrase's own coordination: "a <P161> of (A and a <P57> of B)", in parentheses, keeps
+    the other reading."""
+    noun, kept = quant.noun, _OF_COORDINATIONS.get()
+    if not (kept and isinstance(noun, ir.RelNoun) and isinstance(noun.of, ir.Coord)
+            and kept.get(id(noun.of)) is noun.of and noun.of.op == "and"):
+        return quant
+    items = noun.of.items
+    first = next((i for i in range(1, len(items)) if _relational(items[i])), None)
+    if first is None or not all(_relational(item) for item in items[first:]):
+        return quant
+    head = items[0] if first == 1 else ir.Coord("and", items[:first])
+    return ir.Coord("and", (replace(quant, noun=replace(noun, of=head)), *items[first:]))
+
+
+def forget_of_coordinations() -> None:
+    if _OF_COORDINATIONS.get():
+        _OF_COORDINATIONS.set({})
 
 
 # The characters a SPARQL (XPath) regular expression gives a meaning; each escaped is itself
