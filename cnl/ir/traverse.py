@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 from operator import attrgetter
 
-from cnl.ir.nodes import Class, Entity, Property, Quant
+from cnl.ir.nodes import Class, Entity, Property, Quant, RelNoun
 
 
 def walk(node):
@@ -196,3 +196,9 @@ def _children_of(cls):
             children = ()
         _CHILD_FIELDS[cls] = children
     return children
+
+
+def is_relational_phrase(np) -> bool:
+    """Whether ``np`` is a relational noun phrase with its of-phrase ("a <P161> of X", "the
+    <P26> of X")."""
+    return isinstance(np, Quant) and isinstance(np.noun, RelNoun) and np.noun.of is not None

@@ -488,7 +488,7 @@ def completed_without_class(text: str, sparql: str, *, kg, notation: str, resolv
         other_text = print_squall(classless, notation)
         other = compile_query(parse_squall(other_text, notation=notation), profile, resolver)
         with query_limits(timeout=timeout, max_rows=TYPED_ANSWERS + 1):
-            kept, stated = _items(kg.query(sparql)), _items(kg.query(other))
+            kept, stated = (list(dict.fromkeys(_items(kg.query(q)))) for q in (sparql, other))
     except CNLError:
         return None
     if not kept or not set(kept) < set(stated) or len(stated) > TYPED_ANSWERS:
@@ -500,9 +500,9 @@ def completed_without_class(text: str, sparql: str, *, kg, notation: str, resolv
 
 
 def _items(result) -> list[str]:
-    """The IRIs of a query result's rows, in order, each once."""
-    return list(dict.fromkeys(t.value for row in getattr(result, "rows", None) or () for t in row
-                              if t is not None and getattr(t, "is_iri", False)))
+    """The IRIs of a query result's rows, in order."""
+    return [t.value for row in getattr(result, "rows", None) or () for t in row
+            if t is not None and getattr(t, "is_iri", False)]
 
 
 def _words_of(text: str | None) -> str:
@@ -538,9 +538,7 @@ def near_readings(written, *, notation: str, resolver, kg, profile, properties, 
 
     def typed_after(cls, label):
         def accept(result):
-            items = [t.value for row in getattr(result, "rows", None) or () for t in row
-                     if t is not None and getattr(t, "is_iri", False)]
-            return named_after_class(kg, items, cls, label, timeout=timeout)
+            return named_after_class(kg, _items(result), cls, label, timeout=timeout)
         return accept
 
     for reading in relational_noun_readings(question, candidates, nouns):

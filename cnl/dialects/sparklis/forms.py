@@ -27,7 +27,7 @@ def _class_nouns(node):
     """Sparklis nouns are classes: ``a <P> of X`` is written ``something that is the <P> of X``
     (an inverse statement), bottom-up."""
     node = ir.map_children(node, _class_nouns)
-    if isinstance(node, ir.Quant) and isinstance(node.noun, ir.RelNoun) and node.noun.of is not None:
+    if ir.is_relational_phrase(node):
         noun = node.noun
         return replace(node, noun=None, rels=(ir.Stmt(noun.prop, noun.of, noun.quals, inverse=True),) + node.rels)
     if (isinstance(node, ir.Be) and isinstance(node.np, ir.Quant) and node.np.det in ("a", "the")

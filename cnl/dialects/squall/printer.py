@@ -355,9 +355,7 @@ class SquallPrinter:
         raise PrintError(f"not a noun: {type(noun).__name__}")
 
     def np_of(self, np, closed: bool = False) -> str:
-        if (isinstance(np, ir.Coord) and np.op == "and"
-                and any(isinstance(i, ir.Quant) and isinstance(i.noun, ir.RelNoun) and i.noun.of is not None
-                        for i in np.items[1:])):
+        if isinstance(np, ir.Coord) and np.op == "and" and any(map(ir.is_relational_phrase, np.items[1:])):
             # "of (A and a <Q> of B)": unbracketed, "a <Q> of B" would be the outer phrase's conjunct
             return f"({self.np(np, True)})"
         if isinstance(np, ir.Coord) and np.op == "and" and all(not isinstance(i, (ir.Coord, ir.Arith)) for i in np.items):

@@ -557,7 +557,7 @@ def _shared_of(items: tuple) -> tuple:
     the items before it are properties written as nouns without an ``of`` of their own (English
     shares the complement; without it "the <author>" would be the author of anything)."""
     last = items[-1] if items else None
-    if not (isinstance(last, ir.Quant) and isinstance(last.noun, ir.RelNoun) and last.noun.of is not None):
+    if not ir.is_relational_phrase(last):
         return items
     shared = []
     for item in items[:-1]:

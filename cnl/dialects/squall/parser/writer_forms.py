@@ -724,10 +724,6 @@ _OF_COORDINATIONS: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
                                                                                  default=None)
 
 
-def _relational(np) -> bool:
-    return isinstance(np, ir.Quant) and isinstance(np.noun, ir.RelNoun) and np.noun.of is not None
-
-
 def lifted_relational_conjuncts(quant: ir.Quant):
     """``quant`` ("a <P161> of A and a <P57> of B", parsed as the cast member of A and of B's
     director, since an of-phrase takes the coordination after it: "the <P> of A and B") as the
@@ -740,8 +736,8 @@ def lifted_relational_conjuncts(quant: ir.Quant):
             and kept.get(id(noun.of)) is noun.of and noun.of.op == "and"):
         return quant
     items = noun.of.items
-    first = next((i for i in range(1, len(items)) if _relational(items[i])), None)
-    if first is None or not all(_relational(item) for item in items[first:]):
+    first = next((i for i in range(1, len(items)) if ir.is_relational_phrase(items[i])), None)
+    if first is None or not all(ir.is_relational_phrase(item) for item in items[first:]):
         return quant
     head = items[0] if first == 1 else ir.Coord("and", items[:first])
     return ir.Coord("and", (replace(quant, noun=replace(noun, of=head)), *items[first:]))
