@@ -160,6 +160,19 @@ CASES = [
     # QALD-9-plus: a year BIND that is only tested, not an answer
     ("SELECT DISTINCT ?uri WHERE { ?uri wdt:P106 wd:Q33999 ; wdt:P569 ?b . BIND(YEAR(?b) as ?y) . FILTER(?y > 1950) }",
      "What has <P106> <Q33999> and has a <P569> whose year is something that is greater than 1950?"),
+    # QALD-10 style: a pattern that must not hold, joined on two values the tree reaches ("nominated
+    # for an award they did not receive"): said of the one nearest the root, the other named by its
+    # co-reference variable; either direction of the edge, MINUS as FILTER NOT EXISTS
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P1411 ?n . FILTER NOT EXISTS { ?x wdt:P166 ?n } }",
+     "Which <Q5> has <P1411> ?n and has not <P166> ?n?"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P1411 ?n . MINUS { ?x wdt:P166 ?n } }",
+     "Which <Q5> has <P1411> ?n and has not <P166> ?n?"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P1411 ?n . FILTER NOT EXISTS { ?n wdt:P1027 ?x } }",
+     "Which <Q5> has <P1411> ?n and is not a <P1027> of ?n?"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P19 ?b ; wdt:P1411 ?n . FILTER NOT EXISTS { ?b wdt:P17 ?n } }",
+     "Which <Q5> has <P1411> ?n and has a <P19> that has not <P17> ?n?"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P1411 ?n . ?n wdt:P17 ?c . FILTER NOT EXISTS { ?x wdt:P27 ?c } }",
+     "Which <Q5> has <P1411> (something that has <P17> ?c) and has not <P27> ?c?"),
 ]
 
 
@@ -232,6 +245,9 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
     ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d FILTER(?a < ?b) }",
      "a FILTER joined to the query on several variables"),
+    # the other value's first mention would fall inside the negation (it is only OPTIONAL's)
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P1411 ?n } FILTER NOT EXISTS { ?x wdt:P166 ?n } }",
+     "a cycle in the triple patterns"),
     # a string test on the value itself (not its STR()) has no form
     ('SELECT ?u WHERE { ?u wdt:P571 ?d . FILTER CONTAINS(?d, "1950") }', "a case-sensitive string test"),
     ("SELECT (COUNT(*) AS ?n) WHERE { ?x wdt:P40 ?y }", "COUNT(*) over several variables"),

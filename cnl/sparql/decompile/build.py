@@ -25,7 +25,8 @@ from cnl.sparql.decompile.expressions import (
     year_arg)
 from cnl.sparql.decompile.flatten import Group, flatten, group_vars
 from cnl.sparql.decompile.fold import VALUE_UNSAID, fold, prop_term
-from cnl.sparql.decompile.joins import Absent, absent_qualifiers, constant_components, exists_joined, is_ground, reachable
+from cnl.sparql.decompile.joins import (
+    Absent, absent_qualifiers, constant_components, exists_joined, is_ground, nearest, reachable)
 from cnl.sparql.decompile.modifiers import limited_order
 from cnl.sparql.decompile.sentence_filters import (
     constant_sayable, is_computed_test, is_sayable_comparison, is_sayable_disjunction, needs_introduction, such_that)
@@ -149,10 +150,17 @@ class Builder:
                 if isinstance(value, Absent):
                     value.scope = inner_scope
         extras: dict = {}
+        reach = reachable(edges, anchor, scope)
 
-        def attach(vars_, what, make):
+        def attach(vars_, what, make, negated: bool = False):
             anchors = [v for v in vars_ if v in inner_scope]
-            if len(anchors) != 1:
+            if len(anchors) > 1 and negated and all(a in reach for a in anchors):
+                # a pattern that must not hold, joined on several values the tree reaches
+                # ("FILTER NOT EXISTS { ?x wdt:P166 ?n }"): said of the one nearest the root,
+                # the others named by their co-reference variables ("has a <P1411> ?n and has
+                # not <P166> ?n"); the meaning guard refuses where a first mention falls inside
+                anchors = [nearest(edges, anchor, set(anchors))]
+            if len(anchors) != 1 or anchors[0] is None:
                 if not anchors:
                     raise UnsupportedSPARQLError(f"{what} not connected to the rest of the query")
                 raise UnsupportedSPARQLError(f"{what} joined to the query on several variables",
@@ -169,14 +177,13 @@ class Builder:
                        [conj(self.group_vps(b, x, inner_scope, visible=top)) for b in bs]))
         for sub in group.minus:
             attach(group_vars(sub) & inner_scope, "a MINUS",
-                   lambda x, sub=sub: ir.Not(conj(self.group_vps(sub, x, inner_scope))))
+                   lambda x, sub=sub: ir.Not(conj(self.group_vps(sub, x, inner_scope))), negated=True)
         for var, terms in group.values:
             refs = tuple(ir.Ref(ir_term(t)) for t in terms)
             np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
             attach({var}, "a VALUES", lambda x, np=np: ir.Be(np))
         shown = visible if visible is not None else top
         holder: dict = {}   # the group's context, for FILTERs that name a second variable
-        reach = reachable(edges, anchor, scope)
         sentences: list = []  # FILTERs said "such that S", once the tree is read
         if top and self.order_expr is not None:
             if not all(v == anchor or v not in reach or _nameable(v, edges, classes, group.filters, None, self.which | self.projected)
@@ -233,9 +240,12 @@ class Builder:
                     lambda x, pair=pair, far=far: self.compare_vars(pair, x, far, holder["ctx"], coref=True))
                 continue
             attach(variables(expr) & inner_scope or variables(expr), "a FILTER",
-                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope, shown))
+                   lambda x, expr=expr: self.filter_vp(expr, x, inner_scope, shown),
+                   negated=getattr(expr, "name", None) == "Builtin_NOTEXISTS")
 
-        ctx = _Context(edges, classes, extras, det)
+        # values the tree reached before this group (a FILTER NOT EXISTS's, an OPTIONAL's): this
+        # group's edges into them are said here, since their own mention is over
+        ctx = _Context(edges, classes, extras, det, outer=frozenset(self.visited - {anchor}))
         ctx.const_extras = constant_components(edges, anchor, scope)
         holder["ctx"] = ctx
         if visible if visible is not None else top:
@@ -337,7 +347,8 @@ class Builder:
             if same(e.subject, node):
                 ctx.used.add(id(e))
                 vps.append(self.stmt(ctx, e, attach=True))
-            elif same(e.obj, node) and is_node(node) and not (is_node(e.subject) and e.subject in self.visited):
+            elif same(e.obj, node) and is_node(node) and not (
+                    is_node(e.subject) and e.subject in self.visited and e.subject not in ctx.outer):
                 # (from a node the tree has reached, the edge is said there: "has <P> ?x")
                 ctx.used.add(id(e))
                 # "X P node" is said of the node as "is a <P> of X".
@@ -620,6 +631,7 @@ class _Context:
     det: str
     used: set = field(default_factory=set)
     const_extras: dict = field(default_factory=dict)  # constant -> edges joined only through it
+    outer: frozenset = frozenset()  # nodes mentioned before this group: their edges here are said here
 
 
 def _nameable(var, edges, classes, filters, this, which=frozenset()) -> bool:

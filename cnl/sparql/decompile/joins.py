@@ -113,6 +113,24 @@ def reachable(edges, anchor, scope) -> set:
     return reached
 
 
+def nearest(edges, anchor, candidates):
+    """The one of ``candidates`` the fewest triple patterns away from ``anchor`` (ties: the
+    first in the variables' order), or None where the patterns join none of them to it."""
+    frontier, seen = {anchor}, {anchor}
+    while frontier:
+        hits = sorted((v for v in frontier if v in candidates), key=str)
+        if hits:
+            return hits[0]
+        step = set()
+        for e in edges:
+            ends = {t for t in (e.subject, e.obj, e.unit, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
+            if ends & frontier:
+                step |= ends - seen
+        seen |= step
+        frontier = step
+    return None
+
+
 def constant_components(edges, anchor, scope) -> dict:
     """Edges not reachable from ``anchor`` through variables, grouped into connected parts,
     each keyed by a constant it shares with the reachable part (``wd:Q1 p:P31 wd:Q5 .
