@@ -173,6 +173,12 @@ CASES = [
      "Which <Q5> has <P1411> ?n and has a <P19> that has not <P17> ?n?"),
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P1411 ?n . ?n wdt:P17 ?c . FILTER NOT EXISTS { ?x wdt:P27 ?c } }",
      "Which <Q5> has <P1411> (something that has <P17> ?c) and has not <P27> ?c?"),
+    # NOT IN: the test "is not equal to (A or B)" (was "is not A or B", a NOT EXISTS { VALUES },
+    # which the meaning guard refused as another algebra)
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 . FILTER(?x NOT IN (wd:Q30, wd:Q16)) }",
+     "Which <Q6256> is not equal to (<Q30> or <Q16>)?"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P36 ?c . FILTER(?c NOT IN (wd:Q90, wd:Q64)) }",
+     "Which <Q6256> has a <P36> that is not equal to (<Q90> or <Q64>)?"),
 ]
 
 

@@ -193,6 +193,19 @@ _UNSEEN_VARIABLE = ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 ?o }",
 NEAR_MISSES += [_UNSEEN_VARIABLE]
 DUPLICATES_ONLY |= {_UNSEEN_VARIABLE}
 
+# NOT IN is (x != a) && (x != b) (SPARQL 1.1 §17.4.1.10), and !(x = a || x = b) the same by De
+# Morgan, which holds in SPARQL's three-valued logic; "!= or !=" is another test
+EQUIVALENT += [
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(?x NOT IN (wd:Q1, wd:Q2)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(!(?x = wd:Q1 || ?x = wd:Q2)) }"),
+    ("SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(?v NOT IN (1, 7)) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(?v != 1 && ?v != 7) }"),
+]
+NEAR_MISSES += [
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(!(?x = wd:Q1 || ?x = wd:Q2)) }",
+     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(?x != wd:Q1 || ?x != wd:Q2) }"),
+]
+
 
 @pytest.mark.parametrize("first,second", EQUIVALENT)
 def test_equivalences_hold_and_agree_on_data(store, first, second):

@@ -257,7 +257,9 @@ class _Converter:
             left, items = self.expr(e.expr), [self.expr(x) for x in e.other]
             if len(items) == 1:  # x IN (a) is x = a; x NOT IN (a) is x != a (SPARQL 1.1 §17.4.1.9)
                 return ("REL", "=" if e.op == "IN" else "!=", Bag((left, items[0])))
-            return ("IN" if e.op == "IN" else "NOTIN", left, Bag(tuple(items)))
+            if e.op == "NOT IN":  # (x != a) && (x != b), as §17.4.1.10 defines it
+                return ("AND", Bag(tuple(("REL", "!=", Bag((left, i))) for i in items)))
+            return ("IN", left, Bag(tuple(items)))
         if name == "RelationalExpression":
             op, left, right = e.op, self.expr(e.expr), self.expr(e.other)
             if op in (">", ">="):  # a > b  is  b < a
@@ -288,6 +290,11 @@ class _Converter:
                 return ("REL", "!=", inner[2])  # !(a = b)  is  a != b
             if isinstance(inner, tuple) and inner[:2] == ("REL", "!="):
                 return ("REL", "=", inner[2])
+            if isinstance(inner, tuple) and inner[:1] == ("OR",) and all(
+                    isinstance(c, tuple) and c[:2] == ("REL", "=") for c in inner[1].items):
+                # !(a = b || a = c) is a != b && a != c (De Morgan holds in SPARQL's
+                # three-valued logic: an error stays an error either way)
+                return ("AND", Bag(tuple(("REL", "!=", c[2]) for c in inner[1].items)))
             return ("NOT", inner)
         if name in ("Builtin_NOTEXISTS", "Builtin_EXISTS"):
             from rdflib.plugins.sparql.algebra import translateGroupGraphPattern

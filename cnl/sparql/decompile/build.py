@@ -519,8 +519,12 @@ class Builder:
             left, op, right = expr.expr, expr.op, expr.other
             if op in ("IN", "NOT IN"):
                 refs = tuple(ir.Ref(ir_term(t)) for t in right)
-                vp = ir.Be(refs[0] if len(refs) == 1 else ir.Coord("or", refs))
-                return self._on(left, x, vp if op == "IN" else ir.Not(vp))
+                np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
+                if op == "IN":
+                    return self._on(left, x, ir.Be(np))
+                # "is not equal to (A or B)": the test NOT IN is (!(?x = A || ?x = B)); "is not
+                # A or B" is a pattern that must not match (NOT EXISTS { VALUES })
+                return self._on(left, x, ir.Not(ir.Compare("=", (np,))))
             if is_subject(right, x) and not is_subject(left, x):
                 left, right, op = right, left, FLIP[op]
             if is_call(left, "Builtin_LANG") and op == "=" and isinstance(right, Literal) and not right.language:
