@@ -1510,6 +1510,35 @@ FORMS += [
          'FILTER(?b < "1950-01-01T00:00:00Z"^^xsd:dateTime) }'),
 ]
 
+# "is <P> of X" without "the" takes the qualifiers "is the <P> of X" takes; "the greater <P>"
+# (a comparative after "the", before a term) ranks as "the greatest <P>"
+FORMS += [
+    Form("is <P> of X with a qualifier",
+         ("Which <Q5> is <P26> of <Q76> at <P580> 1992?", "Which [human] is <spouse> of [Barack Obama] at <start time> 1992?",
+          "Which <human> is <P26:spouse> of <Barack_Obama> at <P580:start_time> 1992?"),
+         "Which <Q5> is the <P26> at <P580> 1992 of <Q76>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q76 p:P26 ?st . ?st ps:P26 ?h ; pq:P580 ?s . "
+         "FILTER(YEAR(?s) = 1992) }"),
+    Form("is <P> of X with a qualifier",
+         ("Which <Q5> was <P161> of <Q25188> at some <P580>?",
+          "Which [human] was <cast member> of [Inception] at some <start time>?",
+          "Which <human> was <P161:cast_member> of <Inception> at some <P580:start_time>?"),
+         "Which <Q5> is the <P161> at a <P580> of <Q25188>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q25188 p:P161 ?st . ?st ps:P161 ?h ; pq:P580 ?s . }"),
+    Form("the greater <P>",
+         ("Which of <Q513> and <Q43512> has the greater <P2044>?",
+          "Which of [Mount Everest] and [K2] has the higher <elevation above sea level>?",
+          "Which of <Mount_Everest> and <K2> has the larger <P2044:elevation_above_sea_level>?"),
+         "Which of <Q513> and <Q43512> has the greatest <P2044>?",
+         "SELECT DISTINCT ?m WHERE { ?m wdt:P2044 ?e . VALUES ?m { wd:Q513 wd:Q43512 } } ORDER BY DESC(?e) LIMIT 1"),
+    Form("the greater <P>",
+         ("Which of <Q172241> or <Q47703> has the earlier <P577>?",
+          "Which of [The Shawshank Redemption] or [The Godfather] has the earlier <publication date>?",
+          "Which of <The_Shawshank_Redemption> or <The_Godfather> has the earlier <P577:publication_date>?"),
+         "Which of <Q172241> and <Q47703> has the earliest <P577>?",
+         "SELECT DISTINCT ?x WHERE { VALUES ?x { wd:Q172241 wd:Q47703 } ?x wdt:P577 ?d . } ORDER BY ASC(?d) LIMIT 1"),
+]
+
 # Ferré's forms (squall_ferre_forms.lark), their cases in a file of their own
 FORMS += [Form(*case) for case in ferre_cases.CASES]
 IDS.update(ferre_cases.IDS)
@@ -1913,6 +1942,14 @@ def test_a_determiner_under_one_has_says_its_own_statement_only():
                        "FILTER NOT EXISTS { ?f wdt:P57 wd:Q25191 } }")
     assert equivalent(cnl.compile(text, lexicon=Lexicon()), gold, distinct=True)
 
+
+
+def test_a_comparative_before_than_stays_a_comparison():
+    # "a greater <P> than X" compares; only "the greater <P>" before a term ranks
+    compared = cnl.compile("Which <Q8502> has a greater <P2044> than <Q43512>?")
+    assert "ORDER BY" not in compared and "FILTER" in compared
+    with pytest.raises(CNLSyntaxError):
+        parse_squall("Which <Q8502> has the greater than <Q43512>?")
 
 
 def test_an_of_phrase_in_parentheses_keeps_a_relational_conjunct():

@@ -63,6 +63,13 @@ def _without_of(args) -> list:
     return [a for a in args if not (isinstance(a, Token) and a.type == "OF")]
 
 
+# "the greater <P>" ranks as "the greatest <P>" (COMPARATIVE_AS_SUPERLATIVE)
+_COMPARATIVE_TO_SUPERLATIVE = {
+    "greater": "greatest", "larger": "largest", "bigger": "biggest", "higher": "highest", "longer": "longest",
+    "smaller": "smallest", "lower": "lowest", "shorter": "shortest", "earlier": "earliest", "later": "latest",
+    "fewer": "fewest", "lesser": "lowest"}
+
+
 @v_args(inline=True)
 class WriterForms(Transformer):
     """Mixed into :class:`~cnl.dialects.squall.parser.transform.ToIR`; the canonical callbacks
@@ -381,6 +388,9 @@ class WriterForms(Transformer):
 
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
+
+    def sup_comparative(self, word):
+        return ir.Order(_COMPARATIVE_TO_SUPERLATIVE[word.value.lower()])
 
     def be_rel_noun_bare(self, prop_tok, *rest):
         values = [a for a in rest if not (isinstance(a, Token) and a.type in ("PLURAL", "OF"))]
