@@ -30,6 +30,8 @@ _TERMINAL_WORDS = {
     "ORDINAL": "an ordinal (2nd)",
     "SUPERLATIVE": "a superlative (highest, earliest, ...)",
     "JOINT_SUPERLATIVE": "a superlative that keeps ties (joint highest, ...)",
+    "COMPARATIVE_AS_SUPERLATIVE": "a superlative (highest, earliest, ...)",
+    "ALL_THE": '"all"',
     "POSSESSIVE": "'s",
     "COUNT_IMPERATIVE": "\"Count\"",
     "DATE_PART": '"month" or "day"',

@@ -367,6 +367,11 @@ class WriterForms(Transformer):
         rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
         return ir.Quant("the", self.rel_noun(read_head(prop_tok), owner), rels)
 
+    def possessive_superlative(self, owner, _possessive, order, prop_tok, *rels):
+        # "<Q25191>'s latest <P800>" = "the latest <P800> of <Q25191>"
+        rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
+        return ir.Quant("the", self.rel_noun(read_head(prop_tok), owner), rels, order=order)
+
     def np_and_both(self, _both, *args):
         return self.np_and(*args)
 
@@ -394,7 +399,11 @@ class WriterForms(Transformer):
 
     def be_rel_noun_bare(self, prop_tok, *rest):
         values = [a for a in rest if not (isinstance(a, Token) and a.type in ("PLURAL", "OF"))]
-        return ir.Be(ir.Quant("the", self.rel_noun(read_head(prop_tok), *values)))
+        return ir.Be(lifted_relational_conjuncts(ir.Quant("the", self.rel_noun(read_head(prop_tok), *values))))
+
+    def bare_relational(self, prop_tok, *rest):
+        values = [a for a in rest if not (isinstance(a, Token) and a.type in ("PLURAL", "OF"))]
+        return ir.Quant("the", self.rel_noun(read_head(prop_tok), *values))
 
     def np_of_and(self, *args):
         coord = self.np_and(*args)
