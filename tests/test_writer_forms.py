@@ -1979,6 +1979,15 @@ def test_a_determiner_under_one_has_says_its_own_statement_only():
 
 
 
+@pytest.mark.parametrize("text", [
+    "Which <Q11424> is the 3rd <P527> of <Q1299>?", "Which [film] has the second <publication date>?",
+    "Give me the third <Q11424> of <Q25191>.", "What is the 2nd <Q11424> that has <P57> <Q25191>?"])
+def test_an_ordinal_without_a_superlative_is_refused_with_the_forms_to_write(text):
+    with pytest.raises(CNLSyntaxError) as err:
+        cnl.compile(text, lexicon=Lexicon())
+    assert "an ordinal needs a superlative" in str(err.value) and "at <P1545:series_ordinal>" in str(err.value)
+
+
 def test_a_comparative_before_than_stays_a_comparison():
     # "a greater <P> than X" compares; only "the greater <P>" before a term ranks
     compared = cnl.compile("Which <Q8502> has a greater <P2044> than <Q43512>?")

@@ -95,8 +95,15 @@ _NAMED_ERRORS = {
     'a class needs a determiner here: write "a <film>"': [
         "At which <P585:point_in_time> did <film> that is <P179:series> <X>?",
     ],
-    "an ordinal needs a superlative: write 'the 3rd earliest <P577:publication_date> of ...'": [
+    "an ordinal needs a superlative: write 'the 3rd earliest <P577:publication_date> of ...', or, for a numbered "
+    "part of a series, its ordinal as a qualifier ('at <P1545:series_ordinal> 3')": [
         "What is the <P1476:title> of the 3rd <album> of <Led_Zeppelin>?",
+        "What is the 3rd <album> of <Led_Zeppelin>?",
+        "Which <album> is the 3rd <P527:has_part(s)> of <Led_Zeppelin>?",
+        "Which <album> has the 3rd <P577:publication_date>?",
+        "Give me the 3rd <album> of <Led_Zeppelin>.",
+        "Which <album> is a 3rd <P527:has_part(s)> of <Led_Zeppelin>?",
+        "Which 3rd <album> has <P175:performer> <Led_Zeppelin>?",
     ],
 }
 
