@@ -173,6 +173,9 @@ CASES = [
      "Which <Q5> has <P1411> ?n and has a <P19> that has not <P17> ?n?"),
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P1411 ?n . ?n wdt:P17 ?c . FILTER NOT EXISTS { ?x wdt:P27 ?c } }",
      "Which <Q5> has <P1411> (something that has <P17> ?c) and has not <P27> ?c?"),
+    # a floating-point number stays one (read as a decimal it was another comparison)
+    ("SELECT ?x WHERE { ?x wdt:P1082 ?p . FILTER(?p > 1.5E6) ?x wdt:P31 wd:Q515 . }",
+     'Which <Q515> has a <P1082> greater than "1500000.0"^^xsd:double?'),
     # NOT IN: the test "is not equal to (A or B)" (was "is not A or B", a NOT EXISTS { VALUES },
     # which the meaning guard refused as another algebra)
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 . FILTER(?x NOT IN (wd:Q30, wd:Q16)) }",

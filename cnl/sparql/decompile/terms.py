@@ -38,6 +38,10 @@ def ir_term(t):
         dt = t.datatype
         if dt in INTEGER_TYPES:
             return ir.Literal(str(int(str(t))), "integer")
+        if dt in (XSD.double, XSD.float):
+            # a floating-point number as typed (1.5E6 is no xsd:decimal: "=" and the answers'
+            # types differ); the CNL writes it "1.5E6"^^xsd:double
+            return ir.Literal(str(t), ir.Literal.datatype_of(str(dt)))
         if dt in NUMERIC_TYPES:
             return ir.Literal(str(t), "decimal")
         if dt == XSD.date:
