@@ -254,6 +254,12 @@ def test_labels_from_a_lexicon():
     ("SELECT ?x ?y WHERE { ?x wdt:P1 wd:Q1 . ?y wdt:P2 wd:Q2 }", "disconnected triple patterns (a cross product)"),
     ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d FILTER(?a < ?b) }",
      "a FILTER joined to the query on several variables"),
+    # a negated conjunction of statements about one value has no CNL form (was the printer's
+    # "a negated And cannot be written in SQUALL")
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?x wdt:P27 wd:Q30 . ?x wdt:P19 wd:Q60 } }",
+     "FILTER NOT EXISTS over several statements about one value"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . MINUS { ?x wdt:P27 wd:Q30 . ?x wdt:P19 wd:Q60 } }",
+     "a MINUS over several statements about one value"),
     # the other value's first mention would fall inside the negation (it is only OPTIONAL's)
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P1411 ?n } FILTER NOT EXISTS { ?x wdt:P166 ?n } }",
      "a cycle in the triple patterns"),

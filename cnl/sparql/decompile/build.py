@@ -177,7 +177,7 @@ class Builder:
                        [conj(self.group_vps(b, x, inner_scope, visible=top)) for b in bs]))
         for sub in group.minus:
             attach(group_vars(sub) & inner_scope, "a MINUS",
-                   lambda x, sub=sub: ir.Not(conj(self.group_vps(sub, x, inner_scope))), negated=True)
+                   lambda x, sub=sub: _negated(self.group_vps(sub, x, inner_scope), "a MINUS"), negated=True)
         for var, terms in group.values:
             refs = tuple(ir.Ref(ir_term(t)) for t in terms)
             np = refs[0] if len(refs) == 1 else ir.Coord("or", refs)
@@ -511,7 +511,7 @@ class Builder:
                 # the compiler writes a negated test as FILTER(!(...)), another algebra
                 raise UnsupportedSPARQLError("FILTER NOT EXISTS around FILTERs only")
             if name == "Builtin_NOTEXISTS":
-                return ir.Not(conj(self.group_vps(inner, x, scope)))
+                return _negated(self.group_vps(inner, x, scope), "FILTER NOT EXISTS")
             # said as what it tests, "has a <P>": a join, the same answers where they are a set
             self.exists_as_join()
             return conj(self.group_vps(inner, x, scope, visible=visible))
@@ -625,6 +625,16 @@ class Builder:
         if getattr(operand, "name", None) == "Builtin_YEAR" and year_arg(operand, self.year_casts) == x:
             return ir.YearIs(vp)
         raise UnsupportedSPARQLError("a FILTER on an expression", getattr(operand, "name", str(operand)))
+
+
+def _negated(vps, what):
+    """``not`` before what a negated pattern says of its value: one verb phrase (the CNL
+    negates no conjunction of them: "has not <P27> <Q30> and has not <P19> <Q60>" is another
+    query)."""
+    if len(vps) > 1:
+        raise UnsupportedSPARQLError(f"{what} over several statements about one value",
+                                     "the CNL negates one statement (or one chain of them) at a time")
+    return ir.Not(conj(vps))
 
 
 @dataclass
