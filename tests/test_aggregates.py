@@ -95,12 +95,7 @@ def test_hand_written_aggregates_round_trip():
         assert equivalent(compile_query(query, "wikidata", None, **options), sparql, distinct=True), sparql
 
 
-def test_aggregate_only_as_the_answer():
-    with pytest.raises(CompileError, match="aggregate"):
-        compile_cnl("Which <Q11424> has <P2047> the average <P2047> of the <Q11424>-s?")
-
-
-def test_execution_on_a_small_store():
+def _film_store():
     pyoxigraph = pytest.importorskip("pyoxigraph")
     store = pyoxigraph.Store()
     wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
@@ -110,11 +105,44 @@ def test_execution_on_a_small_store():
         store.add(pyoxigraph.Quad(s, pyoxigraph.NamedNode(wdt + "P31"), pyoxigraph.NamedNode(wd + cls)))
         store.add(pyoxigraph.Quad(s, pyoxigraph.NamedNode(wdt + "P57"), pyoxigraph.NamedNode(wd + director)))
         store.add(pyoxigraph.Quad(s, pyoxigraph.NamedNode(wdt + "P2047"), pyoxigraph.Literal(str(minutes), datatype=pyoxigraph.NamedNode("http://www.w3.org/2001/XMLSchema#integer"))))
+    return store
+
+
+def test_execution_on_a_small_store():
+    store = _film_store()
     average = compile_cnl("Give me the average <P2047> of the <Q11424>-s.")
     assert [float(row[0].value) for row in store.query(average)] == [110.0]
     per_director = compile_cnl("Give me the maximum <P2047> of the <Q11424>-s that have which <P57>.")
     rows = {row[0].value.rsplit("/", 1)[-1]: int(row[1].value) for row in store.query(per_director)}
     assert rows == {"d1": 140, "d2": 90}
+
+
+# An aggregate as a value, compared ("longer than the average <P2047> of the <film>-s"): a sub-query
+# computing it, joined to the query (grouped by the query's variables it names, as a count is)
+AGGREGATE_VALUES = [
+    (["Which <Q11424> has a <P2047> greater than the average <P2047> of the <Q11424>-s?",
+      "Which [film] has a <duration> greater than the average <duration> of the [film]-s?",
+      "Which <Q11424> has a <P2047> greater than the average <P2047> of every <Q11424>?"],
+     "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d . "
+     "{ SELECT (AVG(?d2) AS ?a) WHERE { ?g wdt:P31 wd:Q11424 ; wdt:P2047 ?d2 . } } FILTER(?d > ?a) }", {"f2"}),
+    (["Which <Q11424> has a <P2047> that is the minimum <P2047> of the <Q11424>-s?",
+      "Which [film] has a <duration> equal to the minimum <duration> of the [film]-s?"],
+     "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2047 ?d . "
+     "{ SELECT (MIN(?d2) AS ?m) WHERE { ?g wdt:P31 wd:Q11424 ; wdt:P2047 ?d2 . } } FILTER(?d = ?m) }", {"f3"}),
+]
+
+
+@pytest.mark.parametrize("texts,sparql,answers", AGGREGATE_VALUES)
+def test_an_aggregate_compared_is_a_sub_query(texts, sparql, answers):
+    store = _film_store()
+    prefixes = ("PREFIX wd: <http://www.wikidata.org/entity/> PREFIX wdt: <http://www.wikidata.org/prop/direct/> ")
+    for text in texts:
+        compiled = compile_cnl(text, resolver=_Lexicon())
+        parseQuery(compiled)
+        assert equivalent(compiled, prefixes + sparql, distinct=True), (text, compiled)
+        assert {row[0].value.rsplit("/", 1)[-1] for row in store.query(compiled)} == answers, text
+        query = parse_squall(text)
+        assert parse_squall(print_squall(query, "label" if "[" in text else "id")) == query
 
 
 # ------------------------------------------------------------------ count conditions (HAVING)

@@ -18,7 +18,7 @@ from cnl.sparql.compiler.groups import Group
 from cnl.sparql.compiler.modifiers import SolutionModifiersMixin
 from cnl.sparql.compiler.noun_phrases import NounPhrasesMixin
 from cnl.sparql.compiler.statements import StatementsMixin
-from cnl.sparql.compiler.terms import Resolver, TermsMixin, noun_hint
+from cnl.sparql.compiler.terms import Resolver, TermsMixin, each_as_a, noun_hint
 from cnl.sparql.compiler.values import ValuesMixin
 from cnl.sparql.compiler.verb_phrases import VerbPhrasesMixin
 from cnl.sparql.profiles import KGProfile, get_profile
@@ -143,7 +143,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
             self._give_me(vp.np)
         elif self._is_what_is(subject, vp):  # det "a"/"the"
             # "What is the <P> of X?": the NP after "is" is the answer itself.
-            inner = _each(vp.np)
+            inner = each_as_a(vp.np)
             self.np(replace(inner, det=subject.det), lambda t: None)
         else:
             self.np(subject, lambda s: self.vp(vp, s))
@@ -167,7 +167,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
             raise CompileError(f"unknown aggregate {agg.op!r}")
         # "the average <P> of every <C>": of each (as an answer's "every", _each); a universal
         # would bind the values only inside FILTER NOT EXISTS, never where the aggregate reads them
-        agg = replace(agg, np=_each(agg.np))
+        agg = replace(agg, np=each_as_a(agg.np))
         if agg.op == "sum" and _one_count(agg.np):
             # "the total number of <C>-s that ...", "the total number of <P> of X": no group, so the
             # total of the one count is the count ("What is the number of ...?")
@@ -246,7 +246,7 @@ class SparqlCompiler(NounPhrasesMixin, VerbPhrasesMixin, StatementsMixin, Soluti
             return
         if isinstance(np, ir.Quant) and np.det in ("a", "the", "every"):
             # "give me every film that ...": list them (Sparklis' reading), not a universal.
-            np = replace(_each(np), det="which")
+            np = replace(each_as_a(np), det="which")
             self.np(np, lambda t: None)
             return
 
@@ -267,22 +267,6 @@ def _one_count(np) -> bool:
     if any(isinstance(n, ir.Quant) and n.det == "which" for n in ir.walk(np)):
         return False
     return not (isinstance(np.noun, ir.RelNoun) and np.noun.of is not None and not isinstance(np.noun.of, ir.Ref))
-
-
-def _each(np):
-    """An answer's noun phrase with "every" in its ``of`` chain read as "each" ("a"): "Give me
-    the <P36> of every <Q6256> ..." lists each country's capital. As a universal the answer
-    would be bound only inside FILTER NOT EXISTS, never in a row."""
-    if not isinstance(np, ir.Quant):
-        return np
-    if np.det == "every":
-        np = replace(np, det="a")
-    noun = np.noun
-    if isinstance(noun, ir.RelNoun) and noun.of is not None:
-        of = _each(noun.of)
-        if of is not noun.of:
-            np = replace(np, noun=replace(noun, of=of))
-    return np
 
 
 def resolve_query(query: ir.Query, resolver: Resolver | None) -> ir.Query:

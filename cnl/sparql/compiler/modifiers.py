@@ -28,7 +28,7 @@ _VARIABLE_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\?[A-Za-z_][A-Za-z0-9_]*')
 _TIES_AT_TOP = "a superlative that keeps ties ('joint ...') ranks the answers of a question that lists them"
 
 
-def _aggregate_call(agg: ir.Aggregate, value: str) -> str:
+def aggregate_call(agg: ir.Aggregate, value: str) -> str:
     """``AVG(?v)``, ``SAMPLE(?v)``, ``GROUP_CONCAT(?v; separator=", ")``."""
     separator = f"; separator={sparql_string(agg.separator)}" if agg.separator is not None else ""
     return f"{agg.op.upper()}({value}{separator})"
@@ -168,8 +168,13 @@ class SolutionModifiersMixin:
         """``{ SELECT outer (COUNT(v) AS count) WHERE { g } GROUP BY outer }`` into the current group:
         a count per binding of the variables the outer query shares with the counted pattern
         (``optional``: ``OPTIONAL { SELECT ... }``, a binding without any counted value kept)."""
+        self._add_value_subquery(self._count(v), outer, g, count, optional)
+
+    def _add_value_subquery(self, expression: str, outer: list[str], g, alias: str, optional: bool = False) -> None:
+        """``{ SELECT outer (expression AS alias) WHERE { g } GROUP BY outer }`` (a count, an
+        average, ...) into the current group."""
         keys = " ".join(outer)
-        head = f"SELECT {keys + ' ' if keys else ''}({self._count(v)} AS {count}) WHERE {{"
+        head = f"SELECT {keys + ' ' if keys else ''}({expression} AS {alias}) WHERE {{"
         block = ["OPTIONAL {" if optional else "{", "  " + head, *indent(indent(g.lines())), "  }"]
         if keys:
             block.append(f"  GROUP BY {keys}")
@@ -244,7 +249,7 @@ class SolutionModifiersMixin:
                 raise CompileError("an aggregate cannot be combined with a count or an ordering")
             agg, value, alias = self.aggregates[0]
             keys = [v for v in self.focus if v != value]
-            head = "SELECT " + " ".join(keys + [f"({_aggregate_call(agg, value)} AS {alias})"])
+            head = "SELECT " + " ".join(keys + [f"({aggregate_call(agg, value)} AS {alias})"])
             group_by = keys
         elif self.counted:
             keys = [v for v in self.focus if v not in self.counted]

@@ -70,8 +70,9 @@ class NounPhrasesMixin:
             self.statement(self.owners[-1], np.prop, value, np.quals)
             k(value)
         elif isinstance(np, ir.Aggregate):
-            raise CompileError("an aggregate (total, average, minimum, maximum) can only be the answer: "
-                               "'Give me the average <P> of ...' or 'What is the average <P> of ...?'")
+            # a value computed in a sub-query ("greater than the average <P1082> of the <Q6256>-s");
+            # as the answer it is the query's own aggregate (driver)
+            self.aggregate_value(np, k)
         elif isinstance(np, (ir.Arith, ir.Choice, ir.StringCall)):
             # one BIND of the whole expression ("2023 - the year of X": YEAR(x) inline; a choice
             # or arithmetic inside arithmetic nested, as a writer of SPARQL nests them)

@@ -6,6 +6,7 @@ user wrote becomes query text: every IRI from a validated ID, every literal esca
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Protocol
 
 from cnl import ir
@@ -155,3 +156,19 @@ def prop_hint(prop) -> str | None:
     while isinstance(prop, ir.PropPath):
         prop = prop.items[0]
     return prop.label or prop.id
+
+
+def each_as_a(np):
+    """An answer's noun phrase with "every" in its ``of`` chain read as "each" ("a"): "Give me
+    the <P36> of every <Q6256> ..." lists each country's capital. As a universal the answer
+    would be bound only inside FILTER NOT EXISTS, never in a row."""
+    if not isinstance(np, ir.Quant):
+        return np
+    if np.det == "every":
+        np = replace(np, det="a")
+    noun = np.noun
+    if isinstance(noun, ir.RelNoun) and noun.of is not None:
+        of = each_as_a(noun.of)
+        if of is not noun.of:
+            np = replace(np, noun=replace(noun, of=of))
+    return np

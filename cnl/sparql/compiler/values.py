@@ -12,7 +12,8 @@ import re
 
 from cnl import ir
 from cnl.errors import CompileError
-from cnl.sparql.compiler.terms import noun_hint
+from cnl.sparql.compiler.modifiers import aggregate_call
+from cnl.sparql.compiler.terms import each_as_a, noun_hint
 
 
 _VALUES_ONE = re.compile(r"VALUES (\?\w+) \{ (\S+) \}")
@@ -75,6 +76,26 @@ class ValuesMixin:
             for rel in q.rels:
                 self.vp(rel, v)
         self._count_of(noun_hint(q.noun), referents, k)
+
+    def aggregate_value(self, agg: ir.Aggregate, k) -> None:
+        """``the average <P1082> of the <Q6256>-s`` as a value (compared: "a <P1082> greater than
+        the average <P1082> of the <Q6256>-s"): a sub-query computing it over the noun phrase's
+        referents, per value of the query's variables it names (its GROUP BY keys), whose
+        result ``k`` receives."""
+        if agg.op not in ir.Aggregate.OPS:
+            raise CompileError(f"unknown aggregate {agg.op!r}")
+        values: list[str] = []
+        before = set(self.var_order)
+        with self.subgroup(hidden=True) as g:
+            # "of every <Q6256>" is of each, as in an answer's aggregate (each_as_a)
+            self.np(each_as_a(agg.np), values.append)
+        if len(values) != 1:
+            raise CompileError("an aggregate used as a value computes one value of one noun phrase")
+        text = "\n".join(g.lines())
+        outer = [x for x in sorted(before, key=self.var_order.get) if re.search(re.escape(x) + r"\b", text)]
+        alias = self.fresh(agg.op)
+        self._add_value_subquery(aggregate_call(agg, values[0]), outer, g, alias)
+        k(alias)
 
     def count_comparison(self, vp: ir.CountComparison, subject: str) -> None:
         """``has more <P> than X``: the subject's count of ``<P>`` values (per subject, where it
