@@ -394,6 +394,13 @@ class WriterForms(Transformer):
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
 
+    def how_many_of(self, how, _many, _of, det, noun, *rels):
+        # "How many of the <P527> of <Q1> ..." counts the noun phrase's own referents
+        if det[0] not in ("the", "every") or det[1] is not None:
+            raise error_at(token_span(how), "'How many of' counts a noun phrase with 'the': 'How many of the <C>-s "
+                                            "that ...?'")
+        return ir.Quant("how_many", noun, rels)
+
     def sup_comparative(self, word):
         return ir.Order(_COMPARATIVE_TO_SUPERLATIVE[word.value.lower()])
 
