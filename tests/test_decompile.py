@@ -176,6 +176,22 @@ CASES = [
     # a floating-point number stays one (read as a decimal it was another comparison)
     ("SELECT ?x WHERE { ?x wdt:P1082 ?p . FILTER(?p > 1.5E6) ?x wdt:P31 wd:Q515 . }",
      'Which <Q515> has a <P1082> greater than "1500000.0"^^xsd:double?'),
+    # a value a sub-query aggregates, compared: "greater than the average <P> of ..." (a MAX of
+    # the query's own pattern compared by "=" stays "the joint highest")
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P1082 ?p . { SELECT (AVG(?q) AS ?m) WHERE { ?y wdt:P31 wd:Q6256 ; "
+     "wdt:P1082 ?q . } } FILTER(?p > ?m) }",
+     "Which <Q6256> has a <P1082> greater than the average <P1082> of a <Q6256>?"),
+    ("ASK { wd:Q1 wdt:P2048 ?h . { SELECT (AVG(?h2) AS ?a) WHERE { wd:Q2 wdt:P527 ?m . ?m wdt:P2048 ?h2 . } } "
+     "FILTER(?a < ?h) }",
+     "Has <Q1> a <P2048> greater than the average <P2048> of a <P527> of <Q2>?"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P1082 ?p . { SELECT (MAX(?q) AS ?m) WHERE { ?y wdt:P31 wd:Q515 ; "
+     "wdt:P1082 ?q . } } FILTER(?p < ?m) }",
+     "Which <Q6256> has a <P1082> less than the maximum <P1082> of a <Q515>?"),
+    # the best value of another pattern than the query's own is no tie ("the joint highest" would
+    # change the meaning): a value compared, "equal to the maximum <P2044> of ..."
+    ("SELECT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?h . { SELECT (MAX(?h2) AS ?top) WHERE { "
+     "?n wdt:P31 wd:Q8502 ; wdt:P2044 ?h2 ; wdt:P17 wd:Q183 } } FILTER(?h = ?top) }",
+     "Which <Q8502> has a <P2044> equal to the maximum <P2044> of a <Q8502> that has <P17> <Q183>?"),
     # NOT IN: the test "is not equal to (A or B)" (was "is not A or B", a NOT EXISTS { VALUES },
     # which the meaning guard refused as another algebra)
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 . FILTER(?x NOT IN (wd:Q30, wd:Q16)) }",
@@ -260,6 +276,10 @@ def test_labels_from_a_lexicon():
      "FILTER NOT EXISTS over several statements about one value"),
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . MINUS { ?x wdt:P27 wd:Q30 . ?x wdt:P19 wd:Q60 } }",
      "a MINUS over several statements about one value"),
+    ("SELECT ?x ?m WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P1082 ?p . { SELECT (AVG(?q) AS ?m) WHERE { ?y wdt:P31 "
+     "wd:Q6256 ; wdt:P1082 ?q . } } FILTER(?p > ?m) }", "a sub-query's aggregate as an answer column"),
+    ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 ; wdt:P1082 ?p . { SELECT (AVG(?q) AS ?m) WHERE { ?y wdt:P31 "
+     "wd:Q6256 ; wdt:P1082 ?q . FILTER(?q > 5) } } FILTER(?p > ?m) }", "a sub-query (nested SELECT)"),
     # the other value's first mention would fall inside the negation (it is only OPTIONAL's)
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . OPTIONAL { ?x wdt:P1411 ?n } FILTER NOT EXISTS { ?x wdt:P166 ?n } }",
      "a cycle in the triple patterns"),

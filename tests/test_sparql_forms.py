@@ -657,10 +657,6 @@ def form_tests(forms):
     # the values a sentence names must take a co-reference variable (a class noun, a bare value)
     ("SELECT ?x WHERE { ?x wdt:P1 ?a . ?a wdt:P3 ?c . ?x wdt:P2 ?b . ?b wdt:P4 ?d } ORDER BY DESC(?a - ?b)",
      "ORDER BY an expression"),
-    # the best value of another pattern than the query's own: "ties" would change the meaning
-    ("SELECT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?h . { SELECT (MAX(?h2) AS ?top) WHERE { "
-     "?n wdt:P31 wd:Q8502 ; wdt:P2044 ?h2 ; wdt:P17 wd:Q183 } } FILTER(?h = ?top) }",
-     "a best value compared in a sub-query (ties kept)"),
     ("SELECT ?c WHERE { ?c wdt:P31 wd:Q6256 ; wdt:P150 ?s . { SELECT (MAX(?n) AS ?most) WHERE { { SELECT ?c2 "
      "(COUNT(DISTINCT ?s2) AS ?n) WHERE { ?c2 wdt:P31 wd:Q6256 ; wdt:P47 ?s2 } GROUP BY ?c2 } } } } "
      "GROUP BY ?c HAVING(COUNT(DISTINCT ?s) = MAX(?most))", "a best value compared in a sub-query (ties kept)"),

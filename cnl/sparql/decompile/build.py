@@ -52,6 +52,7 @@ def build(state: Decompilation) -> None:
     builder.sparql = state.sparql
     builder.keeps_duplicates = state.form == "SelectQuery" and state.duplicates != "removed"
     builder.order_expr = state.order_expr
+    builder.aggregate_values = state.aggregate_values
     builder.projected = set(state.select_vars) - {b.var for b in state.answer_binds()}
     if state.count_test is not None:
         state.count_subject, state.vps = count_sentence(builder, state.count_test)
@@ -101,6 +102,7 @@ class Builder:
         self.year_casts: set = set()  # YEAR(...): True written YEAR(xsd:dateTime(?x)), False plain
         self.sentences: list = []   # the top group's "such that S" clauses (sentence_filters)
         self.order_expr = None      # ORDER BY an expression, said "such that E is the highest"
+        self.aggregate_values: dict = {}  # ?avg -> the BestQuery computing it (a value compared)
 
     def note_forms(self, edges):
         for e in edges:
@@ -525,6 +527,11 @@ class Builder:
                 # "is not equal to (A or B)": the test NOT IN is (!(?x = A || ?x = B)); "is not
                 # A or B" is a pattern that must not match (NOT EXISTS { VALUES })
                 return self._on(left, x, ir.Not(ir.Compare("=", (np,))))
+            if isinstance(left, Variable) and left in self.aggregate_values:
+                left, right, op = right, left, FLIP[op]
+            if isinstance(right, Variable) and right in self.aggregate_values:
+                # "greater than the average <P1082> of the <Q6256>-s": a sub-query's aggregate
+                return self._on(left, x, ir.Compare(op, (self.aggregate_np(self.aggregate_values[right]),)))
             if is_subject(right, x) and not is_subject(left, x):
                 left, right, op = right, left, FLIP[op]
             if is_call(left, "Builtin_LANG") and op == "=" and isinstance(right, Literal) and not right.language:
@@ -614,6 +621,23 @@ class Builder:
             year_arg(left_year, self.year_casts)
             vp = ir.YearIs(vp)
         return vp
+
+    def aggregate_np(self, best):
+        """The aggregate a value sub-query computes (``{ SELECT (AVG(?v) AS ?a) WHERE { P } }``),
+        said as ``the average`` of ?v described by P: P must be a tree of triples that
+        describes ?v (``the <P1082> of a <Q6256>``), nothing more."""
+        inner = best.inner
+        if (inner.filters or inner.optionals or inner.unions or inner.minus or inner.values or inner.binds
+                or inner.counts or inner.ranked or inner.bests):
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)", "an aggregate over more than triples")
+        classes: dict = {}
+        edges = fold(inner.triples, classes, {best.value})
+        ctx = _Context(edges, classes, {}, "a")
+        np = self.np(ctx, best.value, None)
+        if len(ctx.used) != len(edges) or any(classes.values()):
+            raise UnsupportedSPARQLError("a sub-query (nested SELECT)",
+                                         "an aggregate whose pattern says more than what it aggregates")
+        return ir.Aggregate(best.op, np)
 
     def _on(self, operand, x, vp):
         # xsd:double(STR(?x)) (Sparklis' numeric comparisons) compares ?x's value.

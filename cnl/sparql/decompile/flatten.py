@@ -53,7 +53,7 @@ class BestQuery:
     again, which a FILTER or HAVING compares with (``joint highest``: every answer that ties)."""
 
     alias: object     # ?best
-    op: str           # "max" or "min"
+    op: str           # "max" or "min" (also "avg", "sum": a value compared, not a best)
     value: object     # ?v
     inner: "Group"    # P (its counting sub-query, for "the joint most")
 
@@ -178,6 +178,9 @@ def _count_query(node):
 
 # the aggregates a best value is (ties.tied_count reads a HAVING's the same way)
 BEST_AGGREGATES = {"Aggregate_Max": "max", "Aggregate_Min": "min"}
+# ... and the values a sub-query computes that a FILTER compares with ("greater than the average
+# <P> of ...": ties.read_ties leaves them to the builder)
+VALUE_AGGREGATES = {**BEST_AGGREGATES, "Aggregate_Avg": "avg", "Aggregate_Sum": "sum"}
 
 
 def _best_query(node):
@@ -190,10 +193,10 @@ def _best_query(node):
     if getattr(join, "name", None) != "AggregateJoin" or len(join.A) != 1 or join.p.expr:
         return None
     (call,) = join.A
-    if call.name not in BEST_AGGREGATES or call.distinct or not isinstance(call.vars, Variable) \
+    if call.name not in VALUE_AGGREGATES or call.distinct or not isinstance(call.vars, Variable) \
             or call.res != inner.expr:
         return None
-    return BestQuery(inner.var, BEST_AGGREGATES[call.name], call.vars, flatten(join.p.p))
+    return BestQuery(inner.var, VALUE_AGGREGATES[call.name], call.vars, flatten(join.p.p))
 
 
 def group_vars(group: Group) -> set:

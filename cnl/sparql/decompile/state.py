@@ -61,6 +61,7 @@ class Decompilation:
     order_cast: str | None = None        # ORDER BY xsd:integer(?x) (every key so cast): "integer"
     counted_order: object = None         # ORDER BY the count: the counted variable
     tied_count: tuple | None = None      # HAVING(COUNT(?y) = MAX(?best)): (?y, "max"/"min", ?best)
+    aggregate_values: dict = field(default_factory=dict)  # ?avg -> BestQuery: a value compared, not a best
 
     # flatten, then binds
     top: Group | None = None

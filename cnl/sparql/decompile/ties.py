@@ -18,6 +18,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
+from cnl.sparql.decompile.expressions import variables
 from cnl.sparql.decompile.flatten import BEST_AGGREGATES, Group
 from cnl.sparql.decompile.state import Decompilation
 
@@ -68,15 +69,32 @@ def read_ties(state: Decompilation) -> None:
         state.orders[counted] = ir.Order("most" if op == "max" else "fewest", ties=True)
     else:
         found = [f for f in top.filters if _compares_with(f, best.alias)]
-        if len(found) != 1:
+        value = None
+        if len(found) == 1 and best.op in ("max", "min"):
+            (test,) = found
+            value = test.other if test.expr == best.alias else test.expr
+            tied = replace(rest, filters=[f for f in top.filters if f is not test])
+            if _same_pattern(tied, best.inner, {best.value: value}) is not None:
+                state.orders[value] = ir.Order("highest" if best.op == "max" else "lowest", ties=True)
+                state.top = tied
+                return
+        if best.alias in state.select_vars:
+            raise UnsupportedSPARQLError("a sub-query's aggregate as an answer column",
+                                         "compared, it is said 'greater than the average <P> of ...'")
+        if not _compared_once(top.filters, best.alias):
             raise UnsupportedSPARQLError(TIES, "a best value that no FILTER(?v = ?best) compares with")
-        (test,) = found
-        value = test.other if test.expr == best.alias else test.expr
-        rest = replace(rest, filters=[f for f in top.filters if f is not test])
-        if _same_pattern(rest, best.inner, {best.value: value}) is None:
-            raise UnsupportedSPARQLError(TIES, "the best value of another pattern than the query's own")
-        state.orders[value] = ir.Order("highest" if best.op == "max" else "lowest", ties=True)
+        # a value of another pattern compared ("greater than the average <P> of ..."): the
+        # builder says it as the aggregate of that pattern's values
+        state.aggregate_values[best.alias] = best
     state.top = rest
+
+
+def _compared_once(filters, alias) -> bool:
+    """Whether one FILTER compares a variable with ``alias`` and no other FILTER names it."""
+    naming = [f for f in filters if alias in variables(f)]
+    return (len(naming) == 1 and getattr(naming[0], "name", None) == "RelationalExpression"
+            and naming[0].op in ("=", "!=", "<", ">", "<=", ">=") and alias in (naming[0].expr, naming[0].other)
+            and all(isinstance(t, Variable) for t in (naming[0].expr, naming[0].other)))
 
 
 def _compares_with(expr, alias) -> bool:
