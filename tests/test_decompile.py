@@ -192,6 +192,9 @@ CASES = [
     ("SELECT ?m WHERE { ?m wdt:P31 wd:Q8502 ; wdt:P2044 ?h . { SELECT (MAX(?h2) AS ?top) WHERE { "
      "?n wdt:P31 wd:Q8502 ; wdt:P2044 ?h2 ; wdt:P17 wd:Q183 } } FILTER(?h = ?top) }",
      "Which <Q8502> has a <P2044> equal to the maximum <P2044> of a <Q8502> that has <P17> <Q183>?"),
+    # a query that only wraps a sub-SELECT is that sub-SELECT
+    ("SELECT ?n WHERE { { SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 wd:Q5 ; wdt:P27 wd:Q30 . } } }",
+     "How many <Q5> has <P27> <Q30>?"),
     # NOT IN: the test "is not equal to (A or B)" (was "is not A or B", a NOT EXISTS { VALUES },
     # which the meaning guard refused as another algebra)
     ("SELECT ?x WHERE { ?x wdt:P31 wd:Q6256 . FILTER(?x NOT IN (wd:Q30, wd:Q16)) }",

@@ -193,6 +193,19 @@ _UNSEEN_VARIABLE = ("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; wdt:P106 ?o }",
 NEAR_MISSES += [_UNSEEN_VARIABLE]
 DUPLICATES_ONLY |= {_UNSEEN_VARIABLE}
 
+# a query that only wraps a sub-SELECT, projecting its columns, is that sub-SELECT; not where the
+# outer query adds a modifier (DISTINCT over a LIMIT's rows is another set of rows)
+EQUIVALENT += [
+    ("SELECT ?n WHERE { { SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 wd:Q5 . } } }",
+     "SELECT (COUNT(?x) AS ?n) WHERE { ?x wdt:P31 wd:Q5 . }"),
+    ("SELECT * WHERE { { SELECT DISTINCT ?x WHERE { ?x wdt:P106 ?o . } ORDER BY ?x LIMIT 2 } }",
+     "SELECT DISTINCT ?x WHERE { ?x wdt:P106 ?o . } ORDER BY ?x LIMIT 2"),
+]
+NEAR_MISSES += [
+    ("SELECT DISTINCT ?o WHERE { { SELECT ?o WHERE { ?x wdt:P106 ?o . } ORDER BY ?o LIMIT 2 } }",
+     "SELECT ?o WHERE { ?x wdt:P106 ?o . } ORDER BY ?o LIMIT 2"),
+]
+
 # NOT IN is (x != a) && (x != b) (SPARQL 1.1 §17.4.1.10), and !(x = a || x = b) the same by De
 # Morgan, which holds in SPARQL's three-valued logic; "!= or !=" is another test
 EQUIVALENT += [

@@ -48,6 +48,7 @@ _REQUIRED = {"Join": ("p1", "p2"), "Filter": ("p",), "Extend": ("p",), "LeftJoin
 
 def simplify(algebra: CompValue) -> CompValue:
     """``algebra`` with every rule of this module applied (in place; a fresh parse is never shared)."""
+    algebra = whole_query_subquery_unwrapped(algebra)
     inline_plain_subqueries(algebra)
     values_as_alternatives(algebra)
     statement_subjects(algebra)
@@ -126,6 +127,29 @@ def _rename(node, mapping: dict):
             node[key] = (set(_rename(list(node[key]), mapping)) if key == "_vars"
                          else _rename(node[key], mapping))
     return node
+
+
+_MODIFIERS = ("Slice", "Distinct", "Reduced", "OrderBy")
+
+
+def whole_query_subquery_unwrapped(algebra: CompValue) -> CompValue:
+    """``SELECT ?n WHERE { { SELECT (COUNT(?x) AS ?n) WHERE { P } } }`` (also ``SELECT *``) is the
+    sub-SELECT itself: an outer query with no modifier of its own that projects exactly the
+    sub-SELECT's columns returns its rows (an outer projection keeps duplicates; the inner
+    ORDER BY only makes a multiset an ordered one)."""
+    outer = getattr(algebra, "p", None)
+    if getattr(algebra, "name", None) != "SelectQuery" or getattr(outer, "name", None) != "Project" \
+            or getattr(outer.p, "name", None) != "ToMultiSet":
+        return algebra
+    inner = outer.p.p
+    project = inner
+    while getattr(project, "name", None) in _MODIFIERS:
+        project = project.p
+    if getattr(project, "name", None) != "Project" or list(project.PV) != list(outer.PV):
+        return algebra
+    algebra.p = inner
+    algebra["_unwrapped"] = True  # its columns are the sub-SELECT's, even under SELECT *
+    return algebra
 
 
 def _is_plain_subquery(node) -> bool:

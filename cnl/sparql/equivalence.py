@@ -410,7 +410,7 @@ def _parse(sparql: str, default_limit: int | None, distinct: bool = False,
             limit = None
     else:
         pv = mods["pv"] or [conv.term(v) for v in algebra.PV]
-        if algebra.get("PV") is None or _is_star(sparql):
+        if algebra.get("PV") is None or (_is_star(sparql) and "_unwrapped" not in algebra):
             pv = list(dict.fromkeys(in_scope(pattern)))
         projection = tuple(v for v in pv if not v.name.startswith("?__"))
         if conv.dropped_service:
