@@ -41,7 +41,7 @@ IDS = {
     "painting": "Q3305213", "height": "P2048", "width": "P2049", "mass": "P2067", "topographic prominence": "P2660",
     "country of origin": "P495", "subclass of": "P279", "title": "P1476", "name in native language": "P1559",
     "book": "Q571", "sibling": "P3373", "polyphyletic common name": "Q55983715",
-    "contains the administrative territorial entity": "P150",
+    "contains the administrative territorial entity": "P150", "located in": "P131",
 }
 
 
@@ -1583,6 +1583,17 @@ FORMS += [
           "<Christian_Bale>?"),
          "How many <Q11424> that has <P57> <Q25191> has <P161> <Q45772>?",
          "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 . }"),
+    Form("has <P> whose/that ...",
+         ("Which <Q11424> has <P57> <Q25191> and has <P577> whose year is 2010?",
+          "Which [film] has <director> [Christopher Nolan] and has <publication date> whose year is 2010?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has <P577:publication_date> whose year is 2010?"),
+         "Which <Q11424> has <P57> <Q25191> and has a <P577> whose year is 2010?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . FILTER(YEAR(?d) = 2010) }"),
+    Form("has <P> whose/that ...",
+         ("Which <Q5> has <P19> that has <P131> <Q60>?", "Which [human] has <place of birth> that has <located in> [New York City]?",
+          "Which <human> has <P19:place_of_birth> that has <P131:located_in> <New_York_City>?"),
+         "Which <Q5> has a <P19> that has <P131> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 ?p . ?p wdt:P131 wd:Q60 . }"),
     Form("the greater <P>",
          ("Which of <Q513> and <Q43512> has the greater <P2044>?",
           "Which of [Mount Everest] and [K2] has the higher <elevation above sea level>?",

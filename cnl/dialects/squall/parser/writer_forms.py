@@ -394,6 +394,9 @@ class WriterForms(Transformer):
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
 
+    def has_value_bare(self, prop_tok, *rest):
+        return self.has_value(("a", None), prop_tok, *rest)
+
     def how_many_of(self, how, _many, _of, det, noun, *rels):
         # "How many of the <P527> of <Q1> ..." counts the noun phrase's own referents
         if det[0] not in ("the", "every") or det[1] is not None:
