@@ -51,6 +51,13 @@ VARIATIONS = {
     "Who for What before is the": lambda t: re.sub(r"^What is the\b", "Who is the", t),
     "What are for What is": lambda t: re.sub(r"^What is the\b", "What are the", t),
     "double spaces": lambda t: re.sub(r' (?=(?:[^"]*"[^"]*")*[^"]*$)', "  ", t),  # outside strings
+    "What's for What is": lambda t: re.sub(r"^What is\b", "What's", t),
+    "biggest for highest": lambda t: re.sub(r"\bhighest\b", "biggest", t),
+    "upper-case keywords": lambda t: re.sub(r"\b(Which|has|that|is|and|the|of|What)\b(?![-:])",
+                                            lambda m: m.group(1).upper(), t),
+    "plural class after Which": lambda t: re.sub(r"^Which <([^<>]+)> (?!-)", r"Which <\1>-s ", t),
+    "Does X have for Has X": lambda t: re.sub(r"^Has (<[^<>]+>) (an?|the) ", r"Does \1 have \2 ", t),
+    "no article before a described property": lambda t: re.sub(r"\bhas an? (<[^<>]+>) (whose|that)\b", r"has \1 \2", t),
 }
 
 
