@@ -32,6 +32,7 @@ _TERMINAL_WORDS = {
     "JOINT_SUPERLATIVE": "a superlative that keeps ties (joint highest, ...)",
     "COMPARATIVE_AS_SUPERLATIVE": "a superlative (highest, earliest, ...)",
     "ALL_THE": '"all"',
+    "YEAR_QUESTION": '"in which year"',
     "POSSESSIVE": "'s",
     "COUNT_IMPERATIVE": "\"Count\"",
     "DATE_PART": '"month" or "day"',

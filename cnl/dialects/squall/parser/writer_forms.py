@@ -394,6 +394,9 @@ class WriterForms(Transformer):
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
 
+    def year_question(self, _year_question, _be, np):
+        return ir.Query(ir.Quant("which", None), ir.Be(ir.Quant("the", ir.YearOf(np))))
+
     def has_value_bare(self, prop_tok, *rest):
         return self.has_value(("a", None), prop_tok, *rest)
 
