@@ -394,6 +394,12 @@ class WriterForms(Transformer):
     def be_not_prop(self, _not, *args):
         return ir.Not(self.has_prop(*args))
 
+    def ask_names(self, _verb, names, vp):
+        return ir.Query(ir.Coord("and", tuple(names)), vp)
+
+    def names(self, *args):
+        return [a for a in args if not isinstance(a, Token)]
+
     def year_question(self, _year_question, _be, np):
         return ir.Query(ir.Quant("which", None), ir.Be(ir.Quant("the", ir.YearOf(np))))
 
