@@ -33,6 +33,7 @@ _TERMINAL_WORDS = {
     "COMPARATIVE_AS_SUPERLATIVE": "a superlative (highest, earliest, ...)",
     "ALL_THE": '"all"',
     "YEAR_QUESTION": '"in which year"',
+    "WHICH_ONE": '"which"',
     "POSSESSIVE": "'s",
     "COUNT_IMPERATIVE": "\"Count\"",
     "DATE_PART": '"month" or "day"',
