@@ -106,6 +106,19 @@ def test_syntax_error_carries_position_token_expected_and_caret():
     assert "line 1, column 18" in str(err)
 
 
+def test_every_terminal_is_named_in_words_in_a_syntax_error():
+    # an error lists what may come next; a terminal of the grammar is never shown by its name
+    # ("cmp_at_least", "in_year")
+    from cnl.dialects.squall.parser.driver import lark_parser
+    from cnl.dialects.squall.parser.syntax_errors import expected_words
+
+    for terminal in lark_parser().terminals:
+        if terminal.name == "WS":
+            continue
+        for word in expected_words([terminal.name]):
+            assert "_" not in word, (terminal.name, word)
+
+
 def test_named_errors_give_hints():
     with pytest.raises(CNLSyntaxError) as info:
         cnl.parse("Which <member> <Twice> has not a <P19:place_of_birth>?")

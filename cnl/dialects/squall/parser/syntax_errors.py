@@ -33,6 +33,28 @@ _TERMINAL_WORDS = {
     "COMPARATIVE_AS_SUPERLATIVE": "a superlative (highest, earliest, ...)",
     "ALL_THE": '"all"',
     "YEAR_QUESTION": '"in which year"',
+    "IN_SI_UNITS": '"in SI units"',
+    "IN_UNIT": '"in unit"',
+    "DISTANCE": '"distance between"',
+    "TERM_KIND": '"literal" or "IRI"',
+    "OR_SUCH_THAT": '"or such that"',
+    "SUCH_THAT": '"such that"',
+    "ELSE": '"else"',
+    "ARITH_OP": '"+", "*" or "/"',
+    "ANGLE": "a term in angle brackets (<...>)",
+    "BRACKET": "a term in square brackets ([...])",
+    "QUOTED": "a quoted string",
+    "PATH_OP": 'a property path operator ("/", "^", "+", "*")',
+    "SORTED": '"highest-to-lowest" or "lowest-to-highest"',
+    "AND_NOT": '"and not"',
+    "AT_ANY_RANK": '"at any rank"',
+    "IN_YEAR": '"in" (a year)',
+    "CMP_AT_LEAST": '"at least" (a number)',
+    "CMP_AT_MOST": '"at most" (a number)',
+    "FOR_EVERY": '"for every"',
+    "AND_MAYBE_THE": '"and maybe the"',
+    "AND_MAYBE_WHOSE": '"and maybe whose"',
+    "WHERE_CLAUSE": '"where"',
     "WHICH_ONE": '"which"',
     "POSSESSIVE": "'s",
     "COUNT_IMPERATIVE": "\"Count\"",
@@ -110,7 +132,8 @@ _NAMED_ERRORS = {
 }
 
 
-def _expected_words(names) -> tuple[str, ...]:
+def expected_words(names) -> tuple[str, ...]:
+    """What a writer reads for the grammar's terminal ``names``: each in words, once."""
     words = []
     for name in sorted(names):
         if name == "WORD":  # only there to report bare labels
@@ -142,13 +165,13 @@ def to_syntax_error(err: UnexpectedInput, text: str, parse) -> CNLSyntaxError:
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         return CNLSyntaxError(
             "unexpected character", text=text, line=err.line, column=err.column, token=char,
-            expected=_expected_words(err.allowed or ()), hint=hint,
+            expected=expected_words(err.allowed or ()), hint=hint,
         )
     if isinstance(err, UnexpectedEOF):
         lines = text.splitlines() or [""]
         return CNLSyntaxError(
             "unexpected end of text", text=text, line=len(lines), column=len(lines[-1]) + 1,
-            expected=_expected_words(err.expected), hint=hint,
+            expected=expected_words(err.expected), hint=hint,
         )
     assert isinstance(err, UnexpectedToken)
     if tok.type == "$END":
@@ -161,5 +184,5 @@ def to_syntax_error(err: UnexpectedInput, text: str, parse) -> CNLSyntaxError:
     expected = err.accepts or err.expected
     return CNLSyntaxError(
         message, text=text, line=line, column=column, token=shown,
-        expected=_expected_words(expected), hint=hint,
+        expected=expected_words(expected), hint=hint,
     )
