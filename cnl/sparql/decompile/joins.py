@@ -99,6 +99,12 @@ def is_ground(tested: list, triples: list) -> bool:
         t in bound for triple in tested for t in (triple[0], triple[2]) if not isinstance(t, (URIRef, Literal)))
 
 
+def _joined_ends(e, anchor) -> set:
+    """The values an edge joins: its variables (subject, value, unit, qualifier values) and the
+    anchor where it is one of them."""
+    return {t for t in (e.subject, e.obj, e.unit, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
+
+
 def reachable(edges, anchor, scope) -> set:
     """The variables joined to ``anchor`` through triple patterns."""
     reached = {anchor} | set(scope)
@@ -106,7 +112,7 @@ def reachable(edges, anchor, scope) -> set:
     while changed:
         changed = False
         for e in edges:
-            ends = {t for t in (e.subject, e.obj, e.unit, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
+            ends = _joined_ends(e, anchor)
             if ends & reached and not ends <= reached:
                 reached |= ends
                 changed = True
@@ -123,7 +129,7 @@ def nearest(edges, anchor, candidates):
             return hits[0]
         step = set()
         for e in edges:
-            ends = {t for t in (e.subject, e.obj, e.unit, *(v for _, v in e.quals)) if is_node(t) or same(t, anchor)}
+            ends = _joined_ends(e, anchor)
             if ends & frontier:
                 step |= ends - seen
         seen |= step

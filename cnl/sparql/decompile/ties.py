@@ -69,7 +69,6 @@ def read_ties(state: Decompilation) -> None:
         state.orders[counted] = ir.Order("most" if op == "max" else "fewest", ties=True)
     else:
         found = [f for f in top.filters if _compares_with(f, best.alias)]
-        value = None
         if len(found) == 1 and best.op in ("max", "min"):
             (test,) = found
             value = test.other if test.expr == best.alias else test.expr

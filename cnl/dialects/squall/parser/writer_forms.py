@@ -363,9 +363,8 @@ class WriterForms(Transformer):
     def be_prop_compare(self, prop_tok, *rest):
         return self.has_value(("a", None), prop_tok, *rest)
 
-    def possessive(self, owner, _possessive, prop_tok, *rels):
-        rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
-        return ir.Quant("the", self.rel_noun(read_head(prop_tok), owner), rels)
+    def possessive(self, owner, possessive, prop_tok, *rels):
+        return self.possessive_superlative(owner, possessive, None, prop_tok, *rels)
 
     def possessive_superlative(self, owner, _possessive, order, prop_tok, *rels):
         # "<Q25191>'s latest <P800>" = "the latest <P800> of <Q25191>"
@@ -417,8 +416,7 @@ class WriterForms(Transformer):
         return ir.Order(_COMPARATIVE_TO_SUPERLATIVE[word.value.lower()])
 
     def be_rel_noun_bare(self, prop_tok, *rest):
-        values = [a for a in rest if not (isinstance(a, Token) and a.type in ("PLURAL", "OF"))]
-        return ir.Be(lifted_relational_conjuncts(ir.Quant("the", self.rel_noun(read_head(prop_tok), *values))))
+        return ir.Be(lifted_relational_conjuncts(self.bare_relational(prop_tok, *rest)))
 
     def bare_relational(self, prop_tok, *rest):
         values = [a for a in rest if not (isinstance(a, Token) and a.type in ("PLURAL", "OF"))]
