@@ -2056,6 +2056,11 @@ def test_an_ordinal_without_a_superlative_is_refused_with_the_forms_to_write(tex
     assert "an ordinal needs a superlative" in str(err.value) and "at <P1545:series_ordinal>" in str(err.value)
 
 
+def test_how_many_of_counts_a_noun_phrase_with_the_only():
+    with pytest.raises(CNLSyntaxError, match="'How many of' counts a noun phrase with 'the'"):
+        parse_squall("How many of a <Q11424> have <P57> <Q25191>?")
+
+
 def test_a_comparative_before_than_stays_a_comparison():
     # "a greater <P> than X" compares; only "the greater <P>" before a term ranks
     compared = cnl.compile("Which <Q8502> has a greater <P2044> than <Q43512>?")
