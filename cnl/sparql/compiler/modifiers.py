@@ -145,9 +145,7 @@ class SolutionModifiersMixin:
         with self.subgroup(hidden=True) as g:
             body()
             k(v)
-        text = "\n".join(g.lines())
-        outer = [x for x in sorted(before, key=self.var_order.get)
-                 if x != v and re.search(re.escape(x) + r"\b", text)]
+        outer = self._keys_named_in(g, before, but=v)
         op = COUNT_TESTS[q.det]
         if self.profile.having:
             # the profile's HAVING form: the counted pattern joins the query, the answers are
@@ -163,6 +161,13 @@ class SolutionModifiersMixin:
         count = self.fresh("n")
         self._add_count_subquery(v, outer, g, count)
         self.group.filters.append(f"FILTER({count} {op} {q.number})")
+
+    def _keys_named_in(self, g, before: set, but: str | None = None) -> list[str]:
+        """The variables of ``before`` (the query's, before the sub-group ``g``) that ``g`` names,
+        in the order they were introduced, ``but`` left out: a sub-query's GROUP BY keys."""
+        text = "\n".join(g.lines())
+        return [x for x in sorted(before, key=self.var_order.get)
+                if x != but and re.search(re.escape(x) + r"\b", text)]
 
     def _add_count_subquery(self, v: str, outer: list[str], g, count: str, optional: bool = False) -> None:
         """``{ SELECT outer (COUNT(v) AS count) WHERE { g } GROUP BY outer }`` into the current group:

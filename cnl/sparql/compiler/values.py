@@ -91,8 +91,7 @@ class ValuesMixin:
             self.np(each_as_a(agg.np), values.append)
         if len(values) != 1:
             raise CompileError("an aggregate used as a value computes one value of one noun phrase")
-        text = "\n".join(g.lines())
-        outer = [x for x in sorted(before, key=self.var_order.get) if re.search(re.escape(x) + r"\b", text)]
+        outer = self._keys_named_in(g, before)
         alias = self.fresh(agg.op)
         self._add_value_subquery(aggregate_call(agg, values[0]), outer, g, alias)
         k(alias)
@@ -144,9 +143,7 @@ class ValuesMixin:
         before = set(self.var_order)
         with self.subgroup(hidden=True) as g:
             referents(v)
-        text = "\n".join(g.lines())
-        outer = [x for x in sorted(before, key=self.var_order.get)
-                 if x != v and re.search(re.escape(x) + r"\b", text)]
+        outer = self._keys_named_in(g, before, but=v)
         if v in self.visible_vars:
             self.visible_vars.remove(v)  # only in scope inside the sub-query
         count = self.fresh("count")
