@@ -58,6 +58,8 @@ VARIATIONS = {
     "plural class after Which": lambda t: re.sub(r"^Which <([^<>]+)> (?!-)", r"Which <\1>-s ", t),
     "Does X have for Has X": lambda t: re.sub(r"^Has (<[^<>]+>) (an?|the) ", r"Does \1 have \2 ", t),
     "no article before a described property": lambda t: re.sub(r"\bhas an? (<[^<>]+>) (whose|that)\b", r"has \1 \2", t),
+    "no article before a property with no value": lambda t: re.sub(
+        r"\bhas an? (<[^<>]+>)(?=\s*(?:[?.,)]|$| and\b| or\b| at\b))", r"has \1", t),
 }
 
 

@@ -163,8 +163,11 @@ def test_every_prefix_of_every_training_target_is_viable(shared_data):
 
 def test_incomplete_prefix_is_not_complete():
     checker = SquallPrefixChecker()
-    assert checker.is_viable("Which [film] has <director>")
-    assert not checker.is_complete("Which [film] has <director>")
+    assert checker.is_viable("Which [film] has <director> and has")
+    assert not checker.is_complete("Which [film] has <director> and has")
+    assert not checker.is_complete("Which [film] has the highest")
+    # "Which films have a director?", written without the article, is a whole question
+    assert checker.is_complete("Which [film] has <director>")
 
 
 # ---------------------------------------------------------------------------------------

@@ -230,6 +230,35 @@ FORMS = [
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q3772 . FILTER NOT EXISTS { "
          "?f p:P166 ?s . ?s ps:P166 ?a ; pq:P585 ?t . FILTER(YEAR(?t) = 1995) } }"),
 
+    # 6'. its positive: "has <P>" with no article and no value = "has a <P>"
+    Form("6 has <P> without an article",
+         ("Which <Q5> has <P106> <Q33999> and has <P26>?",
+          "Which [human] has <occupation> [actor] and has <spouse>?",
+          "Which <human> has <P106:occupation> <actor> and has <P26:spouse>?",
+          "Which <Q5> has <P106> <Q33999> and have <P26>?"),
+         "Which <Q5> has <P106> <Q33999> and has a <P26>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P26 ?s . }"),
+    Form("6 has <P> without an article",
+         ("Which <Q11424> that has <P2142> has <P57> <Q25191>?",
+          "Which [film] that has <box office> has <director> [Christopher Nolan]?",
+          "Which <film> that has <P2142:box_office> has <P57:director> <Christopher_Nolan>?"),
+         "Which <Q11424> that has a <P2142> has <P57> <Q25191>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2142 ?b ; wdt:P57 wd:Q25191 . }"),
+    Form("6 has <P> without an article",
+         ("Which <Q5> has <P39> at <P580> 2009?",
+          "Which [human] has <position held> with <start time> 2009?",
+          "Which <human> has <P39:position_held> at <P580:start_time> 2009?"),
+         "Which <Q5> has a <P39> at <P580> 2009?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 ?o ; pq:P580 ?t . "
+         "FILTER(YEAR(?t) = 2009) }"),
+
+    Form("6 has <P> without an article",
+         ("Does <Q76> have <P26> at <P580> 1992?",
+          "Did [Barack Obama] have <spouse> at <start time> 1992?",
+          "Does <Barack_Obama> have <P26:spouse> with <P580:start_time> 1992?"),
+         "Has <Q76> a <P26> at <P580> 1992?",
+         "ASK { wd:Q76 p:P26 ?s . ?s ps:P26 ?o ; pq:P580 ?t . FILTER(YEAR(?t) = 1992) }"),
+
     # 7. apposition of a class and a name
     Form("7 apposition",
          ("Which <P527> of the <Q5741069> <Q1299> has a <P570>?",
@@ -2080,3 +2109,30 @@ def test_an_of_phrase_in_parentheses_keeps_a_relational_conjunct():
                        "wd:Q47703 wdt:P57 ?d . ?d wdt:P161 ?h . }")
     assert equivalent(cnl.compile(text, lexicon=Lexicon()), gold, distinct=True)
     assert equivalent(cnl.compile(printed, lexicon=Lexicon()), gold, distinct=True)
+
+
+@pytest.mark.parametrize("text, canonical", [
+    # a relative clause's own subject before "has <P>": the property's value is the clause's noun
+    ("Which <Q11424> that <Q25191> has <P800>?", "Which <Q11424> is a <P800> of <Q25191>?"),
+    ("Give me some thing that <Q76> has <P26>.", "Give me something that is a <P26> of <Q76>."),
+    # "maybe has <P>" and "does not have <P>" keep their own readings
+    ("Which <Q11424> has <P57> <Q25191> and maybe has <P2142>?",
+     "Which <Q11424> has <P57> <Q25191> and has maybe a <P2142>?"),
+    ("Which <Q5> does not have <P26>?", "Which <Q5> has no <P26>?"),
+    # a value, a variable or a qualifier with a value of several words after the property: no bare form
+    ("Which <Q5> has <P26> <Q13133>?", "Which <Q5> has <P26> <Q13133>?"),
+    ("Which <Q5> has <P569> ?b?", "Which <Q5> has <P569> ?b?"),
+])
+def test_has_without_an_article_only_where_the_verb_phrase_ends(text, canonical):
+    assert print_squall(parse_squall(text), "id", id_labels=False) == canonical
+
+
+def test_has_without_an_article_leaves_every_prefix_of_a_value_viable():
+    """The lexer decides "has <P>" is bare by what follows the property: a text cut after the
+    property (as a decoder writes it) can still go on with the value."""
+    from cnl.dialects.squall.prefix import SquallPrefixChecker
+
+    checker = SquallPrefixChecker()
+    for text in ("Which [film] has <director> [Jon Favreau]?", "Which [film] has <director> and has <cast member> [X]?"):
+        assert all(checker.is_viable(text[:i]) for i in range(1, len(text) + 1)), text
+        assert checker.is_complete(text)

@@ -95,7 +95,8 @@ _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIV
                                   "THE_OF_WHICH", "WHOSE_AFTER_BE", "LANG_WORD",
                                   "FOR_EVERY", "IT", "_FOR_COMMA", "AND_MAYBE_THE", "AND_MAYBE_WHOSE",
                                   "PASSIVE_PROP", "ACTIVE_PROP", "WHERE_CLAUSE",
-                                  "QUOTED", "COMPARATIVE_AS_SUPERLATIVE", "ALL_THE", "YEAR_QUESTION", "WHICH_ONE"})
+                                  "QUOTED", "COMPARATIVE_AS_SUPERLATIVE", "ALL_THE", "YEAR_QUESTION", "WHICH_ONE",
+                                  "HAS_BARE"})
 
 
 def is_read_only(terminal: str) -> bool:

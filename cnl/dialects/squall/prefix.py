@@ -59,6 +59,9 @@ def _terminal_patterns() -> dict:
     verb_step = rf"(?i:is|are|was|were|has|have)-{angle}{modifier}"
     out["VERB_PROP"] = regex.compile(
         rf"{verb_step}(?:/{step})*(?:\s+or\s+{sequence})*(?(DEFINE)(?P<path>{sequence}{alternatives}))")
+    # "has" that the lexer retypes by what follows its property (a bare "has <P>", see the
+    # SQUALL lexer): while that is still being written, any "has" may be it
+    out["HAS_BARE"] = regex.compile(r"(?i:has|have|had)(?![A-Za-z0-9'.])")
     return out
 
 
@@ -249,7 +252,7 @@ class SquallPrefixChecker:
         """Tokens the lexer finds, and the offset where lexing stopped (len(text) if none)."""
         lexer = _squall_lexer()
         tokens = []
-        with squall_parser.reading_notation(self.notation):
+        with squall_parser.reading_notation(self.notation), squall_parser.reading_prefix():
             try:
                 for t in lexer.lex(text):
                     tokens.append(t)

@@ -19,6 +19,6 @@ One module per part of the parse:
 """
 from cnl.dialects.squall.parser.driver import lark_parser, parse_squall
 from cnl.dialects.squall.parser.lexer import SquallLexer
-from cnl.dialects.squall.parser.reading import reading_notation
+from cnl.dialects.squall.parser.reading import reading_notation, reading_prefix
 
-__all__ = ["parse_squall", "lark_parser", "SquallLexer", "reading_notation"]
+__all__ = ["parse_squall", "lark_parser", "SquallLexer", "reading_notation", "reading_prefix"]

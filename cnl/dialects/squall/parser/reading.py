@@ -14,6 +14,9 @@ from cnl.errors import CNLSyntaxError
 
 current_notation: contextvars.ContextVar[str] = contextvars.ContextVar("squall_notation", default="ecai")
 current_text: contextvars.ContextVar[str] = contextvars.ContextVar("squall_text", default="")
+# whether the text lexed is a prefix that goes on (the prefix checker, completion): its end is
+# then no end of a phrase
+lexing_prefix: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_prefix", default=False)
 
 
 @contextlib.contextmanager
@@ -26,6 +29,17 @@ def reading_notation(notation: str):
         yield
     finally:
         current_notation.reset(token)
+
+
+@contextlib.contextmanager
+def reading_prefix():
+    """Lex the text inside the block as a prefix that may go on (what its end closes is not
+    known yet): for the prefix checker and completion."""
+    token = lexing_prefix.set(True)
+    try:
+        yield
+    finally:
+        lexing_prefix.reset(token)
 
 
 def error_at(span, message: str) -> CNLSyntaxError:

@@ -70,6 +70,7 @@ _TERMINAL_WORDS = {
     "WHEN_WHERE": "\"when\" or \"where\"",
     "NUMBER_SUPERLATIVE": "\"the largest number of\"",
     "AND_VP": '"and" + a verb phrase',
+    "HAS_BARE": '"has"',
     "AND_THAT": '"and that"',
     "AND_WHOSE": '"and whose"',
     "AND_WITH": '"and with"',

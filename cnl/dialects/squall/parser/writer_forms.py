@@ -180,6 +180,9 @@ class WriterForms(Transformer):
         prop_tok = next(a for a in args if isinstance(a, Token) and a.type in _PROPERTY_TOKENS)
         return self.has_value(("no", None), prop_tok, *_nodes(args))
 
+    def has_bare(self, _have, prop_tok, *quals):
+        return self.has_value(("a", None), prop_tok, *quals)
+
     # Form 7: "the <C> <X>" = "the <C> that is <X>".
     def apposition(self, det, head, name, *rels):
         if head.path is not None or (head.id or "").startswith("P"):
