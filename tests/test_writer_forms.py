@@ -259,6 +259,41 @@ FORMS = [
          "Has <Q76> a <P26> at <P580> 1992?",
          "ASK { wd:Q76 p:P26 ?s . ?s ps:P26 ?o ; pq:P580 ?t . FILTER(YEAR(?t) = 1992) }"),
 
+    Form("6 has <P> without an article",
+         ("Has <Q76> <P570>?", "Has [Barack Obama] <date of death>?", "Has <Barack_Obama> <P570:date_of_death>?"),
+         "Has <Q76> a <P570>?",
+         "ASK { wd:Q76 wdt:P570 ?d . }"),
+    Form("6 has <P> without an article",
+         ("Has <Q76> <P26> at <P580> 1992?", "Has [Barack Obama] <spouse> at <start time> 1992?",
+          "Has <Barack_Obama> <P26:spouse> with <P580:start_time> 1992?"),
+         "Has <Q76> a <P26> at <P580> 1992?",
+         "ASK { wd:Q76 p:P26 ?s . ?s ps:P26 ?o ; pq:P580 ?t . FILTER(YEAR(?t) = 1992) }"),
+
+    # "does"/"did" before a property as a verb
+    Form("did before a property verb",
+         ("Which <Q5> did <P166> <Q103360>?",
+          "Which [human] did <award received> [Academy Award for Best Director]?",
+          "Which <human> did <P166:award_received> <Academy_Award_for_Best_Director>?"),
+         "Which <Q5> has <P166> <Q103360>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P166 wd:Q103360 . }"),
+    Form("did before a property verb",
+         ("Which <Q11424> does <P161> <Q37079>?", "Which [film] do <cast member> [Tom Cruise]?",
+          "Which <film> does <P161:cast_member> <Tom_Cruise>?"),
+         "Which <Q11424> has <P161> <Q37079>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P161 wd:Q37079 . }"),
+
+    # "What" before a property and an auxiliary or "of" = "Which"
+    Form("What before a property",
+         ("What <P40> does <Q76> have?", "What <child> does [Barack Obama] have?",
+          "What <P40:child> does <Barack_Obama> have?", "What <P40>-s has <Q76>?"),
+         "Which <P40> of <Q76> are there?",
+         "SELECT DISTINCT ?c WHERE { wd:Q76 wdt:P40 ?c . }"),
+    Form("What before a property",
+         ("What <P527> of <Q1299> has a <P570>?", "What <has part(s)> of [The Beatles] has <date of death>?",
+          "What <P527:has_part(s)> of <The_Beatles> has a <P570:date_of_death>?"),
+         "Which <P527> of <Q1299> has a <P570>?",
+         "SELECT DISTINCT ?m WHERE { wd:Q1299 wdt:P527 ?m . ?m wdt:P570 ?d . }"),
+
     # 7. apposition of a class and a name
     Form("7 apposition",
          ("Which <P527> of the <Q5741069> <Q1299> has a <P570>?",
@@ -2122,6 +2157,10 @@ def test_an_of_phrase_in_parentheses_keeps_a_relational_conjunct():
     # a value, a variable or a qualifier with a value of several words after the property: no bare form
     ("Which <Q5> has <P26> <Q13133>?", "Which <Q5> has <P26> <Q13133>?"),
     ("Which <Q5> has <P569> ?b?", "Which <Q5> has <P569> ?b?"),
+    # "What" before a property and its value keeps its reading as the property's subject
+    ("What <P31> <Q5>?", "What has <P31> <Q5>?"),
+    # a fronted object's "did" has its subject before the property
+    ("Which <Q618779> did <Q38111> <P166>?", "Which <Q618779> is a <P166> of <Q38111>?"),
 ])
 def test_has_without_an_article_only_where_the_verb_phrase_ends(text, canonical):
     assert print_squall(parse_squall(text), "id", id_labels=False) == canonical

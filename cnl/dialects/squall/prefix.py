@@ -62,6 +62,7 @@ def _terminal_patterns() -> dict:
     # "has" that the lexer retypes by what follows its property (a bare "has <P>", see the
     # SQUALL lexer): while that is still being written, any "has" may be it
     out["HAS_BARE"] = regex.compile(r"(?i:has|have|had)(?![A-Za-z0-9'.])")
+    out["ASK_HAS_BARE"] = regex.compile(r"(?i:has)(?![A-Za-z0-9'.])")
     return out
 
 

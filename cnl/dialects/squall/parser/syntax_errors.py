@@ -71,6 +71,7 @@ _TERMINAL_WORDS = {
     "NUMBER_SUPERLATIVE": "\"the largest number of\"",
     "AND_VP": '"and" + a verb phrase',
     "HAS_BARE": '"has"',
+    "ASK_HAS_BARE": '"has"',
     "AND_THAT": '"and that"',
     "AND_WHOSE": '"and whose"',
     "AND_WITH": '"and with"',

@@ -183,6 +183,9 @@ class WriterForms(Transformer):
     def has_bare(self, _have, prop_tok, *quals):
         return self.has_value(("a", None), prop_tok, *quals)
 
+    def ask_has_bare(self, has, subject, prop_tok, *quals):
+        return self.ask_has(has, self.ent_np(subject), self.has_bare(has, prop_tok, *quals))
+
     # Form 7: "the <C> <X>" = "the <C> that is <X>".
     def apposition(self, det, head, name, *rels):
         if head.path is not None or (head.id or "").startswith("P"):
