@@ -294,6 +294,39 @@ FORMS = [
          "Which <P527> of <Q1299> has a <P570>?",
          "SELECT DISTINCT ?m WHERE { wd:Q1299 wdt:P527 ?m . ?m wdt:P570 ?d . }"),
 
+    # a qualifier described or compared without its article
+    Form("qualifier without an article",
+         ("Which <Q5> has <P166> <Q103360> at <P585> whose year is 2000?",
+          "Which [human] has <award received> [Academy Award for Best Director] at <point in time> whose year is 2000?",
+          "Which <human> has <P166:award_received> <Academy_Award_for_Best_Director> at <P585:point_in_time> "
+          "whose year = 2000?"),
+         "Which <Q5> has <P166> <Q103360> at a <P585> whose year is 2000?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P166 ?s . ?s ps:P166 wd:Q103360 ; pq:P585 ?t . "
+         "FILTER(YEAR(?t) = 2000) }"),
+    Form("qualifier without an article",
+         ("Which <Q5> has <P39> <Q11696> at <P580> later than 2000?",
+          "Which [human] has <position held> [President of the United States of America] at <start time> after 2000?",
+          "Which <human> has <P39:position_held> <President_of_the_United_States_of_America> at <P580:start_time> "
+          "later than 2000?"),
+         "Which <Q5> has <P39> <Q11696> at a <P580> later than 2000?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?t . "
+         'FILTER(?t >= "2001-01-01T00:00:00Z"^^xsd:dateTime) }'),
+
+    # another preposition before a fronted qualifier, "what" for "which"
+    Form("in which for at which",
+         ("In which <P585> did <Q25191> <P166> <Q103360>?",
+          "At what <point in time> did [Christopher Nolan] <award received> [Academy Award for Best Director]?",
+          "On which <P585:point_in_time> did <Christopher_Nolan> <P166:award_received> "
+          "<Academy_Award_for_Best_Director>?"),
+         "At which <P585> does <Q25191> <P166> <Q103360>?",
+         "SELECT DISTINCT ?t WHERE { wd:Q25191 p:P166 ?s . ?s ps:P166 wd:Q103360 ; pq:P585 ?t . }"),
+    Form("in which for at which",
+         ("For which <P1686> did <Q38111> <P166> <Q103916>?",
+          "For which <for work> did [Leonardo DiCaprio] <award received> [Academy Award for Best Actor]?",
+          "For what <P1686:for_work> did <Leonardo_DiCaprio> have <P166:award_received> <Academy_Award_for_Best_Actor>?"),
+         "At which <P1686> does <Q38111> <P166> <Q103916>?",
+         "SELECT DISTINCT ?w WHERE { wd:Q38111 p:P166 ?s . ?s ps:P166 wd:Q103916 ; pq:P1686 ?w . }"),
+
     # 7. apposition of a class and a name
     Form("7 apposition",
          ("Which <P527> of the <Q5741069> <Q1299> has a <P570>?",

@@ -363,6 +363,9 @@ class WriterForms(Transformer):
     def qual_compare_bare(self, with_, prop_tok, comparison):
         return self.qual_described(with_, ("a", None), prop_tok, comparison)
 
+    def qual_described_bare(self, at, prop_tok, rel):
+        return self.qual_described(at, ("a", None), prop_tok, rel)
+
     def has_value_of_compare(self, det, prop_tok, *rest):
         return self.has_value(det, prop_tok, *_without_of(rest))
 
