@@ -411,6 +411,9 @@ class WriterForms(Transformer):
     def year_question(self, _year_question, _be, np):
         return ir.Query(ir.Quant("which", None), ir.Be(ir.Quant("the", ir.YearOf(np))))
 
+    def year_question_bare(self, year_question, be, prop_tok, *rest):
+        return self.year_question(year_question, be, self.bare_relational(prop_tok, *rest))
+
     def has_value_bare(self, prop_tok, *rest):
         return self.has_value(("a", None), prop_tok, *rest)
 
