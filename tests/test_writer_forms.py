@@ -327,6 +327,19 @@ FORMS = [
          "At which <P1686> does <Q38111> <P166> <Q103916>?",
          "SELECT DISTINCT ?w WHERE { wd:Q38111 p:P166 ?s . ?s ps:P166 wd:Q103916 ; pq:P1686 ?w . }"),
 
+    # a relational noun and its name without "of" (read only where the text does not parse as written)
+    Form("relational noun without of",
+         ("Which <P527> <Q1299> has a <P570>?", "Which <has part(s)> [The Beatles] has a <date of death>?",
+          "Which <P527:has_part(s)> <The_Beatles> has a <P570:date_of_death>?"),
+         "Which <P527> of <Q1299> has a <P570>?",
+         "SELECT DISTINCT ?m WHERE { wd:Q1299 wdt:P527 ?m . ?m wdt:P570 ?d . }"),
+    Form("relational noun without of",
+         ("Which <P161> <Q25188> is a <P26> of <Q37079>?",
+          "Which <cast member> [Inception] is a <spouse> of [Tom Cruise]?",
+          "Which <P161:cast_member> <Inception> is a <P26:spouse> of <Tom_Cruise>?"),
+         "Which <P161> of <Q25188> is a <P26> of <Q37079>?",
+         "SELECT DISTINCT ?c WHERE { wd:Q25188 wdt:P161 ?c . wd:Q37079 wdt:P26 ?c . }"),
+
     # 7. apposition of a class and a name
     Form("7 apposition",
          ("Which <P527> of the <Q5741069> <Q1299> has a <P570>?",
@@ -2195,6 +2208,11 @@ def test_an_of_phrase_in_parentheses_keeps_a_relational_conjunct():
     ("What <P31> <Q5>?", "What has <P31> <Q5>?"),
     # a fronted object's "did" has its subject before the property
     ("Which <Q618779> did <Q38111> <P166>?", "Which <Q618779> is a <P166> of <Q38111>?"),
+    # a fronted object's "has <P>" has its value asked: no bare "has", no "of" between the terms
+    ("Which <Q618779> <Q38111> has <P166>?", "Which <Q618779> is a <P166> of <Q38111>?"),
+    ("How many <Q618779> <Q38111> has <P166>?", "How many <Q618779> is a <P166> of <Q38111>?"),
+    ("Which <Q11424> <Q38111> did <P166> <Q103916> at <P1686>?",
+     "Which <Q11424> at which <P1686> <Q38111> has <P166> <Q103916>?"),
 ])
 def test_has_without_an_article_only_where_the_verb_phrase_ends(text, canonical):
     assert print_squall(parse_squall(text), "id", id_labels=False) == canonical

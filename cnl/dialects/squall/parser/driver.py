@@ -4,6 +4,7 @@ analysis cached) from the grammar (:func:`~cnl.dialects.squall.grammar.grammar_t
 lexer and the transformer of this package."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lark import Lark
@@ -16,7 +17,7 @@ from cnl.dialects.notation import NOTATIONS, detect_notation
 from cnl.dialects.squall.grammar import grammar_text
 from cnl.dialects.squall.parser.lalr import LalrLoop
 from cnl.dialects.squall.parser.lexer import KeepTermTokens, SquallLexer
-from cnl.dialects.squall.parser.reading import current_notation, current_text
+from cnl.dialects.squall.parser.reading import adding_left_out_of, current_notation, current_text
 from cnl.dialects.squall.parser.syntax_errors import SPARKLIS_HINT, to_syntax_error
 from cnl.dialects.squall.parser.transform import ToIR
 from cnl.errors import CNLSyntaxError
@@ -49,6 +50,33 @@ def _parse_raw(text: str):
     return _lalr_loop().parse(text)
 
 
+def _parse_again(text: str):
+    """The text's parse; one that does not parse as written is read again with the writer forms
+    tried only then (:data:`~cnl.dialects.squall.parser.reading.adding_left_out_of`); where that
+    fails too, the error of the reading that went further is raised."""
+    try:
+        return _parse_raw(text)
+    except UnexpectedInput as err:
+        if not _MAY_LEAVE_OUT_OF.match(text):
+            raise
+        token = adding_left_out_of.set(True)
+        try:
+            return _parse_raw(text)
+        except UnexpectedInput as again:
+            # the reading that went further says where the text goes wrong
+            raise again if _position(again) > _position(err) else err from None
+        finally:
+            adding_left_out_of.reset(token)
+
+
+def _position(err: UnexpectedInput) -> int:
+    return getattr(err, "pos_in_stream", None) or -1
+
+
+# "Which <noun> <name> ..." (the "of" of a relational noun left out)
+_MAY_LEAVE_OUT_OF = re.compile(r"\s*which\s+[<[]", re.I)
+
+
 def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     """Parse SQUALL text (any of the three notations) into an :class:`ir.Query`."""
     if not isinstance(text, str):
@@ -64,7 +92,7 @@ def parse_squall(text: str, notation: str | None = None) -> ir.Query:
     tok_n = current_notation.set(notation)
     tok_t = current_text.set(stripped)
     try:
-        query = check_depth(_parse_raw(stripped), "SQUALL")
+        query = check_depth(_parse_again(stripped), "SQUALL")
     except UnexpectedInput as err:
         raise to_syntax_error(err, stripped, _parse_raw) from None
     except RecursionError:

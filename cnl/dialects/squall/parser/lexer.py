@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 
 from lark import Token
-from lark.exceptions import LarkError, UnexpectedCharacters
+from lark.exceptions import UnexpectedCharacters
 from lark.lexer import Lexer
 
 from cnl.dialects.notation import ID_RE
-from cnl.dialects.squall.parser.reading import current_notation, lexing_prefix
+from cnl.dialects.squall.parser.reading import current_notation
+from cnl.dialects.squall.parser.writer_tokens import writer_form_tokens
 
 
 class SquallLexer(Lexer):
@@ -57,11 +58,7 @@ class SquallLexer(Lexer):
             tokens = _participle_tokens(list(tokens))
         if _MAY_HAVE_PATH.search(text) is not None:
             tokens = _merge_paths(list(tokens), text)
-        if _MAY_HAVE_BARE.search(text):
-            tokens = _bare_have_tokens(tokens)
-        if _WHAT_PROPERTY.match(text):
-            tokens = _what_as_which(tokens)
-        return tokens
+        return writer_form_tokens(tokens, text)
 
     def _lex(self, text):
         label_notation = current_notation.get() == "label"
@@ -197,94 +194,6 @@ def _if_defined_tokens(tokens: list) -> list:
 
 
 # ------------------------------------------------------------------------------ "<P57>-ed by", "<P3342>-ing"
-_MAY_HAVE_BARE = re.compile(r"\bha(?:s|ve|d)\s+[<[]", re.I)
-# where a verb phrase ends: the end of the question, a closing parenthesis, the next verb phrase
-# (joined, or the main one after a relative clause: "Which <Q5> that has <P570> is ...")
-_VP_ENDS = frozenset({"_END", "$END", "_RPAR", "AND_VP", "OR_VP", "AND_NOT", "AND_THAT", "AND_WHOSE", "AND_WITH",
-                      "HAS", "HAVE", "HAD", "IS", "ARE", "WAS", "WERE", "DOES", "DO", "DID", "VERB_PROP",
-                      "BELONGS", "BELONG", "BELONGED"})
-# a qualifier's value of one token ("at <P580> 2000", "with <P642> <Q5>")
-_ONE_TOKEN_VALUES = frozenset({"INT", "DECIMAL", "DATE", "STRING", "ENT"})
-
-
-_WHAT_PROPERTY = re.compile(r"\s*what\s+<", re.I)
-_AUXILIARIES = frozenset({"DOES", "DO", "DID", "HAS", "HAVE", "HAD"})
-
-
-def _what_as_which(stream):
-    """The tokens of ``stream`` with a question's first "What" before a property and an
-    auxiliary or "of" ("What <P40> does <Q76> have?", "What <P166> did <Q25191> <P>?", "What
-    <P40> has <Q76>?", "What <P40> of <Q76> has ...?") retyped WHICH: there "what" asks which of
-    the property's values, as "which" does.
-    Before a property and anything else "What" keeps its reading as the subject of the
-    property as a verb ("What <P31> <Q5>?")."""
-    rest = iter(stream)
-    head = []
-    for tok in rest:
-        head.append(tok)
-        if len(head) == 4 or (len(head) == 3 and tok.type != "PLURAL"):
-            break
-    kinds = [tok.type for tok in head if tok.type != "PLURAL"]
-    if kinds[:2] == ["WHAT", "PROP"] and len(kinds) > 2 and (kinds[2] in _AUXILIARIES or kinds[2] == "OF"):
-        head[0] = Token.new_borrow_pos("WHICH", head[0], head[0])
-    yield from head
-    yield from rest
-
-
-_RELATIVE_PRONOUNS = frozenset({"THAT", "AND_THAT", "WHICH", "WHOM", "WHO"})
-_CLAUSE_BOUNDS = _VP_ENDS | {"WHOSE", "AT", "WITH", "OF_WHICH"}
-
-
-def _has_gapped_object(tokens: list, i: int) -> bool:
-    """Whether "has" at ``i`` follows a relative clause's own subject ("some thing that
-    <Nero_Wolfe> has <P1441>", "the <film> which [X] has <P>"): there the property's value is the
-    relative pronoun's noun (SQUALL's object gap), not a value left unsaid. A question's first
-    "Which <C>" is its subject, not a relative pronoun."""
-    k = i - 1
-    while k >= 0 and tokens[k].type not in _RELATIVE_PRONOUNS and tokens[k].type not in _CLAUSE_BOUNDS:
-        k -= 1
-    return k > 0 and k < i - 1 and tokens[k].type in _RELATIVE_PRONOUNS
-
-
-def _bare_have_tokens(stream):
-    """The tokens of ``stream`` with "has" (have, had) before a property that ends its verb
-    phrase ("Which <Q5> has <P570>?", "... has <P39> at <P580> 2000 and ...") retyped HAS_BARE,
-    and a yes/no question's "Has" so ("Has <Q76> <P570>?") ASK_HAS_BARE
-    (squall_writer_forms.lark): "has" with no article and no value. Not after "not" ("does not
-    have <P570>" is its own form). A text that stops lexing (a term still being written, as the
-    prefix checker sees it) yields its tokens up to there, then the error: what follows its
-    last token is unknown, so that token ends no verb phrase; so too in a text lexed as a
-    prefix (:func:`~cnl.dialects.squall.parser.reading.reading_prefix`)."""
-    tokens, error = [], None
-    try:
-        for tok in stream:
-            tokens.append(tok)
-    except LarkError as err:
-        error = err
-    end = "$UNKNOWN" if error is not None or lexing_prefix.get() else "$END"
-    for i, tok in enumerate(tokens[:-1]):
-        if tok.type not in ("HAS", "HAVE", "HAD"):
-            continue
-        prop, kind = i + 1, "HAS_BARE"
-        if i == 0 and tok.type == "HAS" and len(tokens) > 2 and tokens[1].type == "ENT":
-            prop, kind = 2, "ASK_HAS_BARE"  # a yes/no question: "Has <Q76> <P570>?"
-        if tokens[prop].type != "PROP":
-            continue
-        if i and tokens[i - 1].type in ("NOT", "MAYBE"):
-            continue
-        if _has_gapped_object(tokens, i):
-            continue
-        j = prop + 1  # past the qualifiers, which come before a value too ("has <P39> at <P580> 2000 <Q11696>")
-        while (j + 2 < len(tokens) and tokens[j].type in ("AT", "WITH") and tokens[j + 1].type == "PROP"
-               and tokens[j + 2].type in _ONE_TOKEN_VALUES):
-            j += 3
-        if (tokens[j].type if j < len(tokens) else end) in _VP_ENDS:
-            tokens[i] = Token.new_borrow_pos(kind, tok, tok)
-    yield from tokens
-    if error is not None:
-        raise error
-
-
 _PARTICIPLE = re.compile(r">-(?:ed|ing)\b", re.I)
 
 

@@ -17,6 +17,10 @@ current_text: contextvars.ContextVar[str] = contextvars.ContextVar("squall_text"
 # whether the text lexed is a prefix that goes on (the prefix checker, completion): its end is
 # then no end of a phrase
 lexing_prefix: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_prefix", default=False)
+# whether a text that did not parse as written is read again with the "of" a relational noun
+# left out before a name ("Which <member> <Twice> has ...?"; a second reading, so that no text
+# that parses changes its reading)
+adding_left_out_of: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_left_out_of", default=False)
 
 
 @contextlib.contextmanager

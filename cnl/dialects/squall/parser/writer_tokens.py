@@ -1,0 +1,151 @@
+"""Writer forms decided by what follows a word: tokens the SQUALL lexer retypes (or adds) by
+their neighbours, where a grammar rule would leave the LALR parser to choose before it sees
+them (reduce/reduce conflicts, or a shift that takes an older reading away).
+
+- a bare "has <P>" (no article, no value) where the verb phrase ends after the property
+  (``HAS_BARE``, ``ASK_HAS_BARE``);
+- "What <P> does X have?": "What" before a property and an auxiliary or "of" (``WHICH``);
+- "Which <member> <X> has ...": a relational noun and a name with no "of" between (``OF``),
+  only for a text that does not parse as written.
+
+Each pass takes the token stream and gives one; a stream that stops lexing (a term still being
+written) gives its tokens up to there, then the error. :func:`writer_form_tokens` runs the
+passes a text may need (squall_writer_forms.lark has the rules that read the tokens)."""
+from __future__ import annotations
+
+import re
+
+from lark import Token
+from lark.exceptions import LarkError
+
+from cnl.dialects.squall.parser.reading import adding_left_out_of, lexing_prefix
+
+
+def writer_form_tokens(tokens, text: str):
+    """``tokens`` (the lexer's, for ``text``) with the writer forms' tokens retyped or added."""
+    if _MAY_HAVE_BARE.search(text):
+        tokens = _bare_have_tokens(tokens)
+    if _WHAT_PROPERTY.match(text):
+        tokens = _what_as_which(tokens)
+    if adding_left_out_of.get() and _WHICH_TWO_TERMS.match(text):
+        tokens = _of_between_names(tokens)
+    return tokens
+
+
+def _tokens_and_error(stream):
+    """(the tokens of ``stream`` up to where it stops lexing, the error there or None)."""
+    tokens, error = [], None
+    try:
+        for tok in stream:
+            tokens.append(tok)
+    except LarkError as err:
+        error = err
+    return tokens, error
+
+
+_MAY_HAVE_BARE = re.compile(r"\bha(?:s|ve|d)\s+[<[]", re.I)
+# where a verb phrase ends: the end of the question, a closing parenthesis, the next verb phrase
+# (joined, or the main one after a relative clause: "Which <Q5> that has <P570> is ...")
+_VP_ENDS = frozenset({"_END", "$END", "_RPAR", "AND_VP", "OR_VP", "AND_NOT", "AND_THAT", "AND_WHOSE", "AND_WITH",
+                      "HAS", "HAVE", "HAD", "IS", "ARE", "WAS", "WERE", "DOES", "DO", "DID", "VERB_PROP",
+                      "BELONGS", "BELONG", "BELONGED"})
+# a qualifier's value of one token ("at <P580> 2000", "with <P642> <Q5>")
+_ONE_TOKEN_VALUES = frozenset({"INT", "DECIMAL", "DATE", "STRING", "ENT"})
+
+
+_WHAT_PROPERTY = re.compile(r"\s*what\s+<", re.I)
+_AUXILIARIES = frozenset({"DOES", "DO", "DID", "HAS", "HAVE", "HAD"})
+
+
+def _what_as_which(stream):
+    """The tokens of ``stream`` with a question's first "What" before a property and an
+    auxiliary or "of" ("What <P40> does <Q76> have?", "What <P166> did <Q25191> <P>?", "What
+    <P40> has <Q76>?", "What <P40> of <Q76> has ...?") retyped WHICH: there "what" asks which of
+    the property's values, as "which" does.
+    Before a property and anything else "What" keeps its reading as the subject of the
+    property as a verb ("What <P31> <Q5>?")."""
+    rest = iter(stream)
+    head = []
+    for tok in rest:
+        head.append(tok)
+        if len(head) == 4 or (len(head) == 3 and tok.type != "PLURAL"):
+            break
+    kinds = [tok.type for tok in head if tok.type != "PLURAL"]
+    if kinds[:2] == ["WHAT", "PROP"] and len(kinds) > 2 and (kinds[2] in _AUXILIARIES or kinds[2] == "OF"):
+        head[0] = Token.new_borrow_pos("WHICH", head[0], head[0])
+    yield from head
+    yield from rest
+
+
+_RELATIVE_PRONOUNS = frozenset({"THAT", "AND_THAT", "WHICH", "WHOM", "WHO"})
+_CLAUSE_BOUNDS = _VP_ENDS | {"WHOSE", "AT", "WITH", "OF_WHICH"}
+
+
+def _has_gapped_object(tokens: list, i: int) -> bool:
+    """Whether "has" at ``i`` follows a relative clause's own subject ("some thing that
+    <Nero_Wolfe> has <P1441>", "the <film> which [X] has <P>") or a fronted object's ("Which
+    <Q618779> <Q38111> has <P166>?"): there the property's value is the relative pronoun's noun
+    or the question's (SQUALL's object gap), not a value left unsaid. A question's first
+    "Which <C>" alone is its subject, not a relative pronoun."""
+    k = i - 1
+    while k >= 0 and tokens[k].type not in _RELATIVE_PRONOUNS and tokens[k].type not in _CLAUSE_BOUNDS:
+        k -= 1
+    if k > 0 and k < i - 1 and tokens[k].type in _RELATIVE_PRONOUNS:
+        return True
+    # a question's fronted object: "Which <Q618779> <Q38111> has <P166>?", "How many <C> [X] has <P>?"
+    kinds = [tok.type for tok in tokens[:i] if tok.type != "PLURAL"]
+    start = 2 if kinds[:2] == ["HOW", "MANY"] else 1 if kinds[:1] in (["WHICH"], ["WHAT"]) else None
+    return start is not None and len(kinds) == start + 2 and kinds[start] in ("ENT", "PROP") and kinds[-1] == "ENT"
+
+
+def _bare_have_tokens(stream):
+    """The tokens of ``stream`` with "has" (have, had) before a property that ends its verb
+    phrase ("Which <Q5> has <P570>?", "... has <P39> at <P580> 2000 and ...") retyped HAS_BARE,
+    and a yes/no question's "Has" so ("Has <Q76> <P570>?") ASK_HAS_BARE
+    (squall_writer_forms.lark): "has" with no article and no value. Not after "not" ("does not
+    have <P570>" is its own form). A text that stops lexing (a term still being written, as the
+    prefix checker sees it) yields its tokens up to there, then the error: what follows its
+    last token is unknown, so that token ends no verb phrase; so too in a text lexed as a
+    prefix (:func:`~cnl.dialects.squall.parser.reading.reading_prefix`)."""
+    tokens, error = _tokens_and_error(stream)
+    end = "$UNKNOWN" if error is not None or lexing_prefix.get() else "$END"
+    for i, tok in enumerate(tokens[:-1]):
+        if tok.type not in ("HAS", "HAVE", "HAD"):
+            continue
+        prop, kind = i + 1, "HAS_BARE"
+        if i == 0 and tok.type == "HAS" and len(tokens) > 2 and tokens[1].type == "ENT":
+            prop, kind = 2, "ASK_HAS_BARE"  # a yes/no question: "Has <Q76> <P570>?"
+        if tokens[prop].type != "PROP":
+            continue
+        if i and tokens[i - 1].type in ("NOT", "MAYBE"):
+            continue
+        if _has_gapped_object(tokens, i):
+            continue
+        j = prop + 1  # past the qualifiers, which come before a value too ("has <P39> at <P580> 2000 <Q11696>")
+        while (j + 2 < len(tokens) and tokens[j].type in ("AT", "WITH") and tokens[j + 1].type == "PROP"
+               and tokens[j + 2].type in _ONE_TOKEN_VALUES):
+            j += 3
+        if (tokens[j].type if j < len(tokens) else end) in _VP_ENDS:
+            tokens[i] = Token.new_borrow_pos(kind, tok, tok)
+    yield from tokens
+    if error is not None:
+        raise error
+
+
+_WHICH_TWO_TERMS = re.compile(r"\s*which\s+[<[][^\]>]*[\]>]\s*[<[]", re.I)
+
+
+def _of_between_names(stream):
+    """The tokens of ``stream`` with "of" added between a question's "Which <noun>" and a name
+    right after it ("Which <member> <Twice> has not a <P19>?" = "Which <member> of <Twice> ...",
+    a relational noun and its argument with the preposition left out). Only for a text that did
+    not parse as written (:data:`~cnl.dialects.squall.parser.reading.adding_left_out_of`): the
+    fronted objects ("Which <award> <X> did <P166>?") have two terms there too."""
+    tokens, error = _tokens_and_error(stream)
+    kinds = [tok.type for tok in tokens]
+    if error is None and len(tokens) > 3 and kinds[0] == "WHICH" and kinds[1] in ("ENT", "PROP") and kinds[2] == "ENT":
+        of = Token.new_borrow_pos("OF", "of", tokens[2])
+        tokens = tokens[:2] + [of] + tokens[2:]
+    yield from tokens
+    if error is not None:
+        raise error
