@@ -340,6 +340,35 @@ FORMS = [
          "Which <P161> of <Q25188> is a <P26> of <Q37079>?",
          "SELECT DISTINCT ?c WHERE { wd:Q25188 wdt:P161 ?c . wd:Q37079 wdt:P26 ?c . }"),
 
+    # "has" as the perfect's auxiliary before a fronted object's subject (read only where the
+    # text does not parse as written)
+    Form("has before a fronted object's subject",
+         ("Which <Q618779> has <Q25191> <P166>?", "Which [award] has [Christopher Nolan] <award received>?",
+          "Which <award> has <Christopher_Nolan> <P166:award_received>?"),
+         "Which <Q618779> is a <P166> of <Q25191>?",
+         "SELECT DISTINCT ?a WHERE { ?a wdt:P31 wd:Q618779 . wd:Q25191 wdt:P166 ?a . }"),
+    Form("has before a fronted object's subject",
+         ("How many <Q11424>-s has <Q3772> <P57>?", "How many [film]-s have [Quentin Tarantino] <director>?",
+          "How many <film> has <Quentin_Tarantino> <P57:director>?"),
+         "How many <Q11424> is a <P57> of <Q3772>?",
+         "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f wdt:P31 wd:Q11424 . wd:Q3772 wdt:P57 ?f . }"),
+
+    # a fronted object's verb with qualifiers
+    Form("fronted object with qualifiers",
+         ("Which <Q618779> did <Q25191> <P166> at <P585> 2000?",
+          "Which [award] did [Christopher Nolan] <award received> at <point in time> 2000?",
+          "Which <award> <Christopher_Nolan> did <P166:award_received> at <P585:point_in_time> 2000?"),
+         "Which <Q618779> is a <P166> at <P585> 2000 of <Q25191>?",
+         "SELECT DISTINCT ?a WHERE { ?a wdt:P31 wd:Q618779 . wd:Q25191 p:P166 ?s . ?s ps:P166 ?a ; pq:P585 ?t . "
+         "FILTER(YEAR(?t) = 2000) }"),
+    Form("fronted object with qualifiers",
+         ("How many <Q618779> has <Q25191> <P166> at <P585> 2000?",
+          "How many [award] did [Christopher Nolan] <award received> with <point in time> 2000?",
+          "How many <award> did <Christopher_Nolan> <P166:award_received> at <P585:point_in_time> 2000?"),
+         "How many <Q618779> is a <P166> at <P585> 2000 of <Q25191>?",
+         "SELECT (COUNT(DISTINCT ?a) AS ?n) WHERE { ?a wdt:P31 wd:Q618779 . wd:Q25191 p:P166 ?s . ?s ps:P166 ?a ; "
+         "pq:P585 ?t . FILTER(YEAR(?t) = 2000) }"),
+
     # 7. apposition of a class and a name
     Form("7 apposition",
          ("Which <P527> of the <Q5741069> <Q1299> has a <P570>?",

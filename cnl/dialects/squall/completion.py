@@ -96,7 +96,8 @@ _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIV
                                   "FOR_EVERY", "IT", "_FOR_COMMA", "AND_MAYBE_THE", "AND_MAYBE_WHOSE",
                                   "PASSIVE_PROP", "ACTIVE_PROP", "WHERE_CLAUSE",
                                   "QUOTED", "COMPARATIVE_AS_SUPERLATIVE", "ALL_THE", "YEAR_QUESTION", "WHICH_ONE",
-                                  "HAS_BARE", "ASK_HAS_BARE", "FRONT_WHICH"})
+                                  "HAS_BARE", "ASK_HAS_BARE", "FRONT_WHICH",
+                                  "HAS_AUX"})
 
 
 def is_read_only(terminal: str) -> bool:

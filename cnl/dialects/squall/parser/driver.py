@@ -17,7 +17,7 @@ from cnl.dialects.notation import NOTATIONS, detect_notation
 from cnl.dialects.squall.grammar import grammar_text
 from cnl.dialects.squall.parser.lalr import LalrLoop
 from cnl.dialects.squall.parser.lexer import KeepTermTokens, SquallLexer
-from cnl.dialects.squall.parser.reading import adding_left_out_of, current_notation, current_text
+from cnl.dialects.squall.parser.reading import reading_again, current_notation, current_text
 from cnl.dialects.squall.parser.syntax_errors import SPARKLIS_HINT, to_syntax_error
 from cnl.dialects.squall.parser.transform import ToIR
 from cnl.errors import CNLSyntaxError
@@ -52,29 +52,30 @@ def _parse_raw(text: str):
 
 def _parse_again(text: str):
     """The text's parse; one that does not parse as written is read again with the writer forms
-    tried only then (:data:`~cnl.dialects.squall.parser.reading.adding_left_out_of`); where that
+    tried only then (:data:`~cnl.dialects.squall.parser.reading.reading_again`); where that
     fails too, the error of the reading that went further is raised."""
     try:
         return _parse_raw(text)
     except UnexpectedInput as err:
-        if not _MAY_LEAVE_OUT_OF.match(text):
+        if not _MAY_READ_AGAIN.match(text):
             raise
-        token = adding_left_out_of.set(True)
+        token = reading_again.set(True)
         try:
             return _parse_raw(text)
         except UnexpectedInput as again:
             # the reading that went further says where the text goes wrong
             raise again if _position(again) > _position(err) else err from None
         finally:
-            adding_left_out_of.reset(token)
+            reading_again.reset(token)
 
 
 def _position(err: UnexpectedInput) -> int:
     return getattr(err, "pos_in_stream", None) or -1
 
 
-# "Which <noun> <name> ..." (the "of" of a relational noun left out)
-_MAY_LEAVE_OUT_OF = re.compile(r"\s*which\s+[<[]", re.I)
+# a question that may be one of the writer forms read again ("Which <noun> <name> ...", "How
+# many <noun> has <name> <P>?")
+_MAY_READ_AGAIN = re.compile(r"\s*(?:which|what|how\s+many)\s+[<[]", re.I)
 
 
 def parse_squall(text: str, notation: str | None = None) -> ir.Query:

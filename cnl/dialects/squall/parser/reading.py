@@ -17,10 +17,11 @@ current_text: contextvars.ContextVar[str] = contextvars.ContextVar("squall_text"
 # whether the text lexed is a prefix that goes on (the prefix checker, completion): its end is
 # then no end of a phrase
 lexing_prefix: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_prefix", default=False)
-# whether a text that did not parse as written is read again with the "of" a relational noun
-# left out before a name ("Which <member> <Twice> has ...?"; a second reading, so that no text
-# that parses changes its reading)
-adding_left_out_of: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_left_out_of", default=False)
+# whether a text that did not parse as written is read again with the writer forms a grammar rule
+# would take older readings from (cnl/dialects/squall/parser/writer_tokens.py: the "of" a
+# relational noun left out before a name, "has" as the perfect's auxiliary): a second reading,
+# so that no text that parses changes its reading
+reading_again: contextvars.ContextVar[bool] = contextvars.ContextVar("squall_reading_again", default=False)
 
 
 @contextlib.contextmanager

@@ -72,6 +72,7 @@ _TERMINAL_WORDS = {
     "AND_VP": '"and" + a verb phrase',
     "HAS_BARE": '"has"',
     "ASK_HAS_BARE": '"has"',
+    "HAS_AUX": '"has"',
     "FRONT_WHICH": '"at which"',
     "AND_THAT": '"and that"',
     "AND_WHOSE": '"and whose"',

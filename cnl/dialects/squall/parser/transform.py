@@ -96,7 +96,7 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
         if kind == "prop":
             # "How many <Academy_Awards> <John_Wayne> did <award_received>" = awards that are an
             # <award_received> of John Wayne.
-            vp = ir.Be(ir.Quant("a", ir.RelNoun(gap[1], subject)))
+            vp = ir.Be(ir.Quant("a", ir.RelNoun(gap[1], subject, quals=gap[3] if len(gap) > 3 else ())))
             return ir.Query(quant, ir.Not(vp) if gap[2] else vp)
         if kind == "relnoun":
             # "Which <film> <Brad_Pitt> is the <producer> and <cast_member> of" = films whose

@@ -107,6 +107,10 @@ class WriterForms(Transformer):
 
     # "Which <award> did <X> <P166>?" = "Which <award> <X> did <P166>?", and the other fronted
     # objects (a possessed noun, a qualifier's value) in English word order.
+    def gap_prop_quals(self, *args):
+        prop_tok = next(a for a in args if isinstance(a, Token) and a.type == "PROP")
+        return ("prop", read_property(prop_tok), False, tuple(a for a in args if isinstance(a, ir.Qual)))
+
     def fronted_object_do(self, np, _aux, subject, gap):
         quant = _question_quant(np, "'... did <X> <P>'")
         return self.fronted_object(quant, subject, gap)

@@ -5,8 +5,9 @@ them (reduce/reduce conflicts, or a shift that takes an older reading away).
 - a bare "has <P>" (no article, no value) where the verb phrase ends after the property
   (``HAS_BARE``, ``ASK_HAS_BARE``);
 - "What <P> does X have?": "What" before a property and an auxiliary or "of" (``WHICH``);
-- "Which <member> <X> has ...": a relational noun and a name with no "of" between (``OF``),
-  only for a text that does not parse as written.
+- only for a text that does not parse as written: "Which <member> <X> has ...", a relational
+  noun and a name with no "of" between (``OF``); "Which <award> has <X> <P166>?", "has" as the
+  perfect's auxiliary before a fronted object's subject (``HAS_AUX``).
 
 Each pass takes the token stream and gives one; a stream that stops lexing (a term still being
 written) gives its tokens up to there, then the error. :func:`writer_form_tokens` runs the
@@ -18,7 +19,7 @@ import re
 from lark import Token
 from lark.exceptions import LarkError
 
-from cnl.dialects.squall.parser.reading import adding_left_out_of, lexing_prefix
+from cnl.dialects.squall.parser.reading import reading_again, lexing_prefix
 
 
 def writer_form_tokens(tokens, text: str):
@@ -27,8 +28,11 @@ def writer_form_tokens(tokens, text: str):
         tokens = _bare_have_tokens(tokens)
     if _WHAT_PROPERTY.match(text):
         tokens = _what_as_which(tokens)
-    if adding_left_out_of.get() and _WHICH_TWO_TERMS.match(text):
-        tokens = _of_between_names(tokens)
+    if reading_again.get():
+        if _WHICH_TWO_TERMS.match(text):
+            tokens = _of_between_names(tokens)
+        if _MAY_HAVE_BARE.search(text):
+            tokens = _perfect_auxiliary(tokens)
     return tokens
 
 
@@ -139,13 +143,30 @@ def _of_between_names(stream):
     """The tokens of ``stream`` with "of" added between a question's "Which <noun>" and a name
     right after it ("Which <member> <Twice> has not a <P19>?" = "Which <member> of <Twice> ...",
     a relational noun and its argument with the preposition left out). Only for a text that did
-    not parse as written (:data:`~cnl.dialects.squall.parser.reading.adding_left_out_of`): the
+    not parse as written (:data:`~cnl.dialects.squall.parser.reading.reading_again`): the
     fronted objects ("Which <award> <X> did <P166>?") have two terms there too."""
     tokens, error = _tokens_and_error(stream)
     kinds = [tok.type for tok in tokens]
     if error is None and len(tokens) > 3 and kinds[0] == "WHICH" and kinds[1] in ("ENT", "PROP") and kinds[2] == "ENT":
         of = Token.new_borrow_pos("OF", "of", tokens[2])
         tokens = tokens[:2] + [of] + tokens[2:]
+    yield from tokens
+    if error is not None:
+        raise error
+
+
+def _perfect_auxiliary(stream):
+    """The tokens of ``stream`` with the "has" (have) of a fronted object's perfect retyped
+    HAS_AUX: a question's noun phrase ("Which <award>", "How many <film>-s"), "has", a name, a
+    property ("Which <Q618779> has <Q25191> <P166>?" = "Which <Q618779> did <Q25191> <P166>?")."""
+    tokens, error = _tokens_and_error(stream)
+    kinds = [tok.type for tok in tokens]
+    start = 2 if kinds[:2] == ["HOW", "MANY"] else 1 if kinds[:1] in (["WHICH"], ["WHAT"]) else None
+    if error is None and start is not None:
+        i = start + 1 + (start + 1 < len(kinds) and kinds[start + 1] == "PLURAL")
+        if (kinds[start:start + 1] in (["ENT"], ["PROP"]) and i + 2 < len(kinds) and kinds[i] in ("HAS", "HAVE")
+                and kinds[i + 1] == "ENT" and kinds[i + 2] == "PROP"):
+            tokens[i] = Token.new_borrow_pos("HAS_AUX", tokens[i], tokens[i])
     yield from tokens
     if error is not None:
         raise error
