@@ -369,6 +369,19 @@ FORMS = [
          "SELECT (COUNT(DISTINCT ?a) AS ?n) WHERE { ?a wdt:P31 wd:Q618779 . wd:Q25191 p:P166 ?s . ?s ps:P166 ?a ; "
          "pq:P585 ?t . FILTER(YEAR(?t) = 2000) }"),
 
+    # a command's relational noun without "the"
+    Form("command without the",
+         ("Give me <P527> of <Q1299>.", "List <has part(s)> of [The Beatles].",
+          "Show me <P527:has_part(s)> of <The_Beatles>."),
+         "Give me the <P527> of <Q1299>.",
+         "SELECT DISTINCT ?m WHERE { wd:Q1299 wdt:P527 ?m . }"),
+    Form("command without the",
+         ("Give me <P166> at <P585> 2000 of <Q25191>.",
+          "Find <award received> at <point in time> 2000 of [Christopher Nolan].",
+          "Give me <P166:award_received>-s at <P585:point_in_time> 2000 of <Christopher_Nolan>."),
+         "Give me the <P166> at <P585> 2000 of <Q25191>.",
+         "SELECT DISTINCT ?a WHERE { wd:Q25191 p:P166 ?s . ?s ps:P166 ?a ; pq:P585 ?t . FILTER(YEAR(?t) = 2000) }"),
+
     # 7. apposition of a class and a name
     Form("7 apposition",
          ("Which <P527> of the <Q5741069> <Q1299> has a <P570>?",

@@ -415,6 +415,11 @@ class WriterForms(Transformer):
     def year_question(self, _year_question, _be, np):
         return ir.Query(ir.Quant("which", None), ir.Be(ir.Quant("the", ir.YearOf(np))))
 
+    def give_me_bare_relational(self, *args):
+        # the words of the command before the property: "give", "me" or the imperative
+        i = next(k for k, a in enumerate(args) if isinstance(a, Token) and a.type == "PROP")
+        return self.give_me(self.bare_relational(args[i], *args[i + 1:]))
+
     def year_question_bare(self, year_question, be, prop_tok, *rest):
         return self.year_question(year_question, be, self.bare_relational(prop_tok, *rest))
 
