@@ -42,6 +42,8 @@ IDS = {
     "country of origin": "P495", "subclass of": "P279", "title": "P1476", "name in native language": "P1559",
     "book": "Q571", "sibling": "P3373", "polyphyletic common name": "Q55983715",
     "contains the administrative territorial entity": "P150", "located in": "P131",
+    "LeBron James": "Q36159",
+    "Kevin Durant": "Q29545",
 }
 
 
@@ -381,6 +383,21 @@ FORMS = [
           "Give me <P166:award_received>-s at <P585:point_in_time> 2000 of <Christopher_Nolan>."),
          "Give me the <P166> at <P585> 2000 of <Q25191>.",
          "SELECT DISTINCT ?a WHERE { wd:Q25191 p:P166 ?s . ?s ps:P166 ?a ; pq:P585 ?t . FILTER(YEAR(?t) = 2000) }"),
+
+    # a relational noun without "the" where a noun phrase goes (read only where the text does
+    # not parse as written)
+    Form("relational noun without the",
+         ("Which <Q11424> has <P577> earlier than <P577> of <Q47703>?",
+          "Which [film] has <publication date> before <publication date> of [The Godfather]?",
+          "Which <film> has a <P577:publication_date> earlier than <P577:publication_date> of <The_Godfather>?"),
+         "Which <Q11424> has a <P577> earlier than the <P577> of <Q47703>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P577 ?d . wd:Q47703 wdt:P577 ?g . FILTER(?d < ?g) }"),
+    Form("relational noun without the",
+         ("Is <P2048> of <Q29545> greater than <P2048> of <Q36159>?",
+          "Is <height> of [Kevin Durant] greater than the <height> of [LeBron James]?",
+          "Is the <P2048:height> of <Kevin_Durant> greater than <P2048:height> of <LeBron_James>?"),
+         "Is the <P2048> of <Q29545> greater than the <P2048> of <Q36159>?",
+         "ASK { wd:Q29545 wdt:P2048 ?a . wd:Q36159 wdt:P2048 ?b . FILTER(?a > ?b) }"),
 
     # 7. apposition of a class and a name
     Form("7 apposition",

@@ -57,7 +57,7 @@ def _parse_again(text: str):
     try:
         return _parse_raw(text)
     except UnexpectedInput as err:
-        if not _MAY_READ_AGAIN.match(text):
+        if not _MAY_READ_AGAIN.search(text):
             raise
         token = reading_again.set(True)
         try:
@@ -74,8 +74,9 @@ def _position(err: UnexpectedInput) -> int:
 
 
 # a question that may be one of the writer forms read again ("Which <noun> <name> ...", "How
-# many <noun> has <name> <P>?")
-_MAY_READ_AGAIN = re.compile(r"\s*(?:which|what|how\s+many)\s+[<[]", re.I)
+# many <noun> has <name> <P>?", "... than <P> of X")
+_MAY_READ_AGAIN = re.compile(r"^\s*(?:which|what|how\s+many)\s+[<[]|(?:\b(?:than|to|before|after)|^\s*(?:is|was|are|were))\s+<",
+                             re.I)
 
 
 def parse_squall(text: str, notation: str | None = None) -> ir.Query:

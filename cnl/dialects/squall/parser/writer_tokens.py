@@ -7,7 +7,9 @@ them (reduce/reduce conflicts, or a shift that takes an older reading away).
 - "What <P> does X have?": "What" before a property and an auxiliary or "of" (``WHICH``);
 - only for a text that does not parse as written: "Which <member> <X> has ...", a relational
   noun and a name with no "of" between (``OF``); "Which <award> has <X> <P166>?", "has" as the
-  perfect's auxiliary before a fronted object's subject (``HAS_AUX``).
+  perfect's auxiliary before a fronted object's subject (``HAS_AUX``); "earlier than <P577> of
+  X", "Is <P2048> of X greater than ...?", a relational noun without "the" where a noun phrase
+  goes (``THE``).
 
 Each pass takes the token stream and gives one; a stream that stops lexing (a term still being
 written) gives its tokens up to there, then the error. :func:`writer_form_tokens` runs the
@@ -33,6 +35,8 @@ def writer_form_tokens(tokens, text: str):
             tokens = _of_between_names(tokens)
         if _MAY_HAVE_BARE.search(text):
             tokens = _perfect_auxiliary(tokens)
+        if _MAY_BE_BARE_RELATIONAL.search(text):
+            tokens = _the_before_relational_noun(tokens)
     return tokens
 
 
@@ -167,6 +171,32 @@ def _perfect_auxiliary(stream):
         if (kinds[start:start + 1] in (["ENT"], ["PROP"]) and i + 2 < len(kinds) and kinds[i] in ("HAS", "HAVE")
                 and kinds[i + 1] == "ENT" and kinds[i + 2] == "PROP"):
             tokens[i] = Token.new_borrow_pos("HAS_AUX", tokens[i], tokens[i])
+    yield from tokens
+    if error is not None:
+        raise error
+
+
+_MAY_BE_BARE_RELATIONAL = re.compile(r"(?:\b(?:than|to|before|after)|^\s*(?:is|was|are|were))\s+<", re.I)
+# where a noun phrase goes and a relational noun is written without "the" before it
+_BEFORE_A_NOUN_PHRASE = frozenset({"THAN", "TO", "BEFORE", "AFTER"})
+
+
+def _the_before_relational_noun(stream):
+    """The tokens of ``stream`` with "the" added before a relational noun written without it
+    after "than", "to", "before" or "after" ("earlier than <P577> of <Q47703>") or as a yes/no
+    question's subject
+    ("Is <P2048> of <Q1> greater than ...?"): "<P> of X" = "the <P> of X", as after "is"."""
+    tokens, error = _tokens_and_error(stream)
+    if error is None:
+        out = []
+        for i, tok in enumerate(tokens):
+            kinds = [t.type for t in tokens[i:i + 3] if t.type != "PLURAL"]
+            before = tokens[i - 1].type if i else None
+            if (tok.type == "PROP" and kinds[1:2] == ["OF"]
+                    and (before in _BEFORE_A_NOUN_PHRASE or (i == 1 and before in ("IS", "WAS", "ARE", "WERE")))):
+                out.append(Token.new_borrow_pos("THE", "the", tok))
+            out.append(tok)
+        tokens = out
     yield from tokens
     if error is not None:
         raise error
