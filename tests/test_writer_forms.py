@@ -332,7 +332,7 @@ FORMS = [
     # a relational noun and its name without "of" (read only where the text does not parse as written)
     Form("relational noun without of",
          ("Which <P527> <Q1299> has a <P570>?", "Which <has part(s)> [The Beatles] has a <date of death>?",
-          "Which <P527:has_part(s)> <The_Beatles> has a <P570:date_of_death>?"),
+          "Which <P527:has_part(s)> <The_Beatles> has a <P570:date_of_death>?", "Which <P527>-s <Q1299> have a <P570>?"),
          "Which <P527> of <Q1299> has a <P570>?",
          "SELECT DISTINCT ?m WHERE { wd:Q1299 wdt:P527 ?m . ?m wdt:P570 ?d . }"),
     Form("relational noun without of",

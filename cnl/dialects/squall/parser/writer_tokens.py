@@ -140,7 +140,7 @@ def _bare_have_tokens(stream):
         raise error
 
 
-_WHICH_TWO_TERMS = re.compile(r"\s*which\s+[<[][^\]>]*[\]>]\s*[<[]", re.I)
+_WHICH_TWO_TERMS = re.compile(r"\s*which\s+[<[][^\]>]*[\]>](?:-?s)?\s*[<[]", re.I)
 
 
 def _of_between_names(stream):
@@ -151,9 +151,11 @@ def _of_between_names(stream):
     fronted objects ("Which <award> <X> did <P166>?") have two terms there too."""
     tokens, error = _tokens_and_error(stream)
     kinds = [tok.type for tok in tokens]
-    if error is None and len(tokens) > 3 and kinds[0] == "WHICH" and kinds[1] in ("ENT", "PROP") and kinds[2] == "ENT":
-        of = Token.new_borrow_pos("OF", "of", tokens[2])
-        tokens = tokens[:2] + [of] + tokens[2:]
+    name = 3 if kinds[2:3] == ["PLURAL"] else 2  # "Which <member>-s <Twice> have ..."
+    if (error is None and len(tokens) > name + 1 and kinds[0] == "WHICH" and kinds[1] in ("ENT", "PROP")
+            and kinds[name] == "ENT"):
+        of = Token.new_borrow_pos("OF", "of", tokens[name])
+        tokens = tokens[:name] + [of] + tokens[name:]
     yield from tokens
     if error is not None:
         raise error
