@@ -4,7 +4,6 @@ analysis cached) from the grammar (:func:`~cnl.dialects.squall.grammar.grammar_t
 lexer and the transformer of this package."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from lark import Lark
@@ -17,9 +16,10 @@ from cnl.dialects.notation import NOTATIONS, detect_notation
 from cnl.dialects.squall.grammar import grammar_text
 from cnl.dialects.squall.parser.lalr import LalrLoop
 from cnl.dialects.squall.parser.lexer import KeepTermTokens, SquallLexer
-from cnl.dialects.squall.parser.reading import reading_again, current_notation, current_text
+from cnl.dialects.squall.parser.reading import current_notation, current_text, reading_again
 from cnl.dialects.squall.parser.syntax_errors import SPARKLIS_HINT, to_syntax_error
 from cnl.dialects.squall.parser.transform import ToIR
+from cnl.dialects.squall.parser.writer_tokens import may_read_again
 from cnl.errors import CNLSyntaxError
 
 
@@ -57,7 +57,7 @@ def _parse_again(text: str):
     try:
         return _parse_raw(text)
     except UnexpectedInput as err:
-        if not _MAY_READ_AGAIN.search(text):
+        if not may_read_again(text):
             raise
         token = reading_again.set(True)
         try:
@@ -71,12 +71,6 @@ def _parse_again(text: str):
 
 def _position(err: UnexpectedInput) -> int:
     return getattr(err, "pos_in_stream", None) or -1
-
-
-# a question that may be one of the writer forms read again ("Which <noun> <name> ...", "How
-# many <noun> has <name> <P>?", "... than <P> of X")
-_MAY_READ_AGAIN = re.compile(r"^\s*(?:which|what|how\s+many)\s+[<[]|(?:\b(?:than|to|before|after)|^\s*(?:is|was|are|were))\s+<",
-                             re.I)
 
 
 def parse_squall(text: str, notation: str | None = None) -> ir.Query:

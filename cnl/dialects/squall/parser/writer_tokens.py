@@ -21,7 +21,7 @@ import re
 from lark import Token
 from lark.exceptions import LarkError
 
-from cnl.dialects.squall.parser.reading import reading_again, lexing_prefix
+from cnl.dialects.squall.parser.reading import lexing_prefix, reading_again
 
 
 def writer_form_tokens(tokens, text: str):
@@ -33,11 +33,28 @@ def writer_form_tokens(tokens, text: str):
     if reading_again.get():
         if _WHICH_TWO_TERMS.match(text):
             tokens = _of_between_names(tokens)
-        if _MAY_HAVE_BARE.search(text):
+        if _QUESTION_NOUN.match(text) and _MAY_HAVE_BARE.search(text):
             tokens = _perfect_auxiliary(tokens)
         if _MAY_BE_BARE_RELATIONAL.search(text):
             tokens = _the_before_relational_noun(tokens)
     return tokens
+
+
+def may_read_again(text: str) -> bool:
+    """Whether a text that does not parse as written may parse with the forms of a second
+    reading (``reading_again``): only then is it parsed again."""
+    return bool(_WHICH_TWO_TERMS.match(text) or (_QUESTION_NOUN.match(text) and _MAY_HAVE_BARE.search(text))
+                or _MAY_BE_BARE_RELATIONAL.search(text))
+
+
+# a question's noun phrase: "Which <C>", "What <C>", "How many <C>"
+_QUESTION_NOUN = re.compile(r"\s*(?:which|what|how\s+many)\s+[<[]", re.I)
+
+
+def _question_noun_at(kinds: list) -> int | None:
+    """Where the noun of a question's "Which"/"What"/"How many" noun phrase stands in the token
+    kinds ``kinds`` (1 or 2), or None for another question."""
+    return 2 if kinds[:2] == ["HOW", "MANY"] else 1 if kinds[:1] in (["WHICH"], ["WHAT"]) else None
 
 
 def _tokens_and_error(stream):
@@ -102,7 +119,7 @@ def _has_gapped_object(tokens: list, i: int) -> bool:
         return True
     # a question's fronted object: "Which <Q618779> <Q38111> has <P166>?", "How many <C> [X] has <P>?"
     kinds = [tok.type for tok in tokens[:i] if tok.type != "PLURAL"]
-    start = 2 if kinds[:2] == ["HOW", "MANY"] else 1 if kinds[:1] in (["WHICH"], ["WHAT"]) else None
+    start = _question_noun_at(kinds)
     return start is not None and len(kinds) == start + 2 and kinds[start] in ("ENT", "PROP") and kinds[-1] == "ENT"
 
 
@@ -167,7 +184,7 @@ def _perfect_auxiliary(stream):
     property ("Which <Q618779> has <Q25191> <P166>?" = "Which <Q618779> did <Q25191> <P166>?")."""
     tokens, error = _tokens_and_error(stream)
     kinds = [tok.type for tok in tokens]
-    start = 2 if kinds[:2] == ["HOW", "MANY"] else 1 if kinds[:1] in (["WHICH"], ["WHAT"]) else None
+    start = _question_noun_at(kinds)
     if error is None and start is not None:
         i = start + 1 + (start + 1 < len(kinds) and kinds[start + 1] == "PLURAL")
         if (kinds[start:start + 1] in (["ENT"], ["PROP"]) and i + 2 < len(kinds) and kinds[i] in ("HAS", "HAVE")
@@ -186,8 +203,8 @@ _BEFORE_A_NOUN_PHRASE = frozenset({"THAN", "TO", "BEFORE", "AFTER"})
 def _the_before_relational_noun(stream):
     """The tokens of ``stream`` with "the" added before a relational noun written without it
     after "than", "to", "before" or "after" ("earlier than <P577> of <Q47703>") or as a yes/no
-    question's subject
-    ("Is <P2048> of <Q1> greater than ...?"): "<P> of X" = "the <P> of X", as after "is"."""
+    question's subject ("Is <P2048> of <Q1> greater than ...?"): "<P> of X" = "the <P> of X", as
+    after "is"."""
     tokens, error = _tokens_and_error(stream)
     if error is None:
         out = []
