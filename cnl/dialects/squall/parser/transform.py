@@ -96,7 +96,7 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
         if kind == "prop":
             # "How many <Academy_Awards> <John_Wayne> did <award_received>" = awards that are an
             # <award_received> of John Wayne.
-            vp = ir.Be(ir.Quant("a", ir.RelNoun(gap[1], subject, quals=gap[3] if len(gap) > 3 else ())))
+            vp = ir.Be(ir.Quant("a", ir.RelNoun(gap[1], subject, quals=gap[3])))
             return ir.Query(quant, ir.Not(vp) if gap[2] else vp)
         if kind == "relnoun":
             # "Which <film> <Brad_Pitt> is the <producer> and <cast_member> of" = films whose
@@ -146,10 +146,10 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
 
     def gap_prop(self, *args):
         tok = args[-1]
-        return ("prop", read_property(tok), False)
+        return ("prop", read_property(tok), False, ())
 
     def gap_prop_not(self, *args):
-        return ("prop", read_property(args[-1]), True)
+        return ("prop", read_property(args[-1]), True, ())
 
     def gap_rel_noun(self, *args):
         return ("relnoun", tuple(read_property(t) for t in args if isinstance(t, Token) and t.type == "PROP"))
@@ -351,7 +351,7 @@ class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
     def rel_gap(self, _that, subject, gap):
         if gap[0] == "belongs":  # "a <C> that X belongs to"
             return ir.BelongsTo(subject, inverse=True)
-        vp = ir.Be(ir.Quant("a", ir.RelNoun(gap[1], subject)))
+        vp = ir.Be(ir.Quant("a", ir.RelNoun(gap[1], subject, quals=gap[3])))
         return ir.Not(vp) if gap[2] else vp
 
     def rel_whose(self, *args):

@@ -185,7 +185,7 @@ class WriterForms(Transformer):
         return self.has_value(("no", None), prop_tok, *_nodes(args))
 
     def has_bare(self, _have, prop_tok, *quals):
-        return self.has_value(("a", None), prop_tok, *quals)
+        return self.has_value_bare(prop_tok, *quals)
 
     def ask_has_bare(self, has, subject, prop_tok, *quals):
         return self.ask_has(has, self.ent_np(subject), self.has_bare(has, prop_tok, *quals))
@@ -364,11 +364,11 @@ class WriterForms(Transformer):
                                               f"('the {count} <C>-s with the highest <P>')")
         return ir.Quant(det[0], noun, rels, None, det[1])
 
-    def qual_compare_bare(self, with_, prop_tok, comparison):
-        return self.qual_described(with_, ("a", None), prop_tok, comparison)
+    def qual_described_bare(self, at, prop_tok, test):
+        # "at <P585> whose year is 2000", "with <P580> after 2000": "at a <P585> ..."
+        return self.qual_described(at, ("a", None), prop_tok, test)
 
-    def qual_described_bare(self, at, prop_tok, rel):
-        return self.qual_described(at, ("a", None), prop_tok, rel)
+    qual_compare_bare = qual_described_bare
 
     def has_value_of_compare(self, det, prop_tok, *rest):
         return self.has_value(det, prop_tok, *_without_of(rest))
