@@ -60,6 +60,9 @@ VARIATIONS = {
     "no article before a described property": lambda t: re.sub(r"\bhas an? (<[^<>]+>) (whose|that)\b", r"has \1 \2", t),
     "no article before a property with no value": lambda t: re.sub(
         r"\bhas an? (<[^<>]+>)(?=\s*(?:[?.,)]|$| and\b| or\b| at\b))", r"has \1", t),
+    "Does X has for Has X": lambda t: re.sub(r"^Has (<[^<>]+>) (an?|the) ", r"Does \1 has \2 ", t),
+    "has left out after and": lambda t: re.sub(r"(\bhas <[^<>]+> <[^<>]+>) and has (<[^<>]+> <[^<>]+>)", r"\1 and \2", t),
+    "a comma for and has": lambda t: re.sub(r"(\bhas <[^<>]+> <[^<>]+>) and has (<[^<>]+> <[^<>]+>)", r"\1, \2", t),
 }
 
 

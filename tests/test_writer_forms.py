@@ -1810,6 +1810,60 @@ FORMS += [
           "Which of <The_Shawshank_Redemption> or <The_Godfather> has the earlier <P577:publication_date>?"),
          "Which of <Q172241> and <Q47703> has the earliest <P577>?",
          "SELECT DISTINCT ?x WHERE { VALUES ?x { wd:Q172241 wd:Q47703 } ?x wdt:P577 ?d . } ORDER BY ASC(?d) LIMIT 1"),
+    # statements listed under one "has" with commas, as names are listed
+    Form("has <P> X, <P> Y and <P> Z",
+         ("Which <Q11424> has <P57> <Q25191>, <P161> <Q45772> and <P577> 2010?",
+          "Which [film] has <director> [Christopher Nolan], <cast member> [Christian Bale] and <publication date> 2010?",
+          "Which <film> has <P57:director> <Christopher_Nolan>, <P161:cast_member> <Christian_Bale> and "
+          "<P577:publication_date> 2010?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772> and has <P577> 2010?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 ; wdt:P577 ?d . "
+         "FILTER(YEAR(?d) = 2010) }"),
+    Form("has <P> X, <P> Y and <P> Z",
+         ("Which <Q5> has <P19> <Q60>, <P106> <Q33999>, and <P26> <Q13133>?",
+          "Which [human] has <place of birth> [New York City], <occupation> [actor], <spouse> [Michelle Obama]?",
+          "Which <human> has <P19:place_of_birth> <New_York_City>, <P106:occupation> <actor>, and "
+          "<P26:spouse> <Michelle_Obama>?"),
+         "Which <Q5> has <P19> <Q60> and has <P106> <Q33999> and has <P26> <Q13133>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P19 wd:Q60 ; wdt:P106 wd:Q33999 ; wdt:P26 wd:Q13133 . }"),
+    # "has" after "does" (agreement slipped) and "do" before one name: "have" after "does"
+    Form("does X has",
+         ("Does <Q76> has <P26> <Q13133>?",
+          "Do [Barack Obama] have <spouse> [Michelle Obama]?",
+          "Does <Barack_Obama> has <P26:spouse> <Michelle_Obama>?"),
+         "Has <Q76> <P26> <Q13133>?",
+         "ASK { wd:Q76 wdt:P26 wd:Q13133 . }"),
+    Form("does X has",
+         ("Which <Q5> does not has a <P570>?",
+          "Which [human] does not has a <date of death>?",
+          "Which <human> doesn't has a <P570:date_of_death>?"),
+         "Which <Q5> has not a <P570>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?h wdt:P570 ?d . } }"),
+    # a bare "has <P>" with a property the ECAI notation writes by its label alone (an ENT to the lexer)
+    Form("has <label> in the ECAI notation",
+         ("Which <Q5> has <P106> <Q33999> and has <P570>?",
+          "Which [human] has <occupation> [actor] and has <date of death>?",
+          "Which <human> has <P106:occupation> <actor> and has <date_of_death>?"),
+         "Which <Q5> has <P106> <Q33999> and has a <P570>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P570 ?d . }"),
+    Form("has <label> in the ECAI notation",
+         ("Has <Q76> <P570>?", "Has [Barack Obama] <date of death>?", "Has <Barack_Obama> <date_of_death>?"),
+         "Has <Q76> a <P570>?",
+         "ASK { wd:Q76 wdt:P570 ?d . }"),
+    # "of A, B and C": a list of names after "of" without the serial comma
+    Form("of A, B and C",
+         ("Is <Q45772> a <P161> of <Q25188>, <Q172241> and <Q47703>?",
+          "Is [Christian Bale] a <cast member> of [Inception], [The Shawshank Redemption] and [The Godfather]?",
+          "Is <Christian_Bale> a <P161:cast_member> of <Inception>, <The_Shawshank_Redemption> and <The_Godfather>?"),
+         "Is <Q45772> a <P161> of <Q25188> and <Q172241> and <Q47703>?",
+         "ASK { wd:Q25188 wdt:P161 wd:Q45772 . wd:Q172241 wdt:P161 wd:Q45772 . wd:Q47703 wdt:P161 wd:Q45772 . }"),
+    Form("of A, B and C",
+         ("Which <Q5> is the <P26> of <Q76>, <Q13133> and <Q36812>?",
+          "Which [human] is the <spouse> of [Barack Obama], [Michelle Obama] and [Prince William]?",
+          "Which <human> is the <P26:spouse> of <Barack_Obama>, <Michelle_Obama> and <Prince_William>?"),
+         "Which <Q5> is the <P26> of <Q76> and <Q13133> and <Q36812>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q76 wdt:P26 ?h . wd:Q13133 wdt:P26 ?h . "
+         "wd:Q36812 wdt:P26 ?h . }"),
 ]
 
 # Ferré's forms (squall_ferre_forms.lark), their cases in a file of their own
@@ -2275,6 +2329,18 @@ def test_an_of_phrase_in_parentheses_keeps_a_relational_conjunct():
 ])
 def test_has_without_an_article_only_where_the_verb_phrase_ends(text, canonical):
     assert print_squall(parse_squall(text), "id", id_labels=False) == canonical
+
+
+def test_a_label_after_has_right_after_the_question_noun_stays_whose_values_are_asked():
+    """In the ECAI notation "<label>" may be a property or a name: right after the question's noun
+    "has <Barack_Obama>" says whose values are asked (form 3), elsewhere a label alone after "has"
+    at the end of a verb phrase is a property with no value."""
+    counted = parse_squall("How many <P40:child> has <Barack_Obama>?", "ecai")
+    assert counted == parse_squall("How many <P40:child> of <Barack_Obama> are there?", "ecai")
+    assert parse_squall("Which <spouse> has <Barack_Obama>?", "ecai") == parse_squall(
+        "Which <spouse> of <Barack_Obama> are there?", "ecai")
+    assert parse_squall("Which <film> that has <box_office> has <P57:director> <Christopher_Nolan>?", "ecai") == (
+        parse_squall("Which <film> that has a <box_office> has <P57:director> <Christopher_Nolan>?", "ecai"))
 
 
 def test_has_without_an_article_leaves_every_prefix_of_a_value_viable():

@@ -452,6 +452,10 @@ class WriterForms(Transformer):
         kept[id(coord)] = coord  # see lifted_relational_conjuncts
         return coord
 
+    def props_and(self, *_separator):
+        # a comma between statements under one "has" joins them as "and" does
+        return Token("AND", "and")
+
     def has_props_elliptic(self, *args):
         statements, part, either = [], [], False
         for arg in (*args, None):

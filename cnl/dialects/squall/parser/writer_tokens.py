@@ -3,7 +3,8 @@ their neighbours, where a grammar rule would leave the LALR parser to choose bef
 them (reduce/reduce conflicts, or a shift that takes an older reading away).
 
 - a bare "has <P>" (no article, no value) where the verb phrase ends after the property
-  (``HAS_BARE``, ``ASK_HAS_BARE``);
+  (``HAS_BARE``, ``ASK_HAS_BARE``), the property also one the ECAI notation writes by its label
+  alone ("has <death_date>", retyped ``PROP``);
 - "What <P> does X have?": "What" before a property and an auxiliary or "of" (``WHICH``);
 - only for a text that does not parse as written: "Which <member> <X> has ...", a relational
   noun and a name with no "of" between (``OF``); "Which <award> has <X> <P166>?", "has" as the
@@ -21,7 +22,8 @@ import re
 from lark import Token
 from lark.exceptions import LarkError
 
-from cnl.dialects.squall.parser.reading import lexing_prefix, reading_again
+from cnl.dialects.notation import ID_RE
+from cnl.dialects.squall.parser.reading import current_notation, lexing_prefix, reading_again
 
 
 def writer_form_tokens(tokens, text: str):
@@ -123,6 +125,23 @@ def _has_gapped_object(tokens: list, i: int) -> bool:
     return start is not None and len(kinds) == start + 2 and kinds[start] in ("ENT", "PROP") and kinds[-1] == "ENT"
 
 
+def _label_property(tok) -> bool:
+    """Whether ``tok`` is a term the ECAI notation writes by its label alone (``<death_date>``),
+    which after "has" can only be a property (the lexer makes it an ENT: elsewhere it may be a
+    class or a name)."""
+    return (tok.type == "ENT" and tok.value[:1] == "<" and current_notation.get() == "ecai"
+            and ID_RE.match(tok.value[1:-1]) is None)
+
+
+def _after_question_noun(tokens: list, i: int) -> bool:
+    """Whether "has" at ``i`` comes right after the question's noun phrase ("Which <spouse> has
+    <Barack_Obama>?", "How many <part(s)> has <NSYNC>?"): there a term by its label alone is
+    whose values are counted or asked (form 3), not a property."""
+    kinds = [tok.type for tok in tokens[:i] if tok.type != "PLURAL"]
+    start = _question_noun_at(kinds)
+    return start is not None and len(kinds) == start + 1
+
+
 def _bare_have_tokens(stream):
     """The tokens of ``stream`` with "has" (have, had) before a property that ends its verb
     phrase ("Which <Q5> has <P570>?", "... has <P39> at <P580> 2000 and ...") retyped HAS_BARE,
@@ -140,7 +159,7 @@ def _bare_have_tokens(stream):
         prop, kind = i + 1, "HAS_BARE"
         if i == 0 and tok.type == "HAS" and len(tokens) > 2 and tokens[1].type == "ENT":
             prop, kind = 2, "ASK_HAS_BARE"  # a yes/no question: "Has <Q76> <P570>?"
-        if tokens[prop].type != "PROP":
+        if tokens[prop].type != "PROP" and not (_label_property(tokens[prop]) and not _after_question_noun(tokens, i)):
             continue
         if i and tokens[i - 1].type in ("NOT", "MAYBE"):
             continue
@@ -152,6 +171,7 @@ def _bare_have_tokens(stream):
             j += 3
         if (tokens[j].type if j < len(tokens) else end) in _VP_ENDS:
             tokens[i] = Token.new_borrow_pos(kind, tok, tok)
+            tokens[prop] = Token.new_borrow_pos("PROP", tokens[prop], tokens[prop])
     yield from tokens
     if error is not None:
         raise error
