@@ -314,6 +314,14 @@ def test_refusals_name_the_construct(sparql, construct):
     assert construct in str(err.value)
 
 
+def test_a_refusal_names_a_statement_without_its_value_in_words():
+    # a count of statement nodes (p: without ps:) has no form; its message names the statement
+    # as words, not as a Python object
+    with pytest.raises(UnsupportedSPARQLError) as err:
+        cnl.decompile("SELECT (COUNT(?s) AS ?n) WHERE { wd:Q7186 p:P166 ?s . }")
+    assert "[a statement without its value]" in str(err.value) and " at 0x" not in str(err.value)
+
+
 def test_bad_sparql_is_a_syntax_error():
     with pytest.raises(SPARQLParseError):
         cnl.decompile("SELECT ?x WHERE { ?x wdt:P1 }")

@@ -78,4 +78,12 @@ def same(a, b) -> bool:
 
 
 def node_text(t) -> str:
-    return t.n3() if isinstance(t, (Variable, BNode)) else short(t) if isinstance(t, URIRef) else str(t)
+    """``t`` as a message names it: a variable or blank node as SPARQL writes it, an IRI
+    shortened, a literal's text, anything else by its own ``n3`` (a statement's unsaid value)."""
+    if isinstance(t, (Variable, BNode)):
+        return t.n3()
+    if isinstance(t, URIRef):
+        return short(t)
+    if isinstance(t, Literal) or not hasattr(t, "n3"):
+        return str(t)
+    return t.n3()
