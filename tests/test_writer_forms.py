@@ -1850,6 +1850,58 @@ FORMS += [
          ("Has <Q76> <P570>?", "Has [Barack Obama] <date of death>?", "Has <Barack_Obama> <date_of_death>?"),
          "Has <Q76> a <P570>?",
          "ASK { wd:Q76 wdt:P570 ?d . }"),
+    # a value denied after a statement's own, the property said once
+    Form("has <P> X but not Y",
+         ("Which <Q6256> has <P47> <Q142> but not <Q183>?",
+          "Which [country] has <shares border with> [France] and not [Germany]?",
+          "Which <country> has <P47:shares_border_with> <France> but not <Germany>?"),
+         "Which <Q6256> has <P47> <Q142> and has not <P47> <Q183>?",
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q6256 ; wdt:P47 wd:Q142 . FILTER NOT EXISTS { ?c wdt:P47 wd:Q183 } }"),
+    Form("has <P> X but not Y",
+         ("Which <Q5> has <P106> <Q33999> and has <P166> <Q103360> and not <Q103916>?",
+          "Which [human] has <occupation> [actor] and has <award received> [Academy Award for Best Director] but "
+          "not [Academy Award for Best Actor]?",
+          "Which <human> has <P106:occupation> <actor> and has <P166:award_received> "
+          "<Academy_Award_for_Best_Director> and not <Academy_Award_for_Best_Actor>?"),
+         "Which <Q5> has <P106> <Q33999> and has <P166> <Q103360> and has not <P166> <Q103916>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P166 wd:Q103360 . "
+         "FILTER NOT EXISTS { ?h wdt:P166 wd:Q103916 } }"),
+    # "either A or B" = "A or B"
+    Form("either A or B",
+         ("Which <Q6256> has <P47> either <Q142> or <Q183>?",
+          "Which [country] has <shares border with> either [France] or [Germany]?",
+          "Which <country> has <P47:shares_border_with> either <France> or <Germany>?"),
+         "Which <Q6256> has <P47> <Q142> or <Q183>?",
+         "SELECT DISTINCT ?c WHERE { ?c wdt:P31 wd:Q6256 . { ?c wdt:P47 wd:Q142 } UNION { ?c wdt:P47 wd:Q183 } }"),
+    Form("either A or B",
+         ("Which <Q11424> has <P161> either <Q45772> or <Q38111>?",
+          "Which [film] has <cast member> either [Christian Bale] or [Leonardo DiCaprio]?",
+          "Which <film> has <P161:cast_member> either <Christian_Bale> or <Leonardo_DiCaprio>?"),
+         "Which <Q11424> has <P161> <Q45772> or <Q38111>?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 . { ?f wdt:P161 wd:Q45772 } UNION { ?f wdt:P161 wd:Q38111 } }"),
+    # "of A and of B": the preposition said again
+    Form("of A and of B",
+         ("Is <Q45772> a <P161> of <Q25188> and of <Q47703>?",
+          "Is [Christian Bale] a <cast member> of [Inception] and of [The Godfather]?",
+          "Is <Christian_Bale> a <P161:cast_member> of <Inception> and of <The_Godfather>?"),
+         "Is <Q45772> a <P161> of <Q25188> and <Q47703>?",
+         "ASK { wd:Q25188 wdt:P161 wd:Q45772 . wd:Q47703 wdt:P161 wd:Q45772 . }"),
+    Form("of A and of B",
+         ("Which <Q5> is the <P26> of <Q76> and of <Q13133>?",
+          "Which [human] is the <spouse> of [Barack Obama] and of [Michelle Obama]?",
+          "Which <human> is the <P26:spouse> of <Barack_Obama> and of <Michelle_Obama>?"),
+         "Which <Q5> is the <P26> of <Q76> and <Q13133>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q76 wdt:P26 ?h . wd:Q13133 wdt:P26 ?h . }"),
+    # "any" = "a"
+    Form("any",
+         ("Does <Q76> have any <P40>?", "Does [Barack Obama] have any <child>?", "Does <Barack_Obama> have any <P40:child>?"),
+         "Has <Q76> a <P40>?",
+         "ASK { wd:Q76 wdt:P40 ?c . }"),
+    Form("any",
+         ("Which <Q5> has not any <P26>?", "Which [human] does not have any <spouse>?",
+          "Which <human> hasn't any <P26:spouse>?"),
+         "Which <Q5> has not a <P26>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?h wdt:P26 ?s } }"),
     # "of A, B and C": a list of names after "of" without the serial comma
     Form("of A, B and C",
          ("Is <Q45772> a <P161> of <Q25188>, <Q172241> and <Q47703>?",
@@ -2352,3 +2404,20 @@ def test_has_without_an_article_leaves_every_prefix_of_a_value_viable():
     for text in ("Which [film] has <director> [Jon Favreau]?", "Which [film] has <director> and has <cast member> [X]?"):
         assert all(checker.is_viable(text[:i]) for i in range(1, len(text) + 1)), text
         assert checker.is_complete(text)
+
+
+def test_a_denied_value_leaves_every_prefix_viable_and_a_denied_statement_its_reading():
+    """"and not"/"but not" before one value that ends the verb phrase denies the statement's
+    property that value; before a property it stays a denied statement of its own; a text cut
+    anywhere (as a decoder writes it) stays viable."""
+    from cnl.dialects.squall.prefix import SquallPrefixChecker
+
+    assert parse_squall("Which <Q6256> has <P47> <Q142> and not <P30> <Q46>?") == parse_squall(
+        "Which <Q6256> has <P47> <Q142> and has not <P30> <Q46>?")
+    checker = SquallPrefixChecker()
+    for text in ("Which [country] has <shares border with> [France] but not [Germany]?",
+                 "Which [country] has <shares border with> [France] but not [Germany] and has <continent> [Asia]?"):
+        assert all(checker.is_viable(text[:i]) for i in range(1, len(text) + 1)), text
+        assert checker.is_complete(text)
+    with pytest.raises(CNLSyntaxError, match="follows a statement with its value"):
+        parse_squall("Which <Q6256> has a <P47> but not <Q183>?")

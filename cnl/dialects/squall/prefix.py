@@ -63,6 +63,8 @@ def _terminal_patterns() -> dict:
     # SQUALL lexer): while that is still being written, any "has" may be it
     out["HAS_BARE"] = regex.compile(r"(?i:has|have|had)(?![A-Za-z0-9'.])")
     out["ASK_HAS_BARE"] = regex.compile(r"(?i:has)(?![A-Za-z0-9'.])")
+    # "and not" / "but not" before one value that ends the verb phrase (the lexer's AND_NOT_VALUE)
+    out["AND_NOT_VALUE"] = out["AND_NOT"]
     return out
 
 

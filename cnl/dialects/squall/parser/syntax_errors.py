@@ -73,6 +73,7 @@ _TERMINAL_WORDS = {
     "HAS_BARE": '"has"',
     "ASK_HAS_BARE": '"has"',
     "HAS_AUX": '"has"',
+    "AND_NOT_VALUE": '"and not"',
     "FRONT_WHICH": '"at which"',
     "AND_THAT": '"and that"',
     "AND_WHOSE": '"and whose"',

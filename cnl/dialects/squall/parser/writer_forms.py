@@ -387,6 +387,13 @@ class WriterForms(Transformer):
     def np_and_both(self, _both, *args):
         return self.np_and(*args)
 
+    def has_but_not_value(self, _have, statement, and_not, value):
+        # the denied value takes the statement's property: "has <P37> X but not Y"
+        if not isinstance(statement, ir.Stmt) or isinstance(statement.obj, ir.Quant):
+            raise error_at(token_span(and_not), "'but not X' (or 'and not X') follows a statement with its "
+                                                "value: 'has <P37> <Q1860> but not <Q150>'")
+        return ir.And((statement, ir.Not(ir.Stmt(statement.prop, value, inverse=statement.inverse))))
+
     def has_neither(self, _neither, first, _nor, second):
         return ir.And((ir.Not(first), ir.Not(second)))
 
