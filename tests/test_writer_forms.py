@@ -32,7 +32,7 @@ IDS = {
     "director": "P57", "cast member": "P161", "part of the series": "P179", "series ordinal": "P1545",
     "award received": "P166", "for work": "P1686", "has part(s)": "P527", "child": "P40", "spouse": "P26",
     "date of birth": "P569", "date of death": "P570", "place of birth": "P19", "occupation": "P106",
-    "publication date": "P577", "start time": "P580", "position held": "P39", "duration": "P2047",
+    "publication date": "P577", "start time": "P580", "end time": "P582", "position held": "P39", "duration": "P2047",
     "elevation above sea level": "P2044", "point in time": "P585",
     "country of citizenship": "P27", "instance of": "P31",
     "continent": "P30", "box office": "P2142", "population": "P1082", "mother": "P25", "place of death": "P20",
@@ -1902,6 +1902,42 @@ FORMS += [
           "Which <human> hasn't any <P26:spouse>?"),
          "Which <Q5> has not a <P26>?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . FILTER NOT EXISTS { ?h wdt:P26 ?s } }"),
+    # qualifiers joined by "and" (or a comma), each with its "at"
+    Form("at <Q> X and at <Q> Y",
+         ("Which <Q5> has <P166> <Q103360> at <P585> 2000 and at <P1686> <Q25188>?",
+          "Which [human] has <award received> [Academy Award for Best Director] at <point in time> 2000, at "
+          "<for work> [Inception]?",
+          "Which <human> has <P166:award_received> <Academy_Award_for_Best_Director> at <P585:point_in_time> 2000 "
+          "and at <P1686:for_work> <Inception>?"),
+         "Which <Q5> has <P166> <Q103360> at <P585> 2000 at <P1686> <Q25188>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P166 ?s . ?s ps:P166 wd:Q103360 ; pq:P585 ?t ; "
+         "pq:P1686 wd:Q25188 . FILTER(YEAR(?t) = 2000) }"),
+    Form("at <Q> X and at <Q> Y",
+         ("Which <Q5> has <P39> <Q11696> at <P580> 2009 and at a <P582> later than 2010?",
+          "Which [human] has <position held> [President of the United States of America] at <start time> 2009 and "
+          "at a <end time> later than 2010?",
+          "Which <human> has <P39:position_held> <President_of_the_United_States_of_America> at "
+          "<P580:start_time> 2009, at a <P582:end_time> later than 2010?"),
+         "Which <Q5> has <P39> <Q11696> at <P580> 2009 at a <P582> later than 2010?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?a ; pq:P582 ?b . "
+         "FILTER(YEAR(?a) = 2009) FILTER(?b >= \"2011-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    # a qualifier described by "that"/"which" without its article; "with" before one with it
+    Form("at <Q> that ...",
+         ("Which <Q5> has <P26> <Q13133> at <P580> which is earlier than 1995?",
+          "Which [human] has <spouse> [Michelle Obama] at <start time> that is earlier than 1995?",
+          "Which <human> has <P26:spouse> <Michelle_Obama> with a <P580:start_time> earlier than 1995?"),
+         "Which <Q5> has <P26> <Q13133> at a <P580> earlier than 1995?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P26 ?s . ?s ps:P26 wd:Q13133 ; pq:P580 ?t . "
+         "FILTER(?t < \"1995-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    Form("at <Q> that ...",
+         ("Which <Q5> has <P39> <Q11696> with a <P580> later than 2000?",
+          "Which [human] has <position held> [President of the United States of America] at <start time> which is "
+          "later than 2000?",
+          "Which <human> has <P39:position_held> <President_of_the_United_States_of_America> at <P580:start_time> "
+          "that is later than 2000?"),
+         "Which <Q5> has <P39> <Q11696> at a <P580> later than 2000?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?t . "
+         "FILTER(?t >= \"2001-01-01T00:00:00Z\"^^xsd:dateTime) }"),
     # "of A, B and C": a list of names after "of" without the serial comma
     Form("of A, B and C",
          ("Is <Q45772> a <P161> of <Q25188>, <Q172241> and <Q47703>?",

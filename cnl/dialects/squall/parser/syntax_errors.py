@@ -74,6 +74,7 @@ _TERMINAL_WORDS = {
     "ASK_HAS_BARE": '"has"',
     "HAS_AUX": '"has"',
     "AND_NOT_VALUE": '"and not"',
+    "AND_AT": '"and at"',
     "FRONT_WHICH": '"at which"',
     "AND_THAT": '"and that"',
     "AND_WHOSE": '"and whose"',

@@ -34,6 +34,8 @@ def writer_form_tokens(tokens, text: str):
         tokens = _what_as_which(tokens)
     if _MAY_DENY_VALUE.search(text):
         tokens = _denied_value_tokens(tokens)
+    if _MAY_JOIN_QUALIFIERS.search(text):
+        tokens = _joined_qualifier_tokens(tokens)
     if reading_again.get():
         if _WHICH_TWO_TERMS.match(text):
             tokens = _of_between_names(tokens)
@@ -197,6 +199,46 @@ def _denied_value_tokens(stream):
                 and (tokens[i + 2].type if i + 2 < len(tokens) else end) in _VP_ENDS):
             tokens[i] = Token.new_borrow_pos("AND_NOT_VALUE", tok, tok)
     yield from tokens
+    if error is not None:
+        raise error
+
+
+_MAY_JOIN_QUALIFIERS = re.compile(r"\bat\s+(?:an?\s+)?<.*(?:\band|,)\s+at\s+(?:an?\s+)?<", re.I | re.S)
+# what ends the qualifiers of one statement: its verb phrase ends, or a clause begins
+_QUALIFIERS_END = _VP_ENDS | {"THAT", "WHICH", "WHO", "WHOSE", "OF", "AND"}
+
+
+def _joined_qualifier_tokens(stream):
+    """The tokens of ``stream`` with "and at" (", at") before a property merged into one AND_AT
+    where a qualifier ("at <P> ...") of the same statement comes before it: "at <P585> 2000 and at
+    <P1686> Y" joins two qualifiers (squall_writer_forms.lark). Elsewhere "and" and "at" stay
+    themselves. A read-only form: a prefix that ends in "and at" is no prefix the decoder's
+    checker accepts (the decoder writes "at <P585> 2000 at <P1686> Y")."""
+    tokens, error = _tokens_and_error(stream)
+    out, qualified = [], False
+    skip = False
+    for i, tok in enumerate(tokens):
+        if skip:  # the "at" of an AND_AT
+            skip = False
+            continue
+        following = [t.type for t in tokens[i + 1:i + 4]]
+        # the property after "at" (its article first); a term the ECAI notation writes by its
+        # label alone is an ENT to the lexer, and a property after "at" (prop_l)
+        property_next = (following[1:2] in (["PROP"], ["ENT"])
+                         or following[1:3] in (["A", "PROP"], ["AN", "PROP"], ["A", "ENT"], ["AN", "ENT"]))
+        if qualified and tok.type in ("AND", "_COMMA") and following[:1] == ["AT"] and property_next:
+            at = tokens[i + 1]
+            joined = Token.new_borrow_pos("AND_AT", f"{tok} {at}", tok)
+            joined.end_pos, joined.end_line, joined.end_column = at.end_pos, at.end_line, at.end_column
+            out.append(joined)
+            skip = True
+            continue
+        if tok.type == "AT":
+            qualified = True
+        elif tok.type in _QUALIFIERS_END:
+            qualified = False
+        out.append(tok)
+    yield from out
     if error is not None:
         raise error
 
