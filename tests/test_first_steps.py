@@ -104,6 +104,17 @@ def test_ask_does_the_missing_preparations_with_progress_and_times_its_stages(st
         assert stage in captured.err, captured.err
 
 
+def test_ask_shows_the_reading_it_answers_before_the_answer(store, capsys):
+    """The CNL a person can read and correct comes with every answer, not only an empty one: a
+    reading that answers another question than the one asked is seen at once."""
+    _model_or_skip()
+    assert main(["ask", "Who directed Inception?", "--store", store]) == 0
+    captured = capsys.readouterr()
+    assert "Christopher Nolan" in captured.out
+    assert "read as: What is the <director> of [Inception]?\n" in captured.err, captured.err
+    assert "warning:" not in captured.err
+
+
 # -- one line, once ------------------------------------------------------------------------
 
 def test_translate_without_a_kg_prints_one_error_line_and_no_note(capsys):

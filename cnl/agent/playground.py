@@ -212,7 +212,7 @@ def translate(question: str, toolbox, store, *, beams: int = 4, profile="wikidat
     threading.Thread(target=_warm, args=(completer, ids), daemon=True).start()
     return {"question": question, "cnl": cnl, "nbest": nbest, "sparql": result.sparql,
             "candidates": [{k: c.get(k) for k in ("id", "label", "description", "mention")} for c in result.candidates],
-            "error": result.error, "seconds": result.seconds, "cached": cached}
+            "error": result.error, "warnings": result.warnings, "seconds": result.seconds, "cached": cached}
 
 
 def preload_translator() -> None:

@@ -207,6 +207,8 @@ def run_translate(args) -> int:
                 print(shown if shown is not None else "")
                 if result.sparql:
                     print(result.sparql)
+                for warning in result.warnings:
+                    print(f"warning: {warning}", file=sys.stderr)
     finally:
         if kg is not None:
             kg.close()
@@ -243,14 +245,17 @@ def run_ask(args) -> int:
                 print(json.dumps(batch_row(result, kg, args), ensure_ascii=False), flush=True)
                 continue
             reading = as_run_reads_it(result, translator, args, kg)
-            if args.show_sparql and result.sparql:  # (the error below quotes a CNL that does not compile)
-                print(f"cnl: {reading}", file=sys.stderr)
-            if not result.sparql:
+            if not result.sparql:  # (the error quotes a CNL that does not compile)
                 raise no_sparql_error(result, args)
+            # the reading before its answer, so that a person sees what was asked and can correct
+            # it (`run`); "cnl:" beside the SPARQL with --show-sparql
+            print(f"cnl: {reading}" if args.show_sparql else f"read as: {reading}", file=sys.stderr)
+            for warning in result.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
             if args.show_sparql:
                 print(result.sparql, file=sys.stderr)
-            execute_and_print(kg, result.sparql, args, reading=None if args.show_sparql else reading,
-                              hints=other_readings_hint(result, args), stages=stages,
+            sys.stderr.flush()
+            execute_and_print(kg, result.sparql, args, hints=other_readings_hint(result, args), stages=stages,
                               headers=question_headers(result.question))
     return 0
 

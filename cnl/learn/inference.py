@@ -24,6 +24,7 @@ from cnl.learn.agreement import (agree_directions, asked_time, in_the_year, one_
 from cnl.learn.chooser import choose_output
 from cnl.learn.constrained import SquallLogitsProcessor, SquallPrefixChecker
 from cnl.learn.demos import DemoPool
+from cnl.learn.faithfulness import unused_names
 from cnl.learn import native
 from cnl.learn.lora import merge_lora
 from cnl.learn.native import NativeEnsemble, NativeLlama, NativeTokenizer
@@ -102,6 +103,9 @@ class Translation:
     # why the parser declined the question (nothing the CNL can say: a greeting, gibberish);
     # then ``cnl`` and ``sparql`` are None, ``error`` says so and ``nbest`` keeps what the model wrote
     abstained: str | None = None
+    # what the reader of the reading should know: a name of the question it leaves out
+    # (:func:`cnl.learn.faithfulness.unused_names`)
+    warnings: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         row = {"question": self.question, "cnl": self.cnl, "sparql": self.sparql, "candidates": self.candidates}
@@ -109,6 +113,8 @@ class Translation:
             row["score"] = round(self.score, 4)
         if self.abstained:
             row["abstained"] = self.abstained
+        if self.warnings:
+            row["warnings"] = self.warnings
         if len(self.nbest) > 1:  # beam search: every beam, best first (for reranking or analysis)
             row["nbest"] = self.nbest
             if self.nbest_scores:
@@ -527,7 +533,8 @@ class Translator:
             if reason:  # (``error`` says it too, for callers that read only it)
                 chosen, sparql, error = None, None, f"the parser abstained: {reason}"
             out.append(Translation(question, chosen, sparql, cands, nbest, error,
-                                   round(own + time.perf_counter() - t0, 4), scores, score, reason))
+                                   round(own + time.perf_counter() - t0, 4), scores, score, reason,
+                                   unused_names(question, cands, sparql, chosen)))
         return out
 
     def resolver(self, candidates, lexicon=None, store=None, kg=None) -> ChainResolver:
