@@ -62,6 +62,7 @@ VARIATIONS = {
         r"\bhas an? (<[^<>]+>)(?=\s*(?:[?.,)]|$| and\b| or\b| at\b))", r"has \1", t),
     "Does X has for Has X": lambda t: re.sub(r"^Has (<[^<>]+>) (an?|the) ", r"Does \1 has \2 ", t),
     "has left out after and": lambda t: re.sub(r"(\bhas <[^<>]+> <[^<>]+>) and has (<[^<>]+> <[^<>]+>)", r"\1 and \2", t),
+    "is <P> for is-<P>": lambda t: re.sub(r"\b(is|are|was|were)-<", r"\1 <", t),
     "a comma for and has": lambda t: re.sub(r"(\bhas <[^<>]+> <[^<>]+>) and has (<[^<>]+> <[^<>]+>)", r"\1, \2", t),
 }
 

@@ -1938,6 +1938,19 @@ FORMS += [
          "Which <Q5> has <P39> <Q11696> at a <P580> later than 2000?",
          "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; p:P39 ?s . ?s ps:P39 wd:Q11696 ; pq:P580 ?t . "
          "FILTER(?t >= \"2001-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    # "is <P> X" without the hyphen, also with a property the ECAI notation names by its label alone
+    Form("is <label> X in the ECAI notation",
+         ("Which <Q11424> is <P179> <Q216930> at <P1545> 2?",
+          "Which [film] is <part of the series> [Harry Potter film series] at <series ordinal> 2?",
+          "Which <film> is <part_of_the_series> <Harry_Potter_film_series> at <series_ordinal> 2?"),
+         "Which <Q11424> has <P179> <Q216930> at <P1545> 2?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; p:P179 ?s . ?s ps:P179 wd:Q216930 ; pq:P1545 \"2\" . }"),
+    Form("is <label> X in the ECAI notation",
+         ("Which <Q5> was <P106> <Q33999> and is <P27> <Q142>?",
+          "Which [human] was <occupation> [actor] and is <country of citizenship> [France]?",
+          "Which <human> was <occupation> <actor> and is <country_of_citizenship> <France>?"),
+         "Which <Q5> has <P106> <Q33999> and has <P27> <Q142>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P106 wd:Q33999 ; wdt:P27 wd:Q142 . }"),
     # "of A, B and C": a list of names after "of" without the serial comma
     Form("of A, B and C",
          ("Is <Q45772> a <P161> of <Q25188>, <Q172241> and <Q47703>?",

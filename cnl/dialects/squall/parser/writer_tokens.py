@@ -36,6 +36,8 @@ def writer_form_tokens(tokens, text: str):
         tokens = _denied_value_tokens(tokens)
     if _MAY_JOIN_QUALIFIERS.search(text):
         tokens = _joined_qualifier_tokens(tokens)
+    if current_notation.get() == "ecai" and _MAY_BE_LABEL_VERB.search(text):
+        tokens = _label_verb_tokens(tokens)
     if reading_again.get():
         if _WHICH_TWO_TERMS.match(text):
             tokens = _of_between_names(tokens)
@@ -237,6 +239,34 @@ def _joined_qualifier_tokens(stream):
             qualified = True
         elif tok.type in _QUALIFIERS_END:
             qualified = False
+        out.append(tok)
+    yield from out
+    if error is not None:
+        raise error
+
+
+_MAY_BE_LABEL_VERB = re.compile(r"\b(?:is|are|was|were)\s+<[^<>]*>\s*[<\[]", re.I)
+
+
+def _label_verb_tokens(stream):
+    """The tokens of ``stream`` (the ECAI notation) with "is <label> X" inside a sentence, a term
+    by its label alone between "is" and a name, made one VERB_PROP as "is-<label> X" is: "Which
+    <film> is <part_of_the_series> <Star_Wars>?" (two names in a row after "is" read as nothing
+    else). A question's first "Is" ("Is <Michelle_Obama> <spouse> of ...?") keeps its reading."""
+    tokens, error = _tokens_and_error(stream)
+    out, skip = [], False
+    for i, tok in enumerate(tokens):
+        if skip:
+            skip = False
+            continue
+        if (i > 0 and tok.type in ("IS", "ARE", "WAS", "WERE") and i + 2 < len(tokens)
+                and _label_property(tokens[i + 1]) and tokens[i + 2].type == "ENT"):
+            term = tokens[i + 1]
+            verb = Token.new_borrow_pos("VERB_PROP", f"{tok.value}-{term.value}", tok)
+            verb.end_pos, verb.end_line, verb.end_column = term.end_pos, term.end_line, term.end_column
+            out.append(verb)
+            skip = True
+            continue
         out.append(tok)
     yield from out
     if error is not None:
