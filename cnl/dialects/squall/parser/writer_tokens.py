@@ -38,6 +38,8 @@ def writer_form_tokens(tokens, text: str):
         tokens = _joined_qualifier_tokens(tokens)
     if current_notation.get() == "ecai" and _MAY_BE_LABEL_VERB.search(text):
         tokens = _label_verb_tokens(tokens)
+    if current_notation.get() == "ecai" and _MAY_BE_LABEL_STATEMENT.search(text):
+        tokens = _label_statement_tokens(tokens)
     if reading_again.get():
         if _WHICH_TWO_TERMS.match(text):
             tokens = _of_between_names(tokens)
@@ -269,6 +271,27 @@ def _label_verb_tokens(stream):
             continue
         out.append(tok)
     yield from out
+    if error is not None:
+        raise error
+
+
+_MAY_BE_LABEL_STATEMENT = re.compile(r"\bha(?:s|ve|d)\b.*(?:\band|,)\s+<[^<>]*>\s*[<\[\d\"]", re.I | re.S)
+
+
+def _label_statement_tokens(stream):
+    """The tokens of ``stream`` (the ECAI notation) with a term by its label alone after "and" (or
+    a comma) and before a value, after "has", made a PROP: "has <P19:place_of_birth> <Paris> and
+    <death_date> 2000" lists a second statement under one "has" (a name there would be two
+    noun phrases in a row)."""
+    tokens, error = _tokens_and_error(stream)
+    had = False
+    for i, tok in enumerate(tokens):
+        if tok.type in ("HAS", "HAVE", "HAD", "HAS_BARE"):
+            had = True
+        elif (had and tok.type in ("AND", "_COMMA") and i + 2 < len(tokens) and _label_property(tokens[i + 1])
+              and tokens[i + 2].type in _ONE_TOKEN_VALUES):
+            tokens[i + 1] = Token.new_borrow_pos("PROP", tokens[i + 1], tokens[i + 1])
+    yield from tokens
     if error is not None:
         raise error
 
