@@ -1963,6 +1963,38 @@ FORMS += [
           "Which <film> has <director> <Christopher_Nolan>, <cast_member> <Christian_Bale>?"),
          "Which <Q11424> has <P57> <Q25191> and has <P161> <Q45772>?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P161 wd:Q45772 . }"),
+    # a statement under one "has" with a compared value
+    Form("has <P> X and <P> compared",
+         ("Which <Q11424> has <P57> <Q25191> and <P577> after 2010?",
+          "Which [film] has <director> [Christopher Nolan] and <publication date> later than 2010?",
+          "Which <film> has <P57:director> <Christopher_Nolan>, <P577:publication_date> after 2010?"),
+         "Which <Q11424> has <P57> <Q25191> and has a <P577> later than 2010?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . "
+         "FILTER(?d >= \"2011-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    Form("has <P> X and <P> compared",
+         ("Which <Q5> has <P569> before 1950 and <P19> <Q60>?",
+          "Which [human] has <date of birth> earlier than 1950 and <place of birth> [New York City]?",
+          "Which <human> has <P569:date_of_birth> before 1950 and <P19:place_of_birth> <New_York_City>?"),
+         "Which <Q5> has <P569> (something that is earlier than 1950) and has <P19> <Q60>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 ; wdt:P569 ?b ; wdt:P19 wd:Q60 . "
+         "FILTER(?b < \"1950-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    # two comparisons of one value joined by "and"
+    Form("compared twice",
+         ("Which <Q11424> has <P57> <Q25191> and has <P577> after 2010 and before 2020?",
+          "Which [film] has <director> [Christopher Nolan] and has <publication date> later than 2010 and earlier "
+          "than 2020?",
+          "Which <film> has <P57:director> <Christopher_Nolan> and has <P577:publication_date> after 2010 and before "
+          "2020?"),
+         "Which <Q11424> has <P57> <Q25191> and has <P577> something that is later than 2010 and that is earlier "
+         "than 2020?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P57 wd:Q25191 ; wdt:P577 ?d . "
+         "FILTER(?d >= \"2011-01-01T00:00:00Z\"^^xsd:dateTime) FILTER(?d < \"2020-01-01T00:00:00Z\"^^xsd:dateTime) }"),
+    Form("compared twice",
+         ("Which <Q11424> has a <P2142> greater than 1000000 and less than 5000000?",
+          "Which [film] has a <box office> more than 1000000 and smaller than 5000000?",
+          "Which <film> has <P2142:box_office> greater than 1000000 and less than 5000000?"),
+         "Which <Q11424> has <P2142> something that is greater than 1000000 and that is less than 5000000?",
+         "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2142 ?b . FILTER(?b > 1000000 && ?b < 5000000) }"),
     # "of A, B and C": a list of names after "of" without the serial comma
     Form("of A, B and C",
          ("Is <Q45772> a <P161> of <Q25188>, <Q172241> and <Q47703>?",

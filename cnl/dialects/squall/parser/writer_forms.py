@@ -468,7 +468,8 @@ class WriterForms(Transformer):
         for arg in (*args, None):
             if arg is None or (isinstance(arg, Token) and arg.type in ("AND", "OR")):
                 either = either or (arg is not None and arg.type == "OR")
-                statements.append(self.has_prop(*part))
+                compared = any(isinstance(v, ir.Compare) for v in part)  # "and <P577> after 2010"
+                statements.append(self.has_value_compare_bare(*part) if compared else self.has_prop(*part))
                 part = []
             else:
                 part.append(arg)
