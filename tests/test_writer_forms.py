@@ -1995,6 +1995,20 @@ FORMS += [
           "Which <film> has <P2142:box_office> greater than 1000000 and less than 5000000?"),
          "Which <Q11424> has <P2142> something that is greater than 1000000 and that is less than 5000000?",
          "SELECT DISTINCT ?f WHERE { ?f wdt:P31 wd:Q11424 ; wdt:P2142 ?b . FILTER(?b > 1000000 && ?b < 5000000) }"),
+    # a relational noun denied of another name
+    Form("a <P> of X but not of Y",
+         ("Which <Q5> is a <P161> of <Q25188> but not of <Q47703>?",
+          "Which [human] is a <cast member> of [Inception] and not of [The Godfather]?",
+          "Which <human> is a <P161:cast_member> of <Inception> but not of <The_Godfather>?"),
+         "Which <Q5> is (a <P161> of <Q25188>) and is not a <P161> of <Q47703>?",
+         "SELECT DISTINCT ?h WHERE { ?h wdt:P31 wd:Q5 . wd:Q25188 wdt:P161 ?h . "
+         "FILTER NOT EXISTS { wd:Q47703 wdt:P161 ?h } }"),
+    Form("a <P> of X but not of Y",
+         ("Is <Q45772> a <P161> of <Q25188> and not of <Q47703>?",
+          "Is [Christian Bale] a <cast member> of [Inception] but not of [The Godfather]?",
+          "Is <Christian_Bale> a <P161:cast_member> of <Inception> but not of <The_Godfather>?"),
+         "<Q45772> is (a <P161> of <Q25188>) and is not a <P161> of <Q47703>?",
+         "ASK { wd:Q25188 wdt:P161 wd:Q45772 . FILTER NOT EXISTS { wd:Q47703 wdt:P161 wd:Q45772 } }"),
     # "of A, B and C": a list of names after "of" without the serial comma
     Form("of A, B and C",
          ("Is <Q45772> a <P161> of <Q25188>, <Q172241> and <Q47703>?",

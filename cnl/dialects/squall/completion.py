@@ -97,7 +97,7 @@ _READ_ONLY_TERMINALS = frozenset({"WHEN_WHERE", "IMPERATIVE", "NUMBER_SUPERLATIV
                                   "PASSIVE_PROP", "ACTIVE_PROP", "WHERE_CLAUSE",
                                   "QUOTED", "COMPARATIVE_AS_SUPERLATIVE", "ALL_THE", "YEAR_QUESTION", "WHICH_ONE",
                                   "HAS_BARE", "ASK_HAS_BARE", "FRONT_WHICH",
-                                  "HAS_AUX", "AND_NOT_VALUE", "ANY", "EITHER", "AND_AT"})
+                                  "HAS_AUX", "AND_NOT_VALUE", "ANY", "EITHER", "AND_AT", "BUT_NOT_OF"})
 
 
 def is_read_only(terminal: str) -> bool:

@@ -75,6 +75,7 @@ _TERMINAL_WORDS = {
     "HAS_AUX": '"has"',
     "AND_NOT_VALUE": '"and not"',
     "AND_AT": '"and at"',
+    "BUT_NOT_OF": '"but not of"',
     "FRONT_WHICH": '"at which"',
     "AND_THAT": '"and that"',
     "AND_WHOSE": '"and whose"',

@@ -387,6 +387,14 @@ class WriterForms(Transformer):
     def np_and_both(self, _both, *args):
         return self.np_and(*args)
 
+    def be_but_not_of(self, np, but_not_of, other):
+        # "is a <P161> of X but not of Y": the relational noun said once, denied of Y
+        noun = getattr(np, "noun", None)
+        if not isinstance(np, ir.Quant) or not isinstance(noun, ir.RelNoun) or noun.of is None:
+            raise error_at(token_span(but_not_of), "'but not of Y' follows a relational noun: 'is a <P161> of "
+                                                   "<Q25188> but not of <Q190525>'")
+        return ir.And((ir.Be(np), ir.Not(ir.Be(replace(np, noun=replace(noun, of=other))))))
+
     def has_but_not_value(self, _have, statement, and_not, value):
         # the denied value takes the statement's property: "has <P37> X but not Y"
         if not isinstance(statement, ir.Stmt) or isinstance(statement.obj, ir.Quant):
