@@ -320,3 +320,18 @@ EQUIVALENT += [
 NEAR_MISSES += [
     ("SELECT ?x ?c WHERE { BIND(wd:Q5 AS ?c) ?x wdt:P31 ?c }", "SELECT ?x ?c WHERE { ?x wdt:P31 ?c }"),
 ]
+
+
+# A FILTER applies to its whole group: a projected expression over a filtered pattern is that
+# pattern with a BIND and the FILTER beside it, where the FILTER does not read the BIND's value
+EQUIVALENT += [
+    ("SELECT (?v * 2 AS ?k) WHERE { ?x wdt:P2 ?v . FILTER(?v > 3) }",
+     "SELECT ?k WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(?v > 3) }"),
+    ("SELECT ?x ?k WHERE { { ?x wdt:P2 ?v . FILTER(?v > 3) } BIND(?v * 2 AS ?k) }",
+     "SELECT ?x ?k WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(?v > 3) }"),
+]
+NEAR_MISSES += [
+    # inside its own group the FILTER reads the BIND's value before it is bound: kept apart
+    ("SELECT ?x WHERE { { ?x wdt:P2 ?v . FILTER(!BOUND(?k)) } BIND(?v * 2 AS ?k) }",
+     "SELECT ?x WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(!BOUND(?k)) }"),
+]

@@ -174,7 +174,7 @@ class _Converter:
                 inner = inner.p
             return filtered(conds, self.pattern(inner))
         if name == "Extend":
-            return ("BIND", self.term(node.var), self.expr(node.expr), self.pattern(node.p))
+            return _bind_under_filter(self.term(node.var), self.expr(node.expr), self.pattern(node.p))
         if name == "ToMultiSet":
             return self.pattern(node.p)
         if name == "ServiceGraphPattern" and self.drop_label_service and _presentation_only(node):
@@ -360,6 +360,16 @@ class _Converter:
 
 _LABEL_SERVICE = "http://wikiba.se/ontology#label"
 _SERVICE_PARAM = "http://www.bigdata.com/rdf#serviceParam"
+
+
+def _bind_under_filter(var, expr, inner):
+    """``BIND(expr AS var)`` over ``inner``, with a FILTER on top of ``inner`` that does not read
+    ``var`` moved above the BIND: a FILTER applies to its whole group, so ``{ P BIND(e AS ?v)
+    FILTER(c) }`` and a projected ``(e AS ?v)`` over ``{ P FILTER(c) }`` are one query where
+    ``c`` does not read ``?v`` (inside, ``?v`` is not bound yet)."""
+    if inner[0] == "FILTER" and not any(node == var for node in walk(inner[1])):
+        return filtered([inner[1]], ("BIND", var, expr, inner[2]))
+    return ("BIND", var, expr, inner)
 
 
 def _presentation_only(node) -> bool:
