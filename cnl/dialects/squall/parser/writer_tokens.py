@@ -207,6 +207,13 @@ def _denied_value_tokens(stream):
         raise error
 
 
+def _merged(kind: str, value: str, first, last):
+    """One token of ``kind`` and ``value`` in place of the tokens ``first`` to ``last``."""
+    token = Token.new_borrow_pos(kind, value, first)
+    token.end_pos, token.end_line, token.end_column = last.end_pos, last.end_line, last.end_column
+    return token
+
+
 _MAY_JOIN_QUALIFIERS = re.compile(r"\bat\s+(?:an?\s+)?<.*(?:\band|,)\s+at\s+(?:an?\s+)?<", re.I | re.S)
 # what ends the qualifiers of one statement: its verb phrase ends, or a clause begins
 _QUALIFIERS_END = _VP_ENDS | {"THAT", "WHICH", "WHO", "WHOSE", "OF", "AND"}
@@ -231,10 +238,7 @@ def _joined_qualifier_tokens(stream):
         property_next = (following[1:2] in (["PROP"], ["ENT"])
                          or following[1:3] in (["A", "PROP"], ["AN", "PROP"], ["A", "ENT"], ["AN", "ENT"]))
         if qualified and tok.type in ("AND", "_COMMA") and following[:1] == ["AT"] and property_next:
-            at = tokens[i + 1]
-            joined = Token.new_borrow_pos("AND_AT", f"{tok} {at}", tok)
-            joined.end_pos, joined.end_line, joined.end_column = at.end_pos, at.end_line, at.end_column
-            out.append(joined)
+            out.append(_merged("AND_AT", f"{tok} {tokens[i + 1]}", tok, tokens[i + 1]))
             skip = True
             continue
         if tok.type == "AT":
@@ -263,10 +267,7 @@ def _label_verb_tokens(stream):
             continue
         if (i > 0 and tok.type in ("IS", "ARE", "WAS", "WERE") and i + 2 < len(tokens)
                 and _label_property(tokens[i + 1]) and tokens[i + 2].type == "ENT"):
-            term = tokens[i + 1]
-            verb = Token.new_borrow_pos("VERB_PROP", f"{tok.value}-{term.value}", tok)
-            verb.end_pos, verb.end_line, verb.end_column = term.end_pos, term.end_line, term.end_column
-            out.append(verb)
+            out.append(_merged("VERB_PROP", f"{tok.value}-{tokens[i + 1].value}", tok, tokens[i + 1]))
             skip = True
             continue
         out.append(tok)
