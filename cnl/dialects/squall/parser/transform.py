@@ -18,6 +18,7 @@ from cnl.dialects.squall.parser.terms import (
 )
 from cnl.dialects.squall.parser.sparql_forms import (IN_SI_UNITS, InUnit, SparqlForms, StatementMark, class_of_which,
                                                      settle_count_aggregates)
+from cnl.dialects.squall.parser.writer_comparisons import ComparisonForms
 from cnl.dialects.squall.parser.writer_forms import (WriterForms, forget_of_coordinations, lifted_from_literal,
                                                       lifted_relational_conjuncts, settle_groups)
 from cnl.dialects.squall.parser.ferre_forms import FerreForms, optional_answers
@@ -68,9 +69,9 @@ def _flatten(kind, items):
 
 
 @v_args(inline=True)
-class ToIR(WriterForms, SparqlForms, FerreForms, Transformer):
+class ToIR(WriterForms, ComparisonForms, SparqlForms, FerreForms, Transformer):
     """Lark callbacks, one per rule alias; each returns an IR node (or a small tuple). The writer
-    forms' callbacks (issue 29) are :class:`WriterForms`'."""
+    forms' callbacks (issue 29) are :class:`WriterForms`' and :class:`ComparisonForms`'."""
 
     def pass_last(self, *args):
         return args[-1]

@@ -5,7 +5,8 @@ are the grammar file ``squall_writer_forms.lark`` (beside ``squall.lark``);
 
 Separate from :mod:`~cnl.dialects.squall.parser.transform` because these are variants of forms
 it already reads: each callback states the variant in terms of the canonical one (mostly by
-calling its callback), and nothing else depends on them."""
+calling its callback), and nothing else depends on them. The forms that compare or count are in
+:mod:`~cnl.dialects.squall.parser.writer_comparisons`."""
 from __future__ import annotations
 
 import contextvars
@@ -18,20 +19,10 @@ from lark import Token, Transformer, v_args
 from cnl import ir
 from cnl.ir.traverse import map_children, walk
 from cnl.dialects.squall.parser.reading import error_at
-from cnl.dialects.squall.parser.terms import (checked_property, is_temporal, property_noun, read_entity, read_head,
-                                              read_ordinal, read_property, read_string, token_span)
+from cnl.dialects.squall.parser.terms import (checked_property, property_noun, read_entity, read_head, read_property,
+                                              read_string, token_span)
 
 _PROPERTY_TOKENS = ("PROP", "VERB_PROP", "ENT")
-_OWN_VALUES = ("a value computed after 'has' is made of the subject's own values and numbers: "
-               "'has the <P1> * the <P2> equal to 100', '2 * (the <P1> + the <P2>)'")
-# Form 5's comparison symbols, as SPARQL's operators
-_SYMBOL_OPERATORS = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!=",
-                     "≥": ">=", "≤": "<=", "≠": "!="}
-
-
-def _count_order(words) -> str:
-    """The count superlative that "the largest number of" / "the smallest number of" means."""
-    return "least" if words.value.split()[0].lower() in ("smallest", "lowest", "fewest", "least") else "most"
 
 
 def _nodes(args):
@@ -61,13 +52,6 @@ def _question_quant(np, what: str) -> ir.Quant:
 def _without_of(args) -> list:
     """The children of a rule but its ``OF`` token (kept by Lark as a named terminal)."""
     return [a for a in args if not (isinstance(a, Token) and a.type == "OF")]
-
-
-# "the greater <P>" ranks as "the greatest <P>" (COMPARATIVE_AS_SUPERLATIVE)
-_COMPARATIVE_TO_SUPERLATIVE = {
-    "greater": "greatest", "larger": "largest", "bigger": "biggest", "higher": "highest", "longer": "longest",
-    "smaller": "smallest", "lower": "lowest", "shorter": "shortest", "earlier": "earliest", "later": "latest",
-    "fewer": "fewest", "lesser": "lowest"}
 
 
 @v_args(inline=True)
@@ -119,7 +103,7 @@ class WriterForms(Transformer):
     def plural_prop(self, tok, _plural):
         return tok
 
-    # Form 5: a superlative without "the" is one with it; "before"/"after" = "earlier/later than".
+    # Form 5: a superlative without "the" is one with it ("before"/"after": writer_comparisons).
     def who_among(self, _who, among, np, *rels):
         return ir.Quant("which", None, (self.rel_among(among, np), *rels))
 
@@ -135,32 +119,6 @@ class WriterForms(Transformer):
     def has_superlative_object_bare(self, order, prop_tok, obj, *quals):
         return self.has_superlative_object(("the", None), order, prop_tok, obj, *quals)
 
-    def cmp_before(self, _word, np):
-        return ir.Compare("<", (np,), True)
-
-    def cmp_after(self, _word, np):
-        return ir.Compare(">", (np,), True)
-
-    def cmp_in_year(self, _in, year):
-        return ir.YearIs(ir.Be(ir.Ref(ir.Literal(year.value, "integer"))))
-
-    def cmp_above(self, _word, np):
-        return ir.Compare(">", (np,))
-
-    def cmp_below(self, _word, np):
-        return ir.Compare("<", (np,))
-
-    def cmp_at_least(self, _word, np):
-        return ir.Compare(">=", (np,))
-
-    def cmp_at_most(self, _word, np):
-        return ir.Compare("<=", (np,))
-
-    def cmp_symbol(self, symbol, np):
-        return ir.Compare(_SYMBOL_OPERATORS[str(symbol)], (np,))
-
-    vp_symbol_comparison = cmp_symbol
-
     # Form 4: "<film>-s that ..." without a determiner = "the <film>-s that ..."
     def bare_plural(self, tok, _plural, *rels):
         return self.quant(("the", None), self.noun(self.noun_head(tok)), *rels)
@@ -172,12 +130,6 @@ class WriterForms(Transformer):
     # Form 2: "Which is the <P> of X?" = "What is the <P> of X?"
     def which_is(self, which, _be, vp):
         return self.clause(self.what_np(which), vp)
-
-    def sup_number(self, words):
-        return ir.Order(_count_order(words))
-
-    def sup_ordinal_number(self, ordinal, words):
-        return ir.Order(_count_order(words), rank=read_ordinal(ordinal))
 
     # Form 6: "has not <P>" without an object = "has no <P>".
     def has_not_bare(self, *args):
@@ -208,28 +160,6 @@ class WriterForms(Transformer):
     def rel_with_compare(self, _with, det, prop_tok, *rest):
         return self.has_value(det, prop_tok, *_without_of(rest))
 
-    def has_more_than(self, word, prop_tok, _than, other):
-        more = word.value.lower()
-        if more not in ("more", "fewer", "less"):
-            raise error_at(token_span(word), f"'has {more} <P> than X' compares nothing: counts are compared "
-                                             "with 'more', 'fewer' or 'less' ('has more <P166> than <Q76>')")
-        prop = read_property(prop_tok)
-        if (isinstance(other, ir.Ref) and isinstance(other.term, ir.Literal) and other.term.datatype == "integer"):
-            det = "more_than" if more == "more" else "fewer_than"
-            return ir.Stmt(prop, ir.Quant(det, None, (), None, int(other.term.value)))
-        return ir.CountComparison(">" if more == "more" else "<", prop, other)
-
-    def has_between_count(self, between, low, _and, high, prop_tok, *rels):
-        low, high = int(low.value), int(high.value)
-        if low > high:
-            raise error_at(token_span(between), f"'between {low} and {high}': the first number is the smaller")
-        prop = read_property(prop_tok)
-        rels = tuple(r for r in rels if not (isinstance(r, Token) and r.type == "PLURAL"))
-        at_most = ir.Not(ir.Stmt(prop, ir.Quant("at_least", None, rels, None, high + 1)))
-        if low == 0:
-            return at_most
-        return ir.And((ir.Stmt(prop, ir.Quant("at_least", None, rels, None, low)), at_most))
-
     def has_names_in_a_row(self, *args):
         args = [a for a in args if not isinstance(a, tuple)]  # the determiner: "has a <P> X Y"
         names = tuple(ir.Ref(read_entity(a)) for a in args[1:] if isinstance(a, Token) and a.type == "ENT")
@@ -245,14 +175,6 @@ class WriterForms(Transformer):
 
     def has_how_many(self, _how, _many, prop_tok):
         return ir.Stmt(read_property(prop_tok), ir.Quant("how_many"))
-
-    def has_comparative(self, det, word, prop_tok, _than, other):
-        prop = read_property(prop_tok)
-        if isinstance(other, ir.Ref) and isinstance(other.term, (ir.Entity, ir.Var)) or _things_of_a_class(other):
-            # "than [K2]": than the <P> of [K2]; "than the <C> that ...": than the <P> of that thing
-            other = ir.Quant("the", ir.RelNoun(prop, other))
-        op = "<" if word.type == "CMP_LT" else ">"
-        return self.has_value(det, prop_tok, ir.Compare(op, (other,), is_temporal(word)))
 
     def has_same(self, _the, _same, prop_tok, _as, other):
         return _value_also_of(read_property(prop_tok), other, "the")
@@ -353,9 +275,6 @@ class WriterForms(Transformer):
         args = [a for a in args if not (isinstance(a, Token) and a.type in ("A", "AN"))]
         return self.has_value(("maybe", None), args[0], *args[1:])
 
-    def has_as_many(self, _as, _many, prop_tok, _as2, other):
-        return ir.CountComparison("=", read_property(prop_tok), other)
-
     def quant_top_n(self, det, count, noun, *rels):
         found = []
         rels = tuple(_counted_superlative(rel, int(count.value), found) for rel in rels)
@@ -448,9 +367,6 @@ class WriterForms(Transformer):
                                             "that ...?'")
         return ir.Quant("how_many", noun, rels)
 
-    def sup_comparative(self, word):
-        return ir.Order(_COMPARATIVE_TO_SUPERLATIVE[word.value.lower()])
-
     def be_rel_noun_bare(self, prop_tok, *rest):
         return ir.Be(lifted_relational_conjuncts(self.bare_relational(prop_tok, *rest)))
 
@@ -486,52 +402,10 @@ class WriterForms(Transformer):
     def which_class(self, _what, *rest):
         return self.which(_what, *(ir.ClassNoun(r.as_class()) if _is_head(r) else r for r in rest))
 
-    # A computed value compared after "has": "has the <P2048> * the <P2049> equal to 100" =
-    # "such that (its <P2048> * its <P2049>) is equal to 100" (the subject's own values).
-    def own_value(self, det, prop_tok):
-        if det[0] not in ("a", "the"):
-            raise error_at(token_span(prop_tok), _OWN_VALUES)
-        return ir.Its(read_property(prop_tok))
-
-    def has_computed_own(self, first, op, right, comparison):
-        # "the <P>" read as "has the <P>" (has_tail): a plain one is the subject's own value
-        obj = first.obj if isinstance(first, ir.Stmt) else None
-        if not (isinstance(obj, ir.Quant) and obj.det in ("a", "the") and obj.noun is None and not obj.rels
-                and obj.order is None and obj.var is None and not first.quals and not first.inverse
-                and first.order is None and not first.any_rank and not first.normalized and first.unit is None):
-            raise error_at(token_span(op), _OWN_VALUES)
-        return ir.SuchThat(ir.Arith(op.value, ir.Its(first.prop), right), comparison)
-
-    def has_computed(self, left, op, right, comparison):
-        return ir.SuchThat(ir.Arith(op.value, left, right), comparison)
-
-    def has_computed_minus(self, left, right, comparison):
-        return ir.SuchThat(ir.Arith("-", left, right), comparison)
-
-    def has_computed_paren(self, value, comparison):
-        return ir.SuchThat(value, comparison)
-
-    # "has a year between 1980 and 1990" (the year of a date, Ferré's) = "whose year is between ..."
-    def has_year_compare(self, *args):
-        det = next((a for a in args if isinstance(a, tuple)), ("a", None))
-        if det[0] not in ("a", "the"):
-            raise error_at(None, "a date has one year: 'has a year between 1980 and 1990'")
-        value = args[-1]
-        if isinstance(value, ir.YearIs):  # "has a year in 1961": the year is 1961
-            return value
-        return ir.YearIs(value if isinstance(value, ir.Compare) else ir.Be(value))
-
     # "has which <P495> X": the value asked and named ("has which <P>", "which <C> X")
     def has_which_var(self, which, prop_tok, var, *quals):
         stmt = self.has_which(which, prop_tok, *quals)
         return replace(stmt, obj=ir.Quant("which", var=var.value.lstrip("?")))
-
-    # "has the highest <P2044> lesser than X" = "has <P2044> the highest thing that is less than X"
-    def has_superlative_compare(self, *args):
-        det = args[0] if isinstance(args[0], tuple) else ("the", None)
-        order, prop_tok, comparison, *quals = args[1:] if isinstance(args[0], tuple) else args
-        stmt = self.has_superlative(det, order, prop_tok, *quals)
-        return replace(stmt, obj=replace(stmt.obj, rels=(comparison,)))
 
     # "Whose <P26> is <Q13133>?" = "What has a <P26> that is <Q13133>?" (the thing asked owns the value)
     def whose_question(self, _whose, prop_tok, vp):
@@ -542,29 +416,12 @@ class WriterForms(Transformer):
         stmts = tuple(ir.Stmt(read_property(t), subject) for t in rest if isinstance(t, Token) and t.type == "PROP")
         return stmts[0] if len(stmts) == 1 else ir.And(stmts)
 
-    # "has a number of <P37> greater than 2" = "has more than 2 <P37>" (a count compared)
-    def has_number_compare(self, _a, _number, _of, prop_tok, comparison):
-        return self.has_value(_count_det(comparison), prop_tok)
-
-    # "whose number of <P40> is greater than 3" = "that has more than 3 <P40>"
-    def rel_whose_number(self, _whose, _number, _of, prop_tok, _be, comparison):
-        return self.has_value(_count_det(comparison), prop_tok)
-
-    # "has a later <P570> than <P569>" = "has a <P570> later than its <P569>"
-    def has_comparative_own(self, det, word, prop_tok, _than, own_tok):
-        op = "<" if word.type == "CMP_LT" else ">"
-        return self.has_value(det, prop_tok, ir.Compare(op, (ir.Its(read_property(own_tok)),), is_temporal(word)))
-
     # "has a <P20> same as its <P19>" = "has a <P20> that is its <P19>"; "same as <P19>" the same
     def has_value_same(self, det, prop_tok, _same, _as, other):
         return self.has_value(det, prop_tok, ir.Be(other))
 
     def has_value_same_as_own(self, det, prop_tok, _same, _as, own_tok):
         return self.has_value(det, prop_tok, ir.Be(ir.Its(read_property(own_tok))))
-
-    # "other than X" = "different from X"
-    def cmp_other_than(self, _other_than, other):
-        return ir.Compare("!=", (other,))
 
     # "starting with "Jo"" = "starts with "Jo""; "containing "Star"" = "contains "Star""
     def rel_starting_with(self, _starting_with, string):
@@ -576,43 +433,6 @@ class WriterForms(Transformer):
     # "ends with "son"" = "matches "son$"" (the text escaped for a regular expression)
     def ends_with(self, _ends_with, string):
         return ir.StrTest("matches", _REGEX_SPECIAL.sub(r"\\\g<0>", read_string(string)) + "$")
-
-    # "Are there more <film>-s than <book>-s?" = "Is the number of <film> greater than the number of <book>?"
-    def more_things(self, _are, _there, word, *rest):
-        more = word.value.lower()
-        if more not in ("more", "fewer", "less"):
-            raise error_at(token_span(word), f"'are there {more} X than Y' compares nothing: counts are compared "
-                                             "with 'more', 'fewer' or 'less' ('Are there more <C>-s than <C>-s?')")
-        than = next(i for i, a in enumerate(rest) if isinstance(a, Token) and a.type == "THAN")
-        mine, theirs = (ir.Quant("number_of", part[0], tuple(part[1:])) for part in (rest[:than], rest[than + 1:]))
-        return ir.Query(mine, ir.Compare(">" if more == "more" else "<", (theirs,)))
-
-    # "has more <P40> than <P3373>" = "has more <P40> than its <P3373>"
-    def has_more_than_own(self, word, prop_tok, than, own_tok, *_plural):
-        return self.has_more_than(word, prop_tok, than, ir.Its(read_property(own_tok)))
-
-    # "has more <P40> than <Q76> does" = "has more <P40> than <Q76>"
-    def has_more_than_does(self, word, prop_tok, than, other, _does):
-        return self.has_more_than(word, prop_tok, than, other)
-
-    def sup_to_last(self, ordinal, to_last, *_superlative):
-        raise error_at((ordinal.start_pos, to_last.end_pos),
-                       f"'{ordinal.value} to last' is not read (the {ordinal.value} from the end, or from the "
-                       f"{ordinal.value} on?): write 'the {ordinal.value} lowest <P>' (the {ordinal.value} from the "
-                       f"end of 'highest') or a range ('the {ordinal.value} to 10th highest <P>')")
-
-    def sup_first(self, count, ordinal):
-        raise error_at((count.start_pos, ordinal.end_pos),
-                       f"'the {count.value} {ordinal.value}' ranks by no value: say which value ranks them "
-                       f"('the <C>-s that have the {count.value} earliest <P577>')")
-
-    # "maybe has which <P968>" = "has maybe a <P968> that is what" (an optional answer column)
-    # "the most recent <P>" = "the latest <P>", "the least recent" = "the earliest"
-    def sup_recency(self, words):
-        return ir.Order("latest" if words.value.lower().startswith("most") else "earliest")
-
-    def sup_ordinal_recency(self, ordinal, words):
-        return replace(self.sup_recency(words), rank=self.sup_ordinal(ordinal, words).rank)
 
     # "the <P585> at which X has <P166> Y" = "the thing at which <P585> X has <P166> Y"
     def quant_qualifier_head(self, det, noun, _at_which, subject, vp):
@@ -712,13 +532,6 @@ def _is_string_test(vp) -> bool:
     return isinstance(vp.vp if isinstance(vp, ir.Not) else vp, ir.StrTest)
 
 
-def _things_of_a_class(np) -> bool:
-    """``the <television show> that ...``: a noun phrase whose referents are things of a class (which
-    have values), not values (``the <P2044>``, a property written as a noun, is a value)."""
-    return (isinstance(np, ir.Quant) and isinstance(np.noun, ir.ClassNoun)
-            and property_noun(replace(np, rels=(), order=None, var=None)) is None)
-
-
 def _counted_superlative(vp, count: int, found: list):
     """``vp`` with its plain superlative ("has the highest <P>", also inside "and") given
     ``count`` ("the 10 highest"); each one changed is appended to ``found``."""
@@ -737,19 +550,6 @@ def _value_also_of(prop, other, det: str) -> ir.Stmt:
     """"has a <P> that is <det> <P> of X": a value the subject shares with X ("the same <P> as
     X" with "the", "shares a <P> with X" with "a")."""
     return ir.Stmt(prop, ir.Quant("a", None, (ir.Be(ir.Quant(det, ir.RelNoun(prop, other))),)))
-
-
-# The count determiner a comparison of a number of values says ("greater than 2" = "more than 2")
-_COUNT_DETS = {">": "more_than", "<": "fewer_than", ">=": "at_least", "<=": "at_most", "=": "exactly"}
-
-
-def _count_det(comparison: ir.Compare) -> tuple[str, int]:
-    value = comparison.args[0] if len(comparison.args) == 1 else None
-    term = value.term if isinstance(value, ir.Ref) else None
-    if comparison.op not in _COUNT_DETS or not isinstance(term, ir.Literal) or not term.value.isdigit():
-        raise error_at(None, "a number of values is compared with a whole number: 'a number of <P> greater "
-                             "than 2' (or 'more than 2 <P>', 'at least 2 <P>', 'exactly 2 <P>')")
-    return _COUNT_DETS[comparison.op], int(term.value)
 
 
 def _per_class(det, noun, tok):
