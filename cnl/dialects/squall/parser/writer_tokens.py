@@ -32,14 +32,18 @@ def writer_form_tokens(tokens, text: str):
         tokens = _bare_have_tokens(tokens)
     if _WHAT_PROPERTY.match(text):
         tokens = _what_as_which(tokens)
-    if _MAY_DENY_VALUE.search(text):
+    # (a plain substring test first: most texts have none of these forms, and a regex search
+    # costs a few microseconds a text)
+    low = text.lower()
+    if " not " in low and _MAY_DENY_VALUE.search(text):
         tokens = _denied_value_tokens(tokens)
-    if _MAY_JOIN_QUALIFIERS.search(text):
+    if low.count("at ") > 1 and _MAY_JOIN_QUALIFIERS.search(text):
         tokens = _joined_qualifier_tokens(tokens)
-    if current_notation.get() == "ecai" and _MAY_BE_LABEL_VERB.search(text):
-        tokens = _label_verb_tokens(tokens)
-    if current_notation.get() == "ecai" and _MAY_BE_LABEL_STATEMENT.search(text):
-        tokens = _label_statement_tokens(tokens)
+    if current_notation.get() == "ecai":
+        if _MAY_BE_LABEL_VERB.search(text):
+            tokens = _label_verb_tokens(tokens)
+        if ("and <" in low or ", <" in low) and _MAY_BE_LABEL_STATEMENT.search(text):
+            tokens = _label_statement_tokens(tokens)
     if reading_again.get():
         if _WHICH_TWO_TERMS.match(text):
             tokens = _of_between_names(tokens)
