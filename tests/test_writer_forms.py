@@ -398,6 +398,12 @@ FORMS = [
           "Is the <P2048:height> of <Kevin_Durant> greater than <P2048:height> of <LeBron_James>?"),
          "Is the <P2048> of <Q29545> greater than the <P2048> of <Q36159>?",
          "ASK { wd:Q29545 wdt:P2048 ?a . wd:Q36159 wdt:P2048 ?b . FILTER(?a > ?b) }"),
+    Form("relational noun without the",
+         ("Who is the <P26> of <P40> of <Q76>?",
+          "Who is the <spouse> of <child> of [Barack Obama]?",
+          "Who is the <P26:spouse> of <P40:child> of <Barack_Obama>?"),
+         "What is the <P26> of (the <P40> of <Q76>)?",
+         "SELECT DISTINCT ?s WHERE { wd:Q76 wdt:P40 ?c . ?c wdt:P26 ?s . }"),
 
     # 7. apposition of a class and a name
     Form("7 apposition",
@@ -2528,3 +2534,11 @@ def test_a_denied_value_leaves_every_prefix_viable_and_a_denied_statement_its_re
         assert checker.is_complete(text)
     with pytest.raises(CNLSyntaxError, match="follows a statement with its value"):
         parse_squall("Which <Q6256> has a <P47> but not <Q183>?")
+
+
+def test_a_relational_noun_without_the_after_of_reads_with_it():
+    # after "of" (read only where the text does not parse as written): an aggregate's argument,
+    # a relational noun's
+    assert parse_squall("What is the sum of <P1082> of <Q90>?") == parse_squall("What is the sum of the <P1082> of <Q90>?")
+    assert parse_squall("What is the <P36> of <P17> of <Q90>?") == parse_squall(
+        "What is the <P36> of the <P17> of <Q90>?")

@@ -339,14 +339,15 @@ def _perfect_auxiliary(stream):
         raise error
 
 
-_MAY_BE_BARE_RELATIONAL = re.compile(r"(?:\b(?:than|to|before|after)|^\s*(?:is|was|are|were))\s+<", re.I)
+_MAY_BE_BARE_RELATIONAL = re.compile(r"(?:\b(?:than|to|before|after|of)|^\s*(?:is|was|are|were))\s+<", re.I)
 # where a noun phrase goes and a relational noun is written without "the" before it
-_BEFORE_A_NOUN_PHRASE = frozenset({"THAN", "TO", "BEFORE", "AFTER"})
+_BEFORE_A_NOUN_PHRASE = frozenset({"THAN", "TO", "BEFORE", "AFTER", "OF"})
 
 
 def _the_before_relational_noun(stream):
     """The tokens of ``stream`` with "the" added before a relational noun written without it
-    after "than", "to", "before" or "after" ("earlier than <P577> of <Q47703>") or as a yes/no
+    after "than", "to", "before", "after" or "of" ("earlier than <P577> of <Q47703>", "the sum of
+    <P1082> of <Q90>", "the <P26> of <P40> of <Q76>") or as a yes/no
     question's subject ("Is <P2048> of <Q1> greater than ...?"): "<P> of X" = "the <P> of X", as
     after "is"."""
     tokens, error = _tokens_and_error(stream)
