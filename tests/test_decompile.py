@@ -385,3 +385,11 @@ def test_a_one_line_query_with_its_prologue_and_the_label_service_decompiles():
                 "SELECT ?x ?xLabel WHERE { ?x wdt:P57 wd:Q25191 . "
                 "SERVICE wikibase:label { bd:serviceParam wikibase:language \"en\". } }")
     assert cnl.decompile(one_line) == cnl.decompile(one_line.replace("> ", ">\n")) == "What has <P57> <Q25191>?"
+
+
+def test_a_case_sensitive_ends_with_reads_as_a_regular_expression():
+    # STRENDS(STR(?x), "v") is REGEX(STR(?x), "v$"), "v" escaped: the CNL's case-sensitive match
+    sparql = 'SELECT DISTINCT ?x WHERE { ?x wdt:P31 wd:Q515 ; rdfs:label ?l . FILTER(STRENDS(STR(?l), "a.burg")) }'
+    text = cnl.decompile(sparql)
+    assert text == 'Which <Q515> has a <label> case-sensitively matching "a\\\\.burg$"?', text
+    assert equivalent(cnl.compile(text), sparql, distinct=True)

@@ -335,3 +335,16 @@ NEAR_MISSES += [
     ("SELECT ?x WHERE { { ?x wdt:P2 ?v . FILTER(!BOUND(?k)) } BIND(?v * 2 AS ?k) }",
      "SELECT ?x WHERE { ?x wdt:P2 ?v . BIND(?v * 2 AS ?k) FILTER(!BOUND(?k)) }"),
 ]
+
+
+# STRENDS(a, "v") is REGEX(a, "v$") with v's special characters escaped (what the decompiler
+# reads it as: "case-sensitively matching "v$"")
+EQUIVALENT += [
+    ('SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(STRENDS(STR(?v), "7")) }',
+     'SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(REGEX(STR(?v), "7$")) }'),
+]
+NEAR_MISSES += [
+    # "." unescaped matches any character: another test
+    ('SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(STRENDS(STR(?v), ".")) }',
+     'SELECT ?x WHERE { ?x wdt:P2 ?v . FILTER(REGEX(STR(?v), ".$")) }'),
+]

@@ -39,6 +39,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from cnl.sparql.algebra import parse_algebra
 from cnl.sparql.namespaces import PREFIXES
+from cnl.sparql.syntax import regex_literal
 from cnl.errors import SPARQLParseError
 from cnl.sparql.equivalence_rewrites import (  # noqa: F401 — Var and Bag are part of this module's API
     Bag, Var, aggregate_aliases, certain, chained_binds, constant_binds, duplicates_unseen, exists_as_joins, filtered, in_scope, inline_binds, inline_order_binds, is_pattern, minus_is_not_exists, named_item_tests, only_variable, rows_distinct, rows_unique, subquery_locals, union_locals, values_test, walk)
@@ -305,6 +306,11 @@ class _Converter:
             return ("NOTEXISTS" if name == "Builtin_NOTEXISTS" else "EXISTS", self.pattern(graph))
         if name == "Function":
             return ("FN", _iri(str(e.iri)), bool(e.distinct), self.expr(list(e.expr or [])))
+        if (name == "Builtin_STRENDS" and isinstance(e.arg2, Literal) and not e.arg2.language
+                and e.arg2.datatype in (None, XSD.string)):
+            # STRENDS(a, "v") is REGEX(a, "v$") with v's special characters escaped: the same test
+            return ("BUILTIN_REGEX", ("KV", "pattern", Literal(regex_literal(str(e.arg2)) + "$")),
+                    ("KV", "text", self.expr(e.arg1)))
         if name == "Builtin_LANGMATCHES" and isinstance(e.arg2, Literal) and not e.arg2.language:
             # a language range matches case-insensitively (RFC 4647): "EN" is "en"
             return ("LANGMATCHES", self.expr(e.arg1), Literal(str(e.arg2).lower()))

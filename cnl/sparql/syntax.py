@@ -16,6 +16,15 @@ NOT_IRI_CHAR = re.compile(f"[{IRI_FORBIDDEN_CHARS}]")
 LANGUAGE_TAG = re.compile(r"^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$")
 
 
+# the characters a regular expression (XPath's, SPARQL's REGEX) gives a meaning
+_REGEX_SPECIAL = re.compile(r"[\\|.?*+(){}\[\]^$-]")
+
+
+def regex_literal(text: str) -> str:
+    """A regular expression that matches ``text`` itself (its special characters escaped)."""
+    return _REGEX_SPECIAL.sub(r"\\\g<0>", text)
+
+
 def sparql_string(value: str) -> str:
     """A SPARQL string literal; every character that could end or bend it is escaped."""
     out = ['"']

@@ -18,6 +18,7 @@ from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 from cnl import ir
 from cnl.errors import UnsupportedSPARQLError
 from cnl.sparql.equivalence import rows_are_distinct
+from cnl.sparql.syntax import regex_literal
 from cnl.sparql.decompile.binds import bind_np
 from cnl.sparql.decompile.count_values import count_np, count_sentence
 from cnl.sparql.decompile.expressions import (
@@ -565,6 +566,11 @@ class Builder:
             # CONTAINS(STR(?x), "v"): "case-sensitively contains"
             return self._on(expr.arg1.arg, x, ir.StrTest(
                 "contains" if name == "Builtin_CONTAINS" else "starts", str(expr.arg2), case_sensitive=True))
+        if name == "Builtin_STRENDS" and is_call(expr.arg1, "Builtin_STR") and isinstance(expr.arg2, Literal) \
+                and not expr.arg2.language and expr.arg2.datatype in (None, XSD.string):
+            # STRENDS(STR(?x), "v"): "case-sensitively matches "v$"" (REGEX(STR(?x), "v$"), the same test)
+            return self._on(expr.arg1.arg, x, ir.StrTest("matches", regex_literal(str(expr.arg2)) + "$",
+                                                         case_sensitive=True))
         if name == "Builtin_REGEX" and not expr.flags and is_call(expr.text, "Builtin_STR") \
                 and isinstance(expr.pattern, Literal):
             return self._on(expr.text.arg, x, ir.StrTest("matches", str(expr.pattern), case_sensitive=True))
