@@ -2542,3 +2542,13 @@ def test_a_relational_noun_without_the_after_of_reads_with_it():
     assert parse_squall("What is the sum of <P1082> of <Q90>?") == parse_squall("What is the sum of the <P1082> of <Q90>?")
     assert parse_squall("What is the <P36> of <P17> of <Q90>?") == parse_squall(
         "What is the <P36> of the <P17> of <Q90>?")
+
+
+def test_a_string_between_typographic_quotes_is_a_string():
+    # as a word processor writes it (“Star”); printed back between straight quotes
+    query = parse_squall("Which <Q11424> has a <P1476> that contains “Star”?")
+    assert query == parse_squall('Which <Q11424> has a <P1476> that contains "Star"?')
+    assert print_squall(query, "id", id_labels=False) == 'Which <Q11424> has a <P1476> contains "Star"?'
+    from cnl.dialects.squall.prefix import SquallPrefixChecker
+
+    assert SquallPrefixChecker().is_complete("Which [film] has a <title> that contains “Star”?")
