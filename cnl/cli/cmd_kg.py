@@ -84,11 +84,10 @@ def open_from_args(args):
                    allow_updates=args.allow_updates, max_rows=args.max_rows, allow_service=args.allow_service)
 
 
-def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hints=(), stages=None,
-                      headers=None) -> int:
+def execute_and_print(kg, sparql: str, args, *, hints=(), stages=None, headers=None) -> int:
     """Run a query and print its result in the chosen format; shared with `run` and `ask`. An
-    empty answer is explained on standard error (:func:`explain_empty`): ``reading``, the CNL
-    the query was compiled from, and ``hints`` come with it; ``stages``: a
+    empty answer is explained on standard error (:func:`explain_empty`), ``hints`` after it
+    (`ask` has printed the CNL the query was compiled from before the answer); ``stages``: a
     :class:`cnl.progress.Stages` that times the query, the labels and the explanation;
     ``headers``: a column's header in the table, by its variable's name."""
     import json
@@ -120,20 +119,19 @@ def execute_and_print(kg, sparql: str, args, *, reading: str | None = None, hint
         if not len(result) and not getattr(args, "no_explain", False):
             sys.stdout.flush()
             with stages.stage("explaining the empty answer"):
-                lines = explanation(kg, sparql, reading, hints)
+                lines = explanation(kg, sparql, hints)
             for line in lines:
                 print(line, file=sys.stderr)
     return 0
 
 
-def explanation(kg, sparql: str, reading: str | None = None, hints=()) -> list[str]:
-    """The lines that say why ``sparql`` found nothing in ``kg`` (``why:``), after the CNL it was
-    read as and before ``hints`` (``hint:``)."""
+def explanation(kg, sparql: str, hints=()) -> list[str]:
+    """The lines that say why ``sparql`` found nothing in ``kg`` (``why:``), before ``hints``
+    (``hint:``)."""
     from cnl.kg.explain import explain_empty
 
-    lines = [f"read as: {reading}"] if reading else []
     findings = explain_empty(sparql, kg)
-    lines += [f"why: {finding.message}" for finding in findings]
+    lines = [f"why: {finding.message}" for finding in findings]
     if not findings:
         lines.append("why: the knowledge graph has the query's items and properties; nothing more could be learned")
     return lines + [f"hint: {hint}" for hint in hints]

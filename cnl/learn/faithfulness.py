@@ -47,12 +47,9 @@ def unused_names(question: str, candidates, sparql: str | None, cnl: str | None 
 
 
 def _is_proper_name(question: str, mention: str) -> bool:
-    """Whether ``mention`` stands in ``question`` with a capital, after its first word."""
-    for found in re.finditer(re.escape(mention), question):
-        start = found.start()
-        if start > 0 and question[:start].strip() and any(w[:1].isupper() for w in mention.split()):
-            return True
-    return False
+    """Whether ``mention`` has a capital and stands in ``question`` after its first word."""
+    return (any(w[:1].isupper() for w in mention.split())
+            and any(question[:found.start()].strip() for found in re.finditer(re.escape(mention), question)))
 
 
 __all__ = ["unused_names", "NAMED_LIKELIHOOD"]

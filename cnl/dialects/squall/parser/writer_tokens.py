@@ -183,27 +183,26 @@ def _bare_have_tokens(stream):
             j += 3
         if (tokens[j].type if j < len(tokens) else end) in _VP_ENDS:
             tokens[i] = Token.new_borrow_pos(kind, tok, tok)
-            tokens[prop] = Token.new_borrow_pos("PROP", tokens[prop], tokens[prop])
+            if tokens[prop].type != "PROP":  # a label term of the ECAI notation
+                tokens[prop] = Token.new_borrow_pos("PROP", tokens[prop], tokens[prop])
     yield from tokens
     if error is not None:
         raise error
 
 
 _MAY_DENY_VALUE = re.compile(r"\b(?:and|but)\s+not\s+[<[]", re.I)
-# a value alone after "and not" / "but not" (the lexer's AND_NOT comes before a term only)
-_VALUES = frozenset({"ENT"})
 
 
 def _denied_value_tokens(stream):
-    """The tokens of ``stream`` with "and not" / "but not" (AND_NOT) before one name or literal
-    that ends the verb phrase retyped AND_NOT_VALUE: "has <P37> <Q1860> but not <Q150>" denies
+    """The tokens of ``stream`` with "and not" / "but not" (AND_NOT, which the lexer makes only
+    before a term) before one name that ends the verb phrase retyped AND_NOT_VALUE: "has <P37> <Q1860> but not <Q150>" denies
     the statement's property that value (squall_writer_forms.lark). Before a property ("and not
     <P57> X") it stays AND_NOT. A text lexed as a prefix, or one that stops lexing, leaves its
     end unknown, so its last value ends no verb phrase."""
     tokens, error = _tokens_and_error(stream)
     end = "$UNKNOWN" if error is not None or lexing_prefix.get() else "$END"
     for i, tok in enumerate(tokens[:-1]):
-        if (tok.type == "AND_NOT" and tokens[i + 1].type in _VALUES
+        if (tok.type == "AND_NOT" and tokens[i + 1].type == "ENT"
                 and (tokens[i + 2].type if i + 2 < len(tokens) else end) in _VP_ENDS):
             tokens[i] = Token.new_borrow_pos("AND_NOT_VALUE", tok, tok)
     yield from tokens
