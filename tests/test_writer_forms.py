@@ -2552,3 +2552,9 @@ def test_a_string_between_typographic_quotes_is_a_string():
     from cnl.dialects.squall.prefix import SquallPrefixChecker
 
     assert SquallPrefixChecker().is_complete("Which [film] has a <title> that contains “Star”?")
+
+
+def test_but_not_of_without_a_relational_noun_is_refused_where_it_stands():
+    with pytest.raises(CNLSyntaxError, match="'but not of Y' follows a relational noun") as err:
+        parse_squall("Which <Q5> is <Q76> but not of <Q13133>?")
+    assert "column 21" in str(err.value)
